@@ -1,0 +1,5 @@
+#include "engine.h"
+namespace berth {
+Engine::Engine(EngineSettings, QObject *parent) : QObject(parent) { }
+Engine::~Engine() = default;
+} // namespace berth

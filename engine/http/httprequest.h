@@ -1,0 +1,47 @@
+#pragma once
+
+#include <QByteArray>
+#include <QByteArrayView>
+#include <QHostAddress>
+#include <QList>
+#include <QPair>
+#include <QString>
+
+namespace berth {
+
+using HttpHeaders = QList<QPair<QByteArray, QByteArray>>;
+
+// A request as handlers see it: framed and checked by the front door, plain data, no socket.
+struct HttpRequest
+{
+    QByteArray method; // as sent, upper case: "GET", "HEAD", "POST", ...
+    QByteArray target; // the raw request-target, e.g. "/a%20b/?x=1"
+    QString path;      // the target's path, percent-decoded exactly once; handlers must still reject "..", NUL, '\'
+    QByteArray query;  // the target's query after '?', still encoded; empty when none
+    HttpHeaders headers; // names lower-cased, in arrival order
+    QByteArray body;
+    QHostAddress peer; // the TCP peer; IPv4-mapped IPv6 is normalised to IPv4
+
+    QByteArray header(QByteArrayView lowerName) const; // first value, or empty
+    bool hasHeader(QByteArrayView lowerName) const;
+    QString host() const; // Host header lower-cased with any port stripped
+    bool isHead() const { return method == "HEAD"; }
+};
+
+// What the front door knows of a request once its header block has arrived, before any body byte.
+struct RequestHead
+{
+    QByteArray method;
+    QByteArray target;
+    QByteArray host; // raw Host header value
+    qint64 contentLength = 0;
+};
+
+// The largest body a request may carry, and the error text of its 413.
+struct BodyLimit
+{
+    qint64 maxBytes = 0;
+    QString message;
+};
+
+} // namespace berth

@@ -1,0 +1,39 @@
+#pragma once
+
+#include <QByteArray>
+#include <QDateTime>
+#include <QList>
+#include <QString>
+
+namespace berth {
+
+// One file of a stored deployment version: where it is served and which blob holds it.
+struct StoredFile
+{
+    QString path;           // normalised, relative, e.g. "css/site.css"
+    QByteArray blob;        // hex SHA-256 of the content (the blob store's name)
+    qint64 size = 0;
+    QByteArray contentType; // e.g. "text/html; charset=utf-8"
+};
+
+// A deployment's row: its identity, settings and the version it currently serves.
+struct Deployment
+{
+    QString id;          // "dep_" + base62
+    QString userId;
+    QString slug;
+    QString storageType; // "html" or "files"
+    bool isSpa = false;
+    QString title;
+    QString description; // a null QString means unset (JSON null)
+    QString favicon;
+    QString ogImage;
+    bool isProtected = false;
+    QByteArray passwordHash; // empty: no password gate
+    QByteArray shareToken;   // empty unless protected
+    QDateTime createdAt;     // UTC
+    QDateTime updatedAt;     // UTC
+    qint64 versionId = 0;    // the version being served
+};
+
+} // namespace berth

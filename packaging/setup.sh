@@ -1,0 +1,64 @@
+#!/usr/bin/env bash
+# Berth on a fresh Debian 12 machine: install what is missing, build, then run Berth or its tests.
+#
+#   packaging/setup.sh run [berth options]   install, build, start Berth (the dashboard when a display
+#                                            is available, else the headless berthd)
+#   packaging/setup.sh test                  install, build, run the whole test suite
+#   packaging/setup.sh build | deps          only build, or only install packages
+set -euo pipefail
+
+top=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
+build_dir="$top/build/release"
+
+# Debian 12 packages needed to build and run Berth.
+build_packages=(
+    cmake ninja-build g++ pkg-config
+    qt6-base-dev qt6-httpserver-dev qt6-websockets-dev libqt6sql6-sqlite qt6-l10n-tools qt6-tools-dev qt6-tools-dev-tools libgl-dev
+)
+# Extra packages the test suite needs (clang and its runtime for the libFuzzer target).
+test_packages=(
+    clang libclang-rt-14-dev
+)
+
+install_missing() {
+    local missing=()
+    for pkg in "$@"; do
+        dpkg-query -W -f='${Status}' "$pkg" 2>/dev/null | grep -q "install ok installed" || missing+=("$pkg")
+    done
+    [ ${#missing[@]} -eq 0 ] && return 0
+    echo "setup: installing ${missing[*]}"
+    local sudo=""
+    [ "$(id -u)" -eq 0 ] || sudo="sudo"
+    $sudo apt-get update -q
+    DEBIAN_FRONTEND=noninteractive $sudo apt-get install -y -q --no-install-recommends "${missing[@]}"
+}
+
+build() {
+    cmake --preset release -S "$top" >/dev/null
+    cmake --build "$build_dir" --parallel "$(nproc)"
+}
+
+run_tests() {
+    local status=0
+    (cd "$build_dir" && QT_QPA_PLATFORM=offscreen ctest --output-on-failure --parallel "$(nproc)" --timeout 300) || status=$?
+    "$top/tests/fuzz/run-fuzz.sh" || status=$?
+    return $status
+}
+
+command=${1:-run}
+[ $# -gt 0 ] && shift
+case "$command" in
+    deps) install_missing "${build_packages[@]}" "${test_packages[@]}" ;;
+    build) install_missing "${build_packages[@]}"; build ;;
+    run)
+        install_missing "${build_packages[@]}"
+        build
+        exec "$build_dir/app/berthd/berthd" "$@"
+        ;;
+    test)
+        install_missing "${build_packages[@]}" "${test_packages[@]}"
+        build
+        run_tests
+        ;;
+    *) echo "usage: $0 [run|test|build|deps]" >&2; exit 2 ;;
+esac
