@@ -1,0 +1,242 @@
+#include "database.h"
+
+#include "sqlhelpers.h"
+#include "timestamps.h"
+
+#include <QAtomicInteger>
+#include <QDir>
+#include <QFileInfo>
+#include <QSqlError>
+#include <QSqlQuery>
+
+#include <utility>
+
+using namespace Qt::StringLiterals;
+
+namespace berth {
+
+namespace {
+
+constexpr int BusyTimeoutMs = 5000;
+
+QString uniqueConnectionName()
+{
+    // QtSql keys connections by name process-wide; each Database owns exactly one.
+    static QAtomicInteger<quint64> counter;
+    return u"berth-storage-%1"_s.arg(counter.fetchAndAddRelaxed(1));
+}
+
+// Pragmas take no bound parameters; these are fixed strings, never built from input.
+bool pragma(QSqlDatabase &db, const QString &statement, QVariant *result, QString *error)
+{
+    QSqlQuery query(db);
+    if (!query.exec(statement)) {
+        *error = u"%1 failed: %2"_s.arg(statement, query.lastError().text());
+        return false;
+    }
+    if (result)
+        *result = query.next() ? query.value(0) : QVariant();
+    return true;
+}
+
+QString checkMigrations(const QList<Migration> &migrations)
+{
+    int previous = 0;
+    for (const Migration &migration : migrations) {
+        if (migration.version <= previous)
+            return u"migration versions must be positive and strictly increasing (got %1 after %2)"_s.arg(
+                    migration.version)
+                    .arg(previous);
+        previous = migration.version;
+    }
+    return {};
+}
+
+} // namespace
+
+Database::Database(const QString &filePath)
+    : Database(filePath, builtInMigrations())
+{
+}
+
+Database::Database(const QString &filePath, QList<Migration> migrations)
+    : m_filePath(filePath)
+    , m_migrations(std::move(migrations))
+    , m_connectionName(uniqueConnectionName())
+{
+}
+
+Database::~Database()
+{
+    close();
+    // The handle must be released before removeDatabase, or QtSql warns that the connection is still in use.
+    m_db = QSqlDatabase();
+    if (QSqlDatabase::contains(m_connectionName))
+        QSqlDatabase::removeDatabase(m_connectionName);
+}
+
+bool Database::open(QString *error)
+{
+    if (isOpen())
+        return true;
+
+    QString message = checkMigrations(m_migrations);
+    if (!message.isEmpty())
+        return fail(message, error);
+
+    const QFileInfo info(m_filePath);
+    if (!QDir().mkpath(info.absolutePath()))
+        return fail(u"cannot create the folder %1"_s.arg(info.absolutePath()), error);
+    if (!QSqlDatabase::isDriverAvailable(u"QSQLITE"_s))
+        return fail(u"the Qt SQLite driver (QSQLITE) is not available"_s, error);
+
+    if (!m_db.isValid())
+        m_db = QSqlDatabase::addDatabase(u"QSQLITE"_s, m_connectionName);
+    m_db.setDatabaseName(info.absoluteFilePath());
+    if (!m_db.open())
+        return fail(u"cannot open %1: %2"_s.arg(m_filePath, m_db.lastError().text()), error);
+
+    // Read the version before changing anything: a newer file must not even be switched to WAL.
+    int version = 0;
+    if (!pragma(m_db, u"PRAGMA busy_timeout = %1"_s.arg(BusyTimeoutMs), nullptr, &message)
+        || !readSchemaVersion(&version, &message))
+        return fail(message, error);
+    const int latest = m_migrations.isEmpty() ? 0 : m_migrations.constLast().version;
+    if (version > latest) {
+        return fail(u"%1 has schema version %2, newer than this Berth understands (%3); use a newer Berth"_s.arg(
+                            m_filePath)
+                            .arg(version)
+                            .arg(latest),
+                    error);
+    }
+    m_schemaVersion = version;
+
+    if (!configure(&message))
+        return fail(message, error);
+    for (const Migration &migration : std::as_const(m_migrations)) {
+        if (migration.version <= m_schemaVersion)
+            continue;
+        if (!apply(migration, &message))
+            return fail(message, error);
+        m_schemaVersion = migration.version;
+    }
+    return true;
+}
+
+bool Database::isOpen() const
+{
+    return m_db.isValid() && m_db.isOpen();
+}
+
+void Database::close()
+{
+    if (isOpen())
+        m_db.close();
+}
+
+QSqlDatabase Database::connection() const
+{
+    return m_db;
+}
+
+int Database::schemaVersion() const
+{
+    return m_schemaVersion;
+}
+
+int Database::latestSchemaVersion()
+{
+    const QList<Migration> migrations = builtInMigrations();
+    return migrations.isEmpty() ? 0 : migrations.constLast().version;
+}
+
+QString Database::filePath() const
+{
+    return m_filePath;
+}
+
+bool Database::fail(const QString &message, QString *error)
+{
+    qCWarning(lcStorage).noquote() << message;
+    if (error)
+        *error = message;
+    close();
+    return false;
+}
+
+bool Database::configure(QString *error)
+{
+    // WAL: readers never block the writer; synchronous=FULL: a committed deploy survives power loss.
+    QVariant mode;
+    if (!pragma(m_db, u"PRAGMA journal_mode = WAL"_s, &mode, error))
+        return false;
+    if (mode.toString().compare(u"wal"_s, Qt::CaseInsensitive) != 0) {
+        *error = u"cannot switch %1 to WAL (journal mode is %2)"_s.arg(m_filePath, mode.toString());
+        return false;
+    }
+    QVariant foreignKeys;
+    if (!pragma(m_db, u"PRAGMA synchronous = FULL"_s, nullptr, error)
+        || !pragma(m_db, u"PRAGMA foreign_keys = ON"_s, nullptr, error)
+        || !pragma(m_db, u"PRAGMA foreign_keys"_s, &foreignKeys, error))
+        return false;
+    if (foreignKeys.toInt() != 1) {
+        *error = u"this SQLite build cannot enforce foreign keys"_s;
+        return false;
+    }
+    return true;
+}
+
+bool Database::readSchemaVersion(int *version, QString *error)
+{
+    QSqlQuery query(m_db);
+    query.prepare(u"SELECT COUNT(*) FROM sqlite_master WHERE type = 'table' AND name = ?"_s);
+    query.addBindValue(u"schema_version"_s);
+    if (!sql::exec(query, error) || !query.next())
+        return false;
+    if (query.value(0).toInt() == 0) {
+        *version = 0;
+        return true;
+    }
+    if (!query.exec(u"SELECT MAX(version) FROM schema_version"_s) || !query.next()) {
+        *error = u"cannot read the schema version of %1: %2"_s.arg(m_filePath, query.lastError().text());
+        return false;
+    }
+    *version = query.value(0).toInt();
+    return true;
+}
+
+bool Database::apply(const Migration &migration, QString *error)
+{
+    Transaction transaction(m_db);
+    if (!transaction.isActive()) {
+        *error = u"cannot begin migration %1: %2"_s.arg(migration.version).arg(m_db.lastError().text());
+        return false;
+    }
+    QSqlQuery query(m_db);
+    if (!query.exec(u"CREATE TABLE IF NOT EXISTS schema_version ("
+                    "version INTEGER PRIMARY KEY NOT NULL, applied_at TEXT NOT NULL)"_s)) {
+        *error = u"cannot create schema_version: %1"_s.arg(query.lastError().text());
+        return false;
+    }
+    // QSQLITE runs only the first statement of a string, hence one statement per list entry.
+    for (const QString &statement : migration.statements) {
+        if (!query.exec(statement)) {
+            *error = u"migration %1 failed: %2 (in: %3)"_s.arg(migration.version)
+                             .arg(query.lastError().text(), statement.simplified());
+            return false;
+        }
+    }
+    query.prepare(u"INSERT INTO schema_version (version, applied_at) VALUES (?, ?)"_s);
+    query.addBindValue(migration.version);
+    query.addBindValue(toStorageTime(QDateTime::currentDateTimeUtc()));
+    if (!sql::exec(query, error))
+        return false;
+    query.finish();
+    if (!transaction.commit()) {
+        *error = u"cannot commit migration %1: %2"_s.arg(migration.version).arg(m_db.lastError().text());
+        return false;
+    }
+    return true;
+}
+
+} // namespace berth

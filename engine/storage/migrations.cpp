@@ -1,0 +1,77 @@
+#include "migrations.h"
+
+using namespace Qt::StringLiterals;
+
+namespace berth {
+
+namespace {
+
+// Version 1: accounts, deployments and their content-addressed file lists, settings.
+Migration initialSchema()
+{
+    return {1,
+            {
+                    // COLLATE NOCASE: one account per address however it is capitalised, and findByEmail can use
+                    // the index. NULL emails (agents, an owner without one) never collide.
+                    uR"(CREATE TABLE users (
+                        id TEXT PRIMARY KEY NOT NULL,
+                        email TEXT UNIQUE COLLATE NOCASE,
+                        plan TEXT NOT NULL,
+                        is_owner INTEGER NOT NULL DEFAULT 0,
+                        created_at TEXT NOT NULL))"_s,
+                    // At most one instance owner.
+                    u"CREATE UNIQUE INDEX users_single_owner ON users(is_owner) WHERE is_owner <> 0"_s,
+                    uR"(CREATE TABLE api_keys (
+                        id TEXT PRIMARY KEY NOT NULL,
+                        user_id TEXT NOT NULL REFERENCES users(id) ON DELETE CASCADE,
+                        key_hash TEXT NOT NULL UNIQUE,
+                        label TEXT NOT NULL DEFAULT '',
+                        created_at TEXT NOT NULL,
+                        last_used_at TEXT,
+                        expires_at TEXT,
+                        revoked_at TEXT))"_s,
+                    u"CREATE INDEX api_keys_user ON api_keys(user_id)"_s,
+                    uR"(CREATE TABLE deployments (
+                        id TEXT PRIMARY KEY NOT NULL,
+                        user_id TEXT NOT NULL REFERENCES users(id) ON DELETE CASCADE,
+                        slug TEXT NOT NULL UNIQUE,
+                        storage_type TEXT NOT NULL,
+                        is_spa INTEGER NOT NULL,
+                        title TEXT NOT NULL,
+                        description TEXT,
+                        favicon TEXT NOT NULL,
+                        og_image TEXT NOT NULL,
+                        protected INTEGER NOT NULL,
+                        password_hash TEXT,
+                        share_token TEXT,
+                        version_id INTEGER,
+                        created_at TEXT NOT NULL,
+                        updated_at TEXT NOT NULL))"_s,
+                    u"CREATE INDEX deployments_user ON deployments(user_id, updated_at)"_s,
+                    uR"(CREATE TABLE versions (
+                        id INTEGER PRIMARY KEY AUTOINCREMENT,
+                        deployment_id TEXT NOT NULL REFERENCES deployments(id) ON DELETE CASCADE,
+                        created_at TEXT NOT NULL))"_s,
+                    u"CREATE INDEX versions_deployment ON versions(deployment_id)"_s,
+                    uR"(CREATE TABLE files (
+                        version_id INTEGER NOT NULL REFERENCES versions(id) ON DELETE CASCADE,
+                        path TEXT NOT NULL,
+                        blob TEXT NOT NULL,
+                        size INTEGER NOT NULL,
+                        content_type TEXT NOT NULL,
+                        PRIMARY KEY (version_id, path)))"_s,
+                    u"CREATE INDEX files_blob ON files(blob)"_s,
+                    uR"(CREATE TABLE settings (
+                        key TEXT PRIMARY KEY NOT NULL,
+                        value TEXT NOT NULL))"_s,
+            }};
+}
+
+} // namespace
+
+QList<Migration> builtInMigrations()
+{
+    return {initialSchema()};
+}
+
+} // namespace berth
