@@ -123,7 +123,8 @@ private slots:
         }
         {
             // The first statement succeeds, the second fails: neither may remain.
-            const Migration broken {2, {u"ALTER TABLE notes ADD COLUMN tag TEXT"_s, u"INSERT INTO missing VALUES (1)"_s}};
+            const Migration broken {2,
+                                    {u"ALTER TABLE notes ADD COLUMN tag TEXT"_s, u"INSERT INTO missing VALUES (1)"_s}};
             Database db(path, {NotesV1, broken});
             QString error;
             QVERIFY(!db.open(&error));

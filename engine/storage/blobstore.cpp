@@ -1,0 +1,261 @@
+#include "blobstore.h"
+
+#include "sqlhelpers.h"
+
+#include <QCryptographicHash>
+#include <QDir>
+#include <QFile>
+#include <QFileInfo>
+#include <QRegularExpression>
+#include <QSaveFile>
+
+#ifdef Q_OS_UNIX
+#include <fcntl.h>
+#include <unistd.h>
+#endif
+
+using namespace Qt::StringLiterals;
+
+namespace berth {
+
+namespace {
+
+constexpr QFileDevice::Permissions ReadOnly =
+        QFileDevice::ReadOwner | QFileDevice::ReadUser | QFileDevice::ReadGroup | QFileDevice::ReadOther;
+
+const QRegularExpression &shardPattern()
+{
+    static const QRegularExpression pattern(u"^[0-9a-f]{2}$"_s);
+    return pattern;
+}
+
+// Inside a shard folder: "<62 hex>" is a blob, "<62 hex>.<suffix>" one of its variants.
+const QRegularExpression &storedPattern()
+{
+    static const QRegularExpression pattern(u"^([0-9a-f]{62})(?:\\.([a-z0-9]{1,4}))?$"_s);
+    return pattern;
+}
+
+// QSaveFile writes to "<final name>.XXXXXX" when it cannot use an unnamed (O_TMPFILE) file; six characters, so
+// never mistaken for a variant suffix, which is at most four.
+const QRegularExpression &temporaryPattern()
+{
+    static const QRegularExpression pattern(u"^[0-9a-f]{62}(?:\\.[a-z0-9]{1,4})?\\.[A-Za-z0-9]{6}$"_s);
+    return pattern;
+}
+
+// Makes a directory entry (a renamed-in file, a new folder) durable: fsync of the file alone does not cover it.
+bool syncDirectory(const QString &path)
+{
+#ifdef Q_OS_UNIX
+    const int fd = ::open(QFile::encodeName(path).constData(), O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+    if (fd < 0)
+        return false;
+    const bool ok = ::fsync(fd) == 0;
+    ::close(fd);
+    return ok;
+#else
+    Q_UNUSED(path);
+    return true;
+#endif
+}
+
+QStringList shardFolders(const QString &root)
+{
+    QStringList folders;
+    const QStringList names = QDir(root).entryList(QDir::Dirs | QDir::NoDotAndDotDot);
+    for (const QString &name : names) {
+        if (shardPattern().match(name).hasMatch())
+            folders.append(root + u'/' + name);
+    }
+    return folders;
+}
+
+QStringList filesIn(const QString &folder)
+{
+    return QDir(folder).entryList(QDir::Files | QDir::Hidden | QDir::System);
+}
+
+} // namespace
+
+BlobStore::BlobStore(const QString &rootDir)
+    : m_root(QDir::cleanPath(QDir(rootDir).absolutePath()))
+{
+}
+
+bool BlobStore::init(QString *error)
+{
+    if (!QDir().mkpath(m_root)) {
+        if (error)
+            *error = u"cannot create the blob folder %1"_s.arg(m_root);
+        return false;
+    }
+    for (const QString &folder : shardFolders(m_root)) {
+        for (const QString &name : filesIn(folder)) {
+            if (!temporaryPattern().match(name).hasMatch())
+                continue;
+            if (QFile::remove(folder + u'/' + name))
+                qCInfo(lcStorage).noquote() << "removed an interrupted write:" << folder + u'/' + name;
+            else
+                qCWarning(lcStorage).noquote() << "cannot remove an interrupted write:" << folder + u'/' + name;
+        }
+    }
+    return true;
+}
+
+QByteArray BlobStore::hashOf(const QByteArray &data)
+{
+    return QCryptographicHash::hash(data, QCryptographicHash::Sha256).toHex();
+}
+
+bool BlobStore::isValidHash(const QByteArray &hash)
+{
+    if (hash.size() != 64)
+        return false;
+    for (const char c : hash) {
+        if (!((c >= '0' && c <= '9') || (c >= 'a' && c <= 'f')))
+            return false;
+    }
+    return true;
+}
+
+bool BlobStore::isValidSuffix(const QByteArray &suffix)
+{
+    if (suffix.isEmpty() || suffix.size() > 4)
+        return false;
+    for (const char c : suffix) {
+        if (!((c >= '0' && c <= '9') || (c >= 'a' && c <= 'z')))
+            return false;
+    }
+    return true;
+}
+
+QByteArray BlobStore::put(const QByteArray &data, QString *error)
+{
+    const QByteArray hash = hashOf(data);
+    const QString path = pathOf(hash);
+    // A file at a blob's final name is always whole (it got there by rename), so same size means same bytes.
+    const QFileInfo existing(path);
+    if (existing.exists() && existing.size() == data.size())
+        return hash;
+    if (existing.exists()) {
+        qCWarning(lcStorage).noquote() << "replacing a damaged blob" << path;
+        QFile::remove(path);
+    }
+    if (!writeFile(path, data, error))
+        return {};
+    return hash;
+}
+
+bool BlobStore::contains(const QByteArray &hash) const
+{
+    const QString path = pathOf(hash);
+    return !path.isEmpty() && QFileInfo::exists(path);
+}
+
+QString BlobStore::pathOf(const QByteArray &hash) const
+{
+    if (!isValidHash(hash))
+        return {};
+    return m_root + u'/' + QLatin1String(hash.left(2)) + u'/' + QLatin1String(hash.mid(2));
+}
+
+QByteArray BlobStore::read(const QByteArray &hash) const
+{
+    const QString path = pathOf(hash);
+    if (path.isEmpty())
+        return {};
+    QFile file(path);
+    if (!file.open(QIODevice::ReadOnly))
+        return {};
+    return file.readAll();
+}
+
+bool BlobStore::putVariant(const QByteArray &hash, const QByteArray &suffix, const QByteArray &data, QString *error)
+{
+    if (!isValidSuffix(suffix)) {
+        if (error)
+            *error = u"invalid variant suffix"_s;
+        return false;
+    }
+    if (!contains(hash)) {
+        if (error)
+            *error = u"no blob %1 to add a variant to"_s.arg(QLatin1String(hash.left(64)));
+        return false;
+    }
+    const QString path = pathOf(hash) + u'.' + QLatin1String(suffix);
+    const QFileInfo existing(path);
+    if (existing.exists() && existing.size() == data.size())
+        return true;
+    if (existing.exists())
+        QFile::remove(path); // a variant's bytes depend on the compressor; the newest write wins
+    return writeFile(path, data, error);
+}
+
+QString BlobStore::variantPathOf(const QByteArray &hash, const QByteArray &suffix) const
+{
+    if (!isValidHash(hash) || !isValidSuffix(suffix))
+        return {};
+    const QString path = pathOf(hash) + u'.' + QLatin1String(suffix);
+    return QFileInfo::exists(path) ? path : QString();
+}
+
+int BlobStore::collectGarbage(const QSet<QByteArray> &keep)
+{
+    int removed = 0;
+    for (const QString &folder : shardFolders(m_root)) {
+        const QByteArray prefix = QFileInfo(folder).fileName().toLatin1();
+        for (const QString &name : filesIn(folder)) {
+            const QRegularExpressionMatch match = storedPattern().match(name);
+            if (!match.hasMatch())
+                continue; // temporary files may belong to a put() in progress; init() clears crash leftovers
+            if (keep.contains(prefix + match.captured(1).toLatin1()))
+                continue;
+            const bool isBlob = match.captured(2).isEmpty();
+            const QString path = folder + u'/' + name;
+            if (!QFile::remove(path)) {
+                qCWarning(lcStorage).noquote() << "cannot remove unreferenced blob file" << path;
+                continue;
+            }
+            if (isBlob)
+                ++removed;
+        }
+    }
+    return removed;
+}
+
+QString BlobStore::rootDir() const
+{
+    return m_root;
+}
+
+bool BlobStore::writeFile(const QString &path, const QByteArray &data, QString *error) const
+{
+    const QString folder = QFileInfo(path).absolutePath();
+    if (!QFileInfo::exists(folder)) {
+        if (!QDir().mkpath(folder)) {
+            if (error)
+                *error = u"cannot create %1"_s.arg(folder);
+            return false;
+        }
+        syncDirectory(m_root);
+    }
+
+    QSaveFile file(path);
+    if (!file.open(QIODevice::WriteOnly) || file.write(data) != data.size() || !file.commit()) {
+        // Another thread may have stored the same content meanwhile (QSaveFile refuses a read-only target).
+        const QFileInfo existing(path);
+        if (existing.exists() && existing.size() == data.size())
+            return true;
+        if (error)
+            *error = u"cannot write %1: %2"_s.arg(path, file.errorString());
+        return false;
+    }
+    // Immutable from now on: read-only keeps an accidental writer from corrupting content others share.
+    QFile::setPermissions(path, ReadOnly);
+    if (!syncDirectory(folder))
+        qCWarning(lcStorage).noquote() << "cannot sync folder" << folder;
+    return true;
+}
+
+} // namespace berth

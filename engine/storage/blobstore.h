@@ -1,0 +1,50 @@
+#pragma once
+
+#include <QByteArray>
+#include <QSet>
+#include <QString>
+
+namespace berth {
+
+// Content-addressed, immutable file store: a blob's name is the lower-case hex SHA-256 of its bytes and it lives at
+// <root>/ab/cdef... (the first two hex characters name a folder). Every file appears by an atomic rename of a synced
+// temporary file, so a reader or a crash sees a whole blob or none.
+//
+// Thread-safe: the object holds only its root; concurrent puts of the same content write separate temporary files
+// and the last rename wins with identical bytes. collectGarbage() must not run while a deploy is between put() and
+// the commit that references its blobs: the caller serialises the two.
+class BlobStore final
+{
+    Q_DISABLE_COPY_MOVE(BlobStore)
+public:
+    explicit BlobStore(const QString &rootDir);
+
+    // Creates the root and removes temporary files left by a crash mid-write.
+    bool init(QString *error = nullptr);
+
+    static QByteArray hashOf(const QByteArray &data);
+    static bool isValidHash(const QByteArray &hash); // 64 lower-case hex characters
+    static bool isValidSuffix(const QByteArray &suffix); // 1-4 of [a-z0-9], e.g. "gz", "br"
+
+    // Stores data under its hash unless already present; returns the hash, or empty with *error set.
+    QByteArray put(const QByteArray &data, QString *error = nullptr);
+    bool contains(const QByteArray &hash) const;
+    QString pathOf(const QByteArray &hash) const; // empty for an invalid hash: no path can escape the root
+    QByteArray read(const QByteArray &hash) const; // empty on failure
+
+    // A precompressed variant of an existing blob, stored as <path>.<suffix> the same safe way.
+    bool putVariant(const QByteArray &hash, const QByteArray &suffix, const QByteArray &data, QString *error = nullptr);
+    QString variantPathOf(const QByteArray &hash, const QByteArray &suffix) const; // empty when absent
+
+    // Removes every blob, and its variants, whose hash is not in keep; returns how many blobs were removed.
+    int collectGarbage(const QSet<QByteArray> &keep);
+
+    QString rootDir() const;
+
+private:
+    bool writeFile(const QString &path, const QByteArray &data, QString *error) const;
+
+    const QString m_root;
+};
+
+} // namespace berth

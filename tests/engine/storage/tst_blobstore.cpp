@@ -1,0 +1,211 @@
+#include "storage/blobstore.h"
+
+#include <QAtomicInt>
+#include <QDir>
+#include <QDirIterator>
+#include <QFile>
+#include <QTemporaryDir>
+#include <QTest>
+#include <QThreadPool>
+
+using namespace Qt::StringLiterals;
+using namespace berth;
+
+namespace {
+
+QStringList filesUnder(const QString &root)
+{
+    QStringList files;
+    QDirIterator it(root, QDir::Files | QDir::Hidden | QDir::System, QDirIterator::Subdirectories);
+    while (it.hasNext())
+        files.append(QDir(root).relativeFilePath(it.next()));
+    files.sort();
+    return files;
+}
+
+// Distinct payloads of very different sizes, some spanning many write chunks.
+QByteArray payload(int i)
+{
+    QByteArray data = "payload-" + QByteArray::number(i) + '-';
+    return data.repeated(1 + (i % 5) * 4000);
+}
+
+bool writeFile(const QString &path, const QByteArray &data)
+{
+    QFile file(path);
+    return file.open(QIODevice::WriteOnly) && file.write(data) == data.size();
+}
+
+} // namespace
+
+class TestBlobStore final : public QObject
+{
+    Q_OBJECT
+private slots:
+    void init()
+    {
+        m_dir.reset(new QTemporaryDir);
+        QVERIFY(m_dir->isValid());
+        m_store.reset(new BlobStore(m_dir->filePath(u"blobs"_s)));
+        QString error;
+        QVERIFY2(m_store->init(&error), qPrintable(error));
+        QVERIFY(QFileInfo(m_dir->filePath(u"blobs"_s)).isDir());
+    }
+
+    void hashIsLowerCaseHexSha256()
+    {
+        // FIPS 180-2 test vector, and the empty input.
+        QCOMPARE(BlobStore::hashOf("abc"),
+                 QByteArrayLiteral("ba7816bf8f01cfea414140de5dae2223b00361a396177a9cb410ff61f20015ad"));
+        QCOMPARE(BlobStore::hashOf({}),
+                 QByteArrayLiteral("e3b0c44298fc1c149afbf4c8996fb92427ae41e4649b934ca495991b7852b855"));
+    }
+
+    void identicalContentIsStoredOnce()
+    {
+        const QByteArray data = "<h1>hello</h1>";
+        QString error;
+        const QByteArray hash = m_store->put(data, &error);
+        QVERIFY2(!hash.isEmpty(), qPrintable(error));
+        QCOMPARE(hash, BlobStore::hashOf(data));
+        QCOMPARE(m_store->put(data), hash);
+
+        const QString expected = m_store->rootDir() + u'/' + QLatin1String(hash.left(2)) + u'/'
+                + QLatin1String(hash.mid(2));
+        QCOMPARE(m_store->pathOf(hash), expected);
+        QCOMPARE(filesUnder(m_store->rootDir()), QStringList {QDir(m_store->rootDir()).relativeFilePath(expected)});
+        QVERIFY(m_store->contains(hash));
+        QCOMPARE(m_store->read(hash), data);
+        QVERIFY(!(QFile::permissions(expected) & (QFile::WriteOwner | QFile::WriteGroup | QFile::WriteOther)));
+    }
+
+    void missingBlobIsAbsent()
+    {
+        const QByteArray hash = BlobStore::hashOf("never stored");
+        QVERIFY(!m_store->contains(hash));
+        QVERIFY(m_store->read(hash).isEmpty());
+        QVERIFY(!m_store->pathOf(hash).isEmpty());
+    }
+
+    void pathOfRejectsInvalidHashes_data()
+    {
+        QTest::addColumn<QByteArray>("hash");
+        const QByteArray valid = BlobStore::hashOf("x");
+        QTest::newRow("empty") << QByteArray();
+        QTest::newRow("short") << valid.left(63);
+        QTest::newRow("long") << valid + 'a';
+        QTest::newRow("upper case") << valid.toUpper();
+        QTest::newRow("not hex") << QByteArray(valid).replace(10, 1, "g");
+        QTest::newRow("traversal") << QByteArray("../../" + valid.left(58));
+        QTest::newRow("slash") << QByteArray(valid).replace(2, 1, "/");
+        QTest::newRow("nul") << QByteArray(valid).replace(5, 1, QByteArray(1, '\0'));
+    }
+
+    void pathOfRejectsInvalidHashes()
+    {
+        QFETCH(QByteArray, hash);
+        QVERIFY(m_store->pathOf(hash).isEmpty());
+        QVERIFY(!m_store->contains(hash));
+        QVERIFY(m_store->read(hash).isEmpty());
+        QVERIFY(m_store->variantPathOf(hash, "gz").isEmpty());
+        QVERIFY(!m_store->putVariant(hash, "gz", "data"));
+    }
+
+    void variantsAreStoredBesideTheirBlob()
+    {
+        const QByteArray hash = m_store->put("body { color: red }");
+        QVERIFY(m_store->variantPathOf(hash, "gz").isEmpty());
+        QString error;
+        QVERIFY2(m_store->putVariant(hash, "gz", "compressed", &error), qPrintable(error));
+        QCOMPARE(m_store->variantPathOf(hash, "gz"), m_store->pathOf(hash) + u".gz"_s);
+        QFile file(m_store->variantPathOf(hash, "gz"));
+        QVERIFY(file.open(QIODevice::ReadOnly));
+        QCOMPARE(file.readAll(), QByteArrayLiteral("compressed"));
+
+        QVERIFY(!m_store->putVariant(hash, "../x", "data"));
+        QVERIFY(!m_store->putVariant(hash, "toolong", "data"));
+        QVERIFY(!m_store->putVariant(BlobStore::hashOf("no such blob"), "gz", "data", &error));
+        QVERIFY(!error.isEmpty());
+    }
+
+    void concurrentPutsOfOverlappingDataAllSucceed()
+    {
+        constexpr int Distinct = 12;
+        constexpr int Tasks = 8;
+        constexpr int PutsPerTask = 36;
+        QThreadPool pool;
+        pool.setMaxThreadCount(Tasks);
+        QAtomicInt failures;
+        for (int task = 0; task < Tasks; ++task) {
+            pool.start([this, task, &failures] {
+                for (int i = 0; i < PutsPerTask; ++i) {
+                    const QByteArray data = payload((i + task) % Distinct);
+                    if (m_store->put(data) != BlobStore::hashOf(data))
+                        failures.ref();
+                }
+            });
+        }
+        pool.waitForDone();
+        QCOMPARE(failures.loadRelaxed(), 0);
+
+        QCOMPARE(filesUnder(m_store->rootDir()).size(), Distinct); // no duplicates, no temporary files left
+        for (int i = 0; i < Distinct; ++i)
+            QCOMPARE(m_store->read(BlobStore::hashOf(payload(i))), payload(i));
+    }
+
+    void initRemovesLeftoverTemporaryFiles()
+    {
+        const QByteArray hash = m_store->put("kept");
+        QVERIFY(m_store->putVariant(hash, "gz", "kept-gz"));
+        const QString blob = m_store->pathOf(hash);
+        // What QSaveFile leaves behind when a process dies mid-write: "<final name>.XXXXXX".
+        const QString leftoverBlob = blob.left(blob.size() - 62) + QString(62, u'e') + u".AbCdEf"_s;
+        const QString leftoverVariant = blob + u".gz.QwErTy"_s;
+        const QString unrelated = QFileInfo(blob).absolutePath() + u"/notes.txt"_s;
+        QVERIFY(writeFile(leftoverBlob, "partial"));
+        QVERIFY(writeFile(leftoverVariant, "partial"));
+        QVERIFY(writeFile(unrelated, "someone else's"));
+
+        BlobStore reopened(m_store->rootDir());
+        QVERIFY(reopened.init());
+        QVERIFY(!QFile::exists(leftoverBlob));
+        QVERIFY(!QFile::exists(leftoverVariant));
+        QVERIFY(QFile::exists(unrelated));
+        QCOMPARE(reopened.read(hash), QByteArrayLiteral("kept"));
+        QVERIFY(!reopened.variantPathOf(hash, "gz").isEmpty());
+    }
+
+    void garbageCollectionRemovesExactlyTheUnreferenced()
+    {
+        const QByteArray a = m_store->put("a");
+        const QByteArray b = m_store->put("b");
+        const QByteArray c = m_store->put("c");
+        QVERIFY(m_store->putVariant(a, "gz", "a.gz"));
+        QVERIFY(m_store->putVariant(b, "gz", "b.gz"));
+        QVERIFY(m_store->putVariant(b, "br", "b.br"));
+
+        QCOMPARE(m_store->collectGarbage({a, c}), 1);
+        QVERIFY(m_store->contains(a));
+        QVERIFY(!m_store->variantPathOf(a, "gz").isEmpty());
+        QVERIFY(!m_store->contains(b));
+        QVERIFY(m_store->variantPathOf(b, "gz").isEmpty());
+        QVERIFY(m_store->variantPathOf(b, "br").isEmpty());
+        QVERIFY(m_store->contains(c));
+        QCOMPARE(filesUnder(m_store->rootDir()).size(), 3);
+
+        QCOMPARE(m_store->collectGarbage({a, c}), 0);
+        QCOMPARE(m_store->collectGarbage({}), 2);
+        QVERIFY(filesUnder(m_store->rootDir()).isEmpty());
+
+        // A removed blob can be stored again.
+        QCOMPARE(m_store->put("b"), b);
+        QCOMPARE(m_store->read(b), QByteArrayLiteral("b"));
+    }
+
+private:
+    std::unique_ptr<QTemporaryDir> m_dir;
+    std::unique_ptr<BlobStore> m_store;
+};
+
+QTEST_GUILESS_MAIN(TestBlobStore)
+#include "tst_blobstore.moc"
