@@ -1,0 +1,77 @@
+#include "filepath.h"
+
+#include <QStringList>
+
+using namespace Qt::StringLiterals;
+
+namespace berth::FilePath {
+
+namespace {
+
+// The path as it can safely appear in a message: control characters escaped, very long paths shortened.
+QString quoted(const QString &path)
+{
+    QString shown;
+    for (const QChar c : path.left(120)) {
+        if (c.category() == QChar::Other_Control)
+            shown += u"\\u"_s + QString::number(c.unicode(), 16).rightJustified(4, u'0');
+        else
+            shown += c;
+    }
+    if (path.size() > 120)
+        shown += u"..."_s;
+    return u'"' + shown + u'"';
+}
+
+QString fail(QString *error, const QString &message)
+{
+    if (error)
+        *error = message;
+    return {};
+}
+
+} // namespace
+
+QString normalise(const QString &path, QString *error)
+{
+    if (path.isEmpty())
+        return fail(error, u"file path must not be empty"_s);
+    for (qsizetype i = 0; i < path.size(); ++i) {
+        const QChar c = path.at(i);
+        if (c.category() == QChar::Other_Control)
+            return fail(error, u"file path %1 contains a control character"_s.arg(quoted(path)));
+        if (c == u'\\')
+            return fail(error, u"file path %1 contains a backslash; use \"/\" between folders"_s.arg(quoted(path)));
+        if (c.isHighSurrogate() && i + 1 < path.size() && path.at(i + 1).isLowSurrogate())
+            ++i;
+        else if (c.isSurrogate())
+            return fail(error, u"file path %1 is not valid Unicode"_s.arg(quoted(path)));
+    }
+    if (path.startsWith(u'/'))
+        return fail(error, u"file path %1 must be relative, not start with \"/\""_s.arg(quoted(path)));
+    if (path.endsWith(u'/'))
+        return fail(error, u"file path %1 names a directory, not a file"_s.arg(quoted(path)));
+
+    const QStringList segments = path.split(u'/');
+    QStringList kept;
+    kept.reserve(segments.size());
+    for (const QString &segment : segments) {
+        if (segment == u"..")
+            return fail(error, u"file path %1 must not contain \"..\""_s.arg(quoted(path)));
+        if (segment.isEmpty() || segment == u".")
+            continue;
+        if (segment.toUtf8().size() > kMaxSegmentBytes)
+            return fail(error,
+                        u"file path %1 has a name longer than %2 bytes"_s.arg(quoted(path)).arg(kMaxSegmentBytes));
+        kept.append(segment);
+    }
+    if (kept.isEmpty() || segments.constLast() == u".")
+        return fail(error, u"file path %1 names a directory, not a file"_s.arg(quoted(path)));
+
+    QString normalised = kept.join(u'/');
+    if (normalised.toUtf8().size() > kMaxPathBytes)
+        return fail(error, u"file path %1 is longer than %2 bytes"_s.arg(quoted(path)).arg(kMaxPathBytes));
+    return normalised;
+}
+
+} // namespace berth::FilePath

@@ -1,0 +1,102 @@
+#include "domain/filepath.h"
+
+#include <QTest>
+
+using namespace Qt::StringLiterals;
+using namespace berth;
+
+class TestFilePath final : public QObject
+{
+    Q_OBJECT
+
+private slots:
+    void accepted_data();
+    void accepted();
+    void rejected_data();
+    void rejected();
+    void errorIsOptional();
+};
+
+void TestFilePath::accepted_data()
+{
+    QTest::addColumn<QString>("path");
+    QTest::addColumn<QString>("expected");
+
+    QTest::newRow("file") << u"index.html"_s << u"index.html"_s;
+    QTest::newRow("nested") << u"assets/css/site.css"_s << u"assets/css/site.css"_s;
+    QTest::newRow("leading ./") << u"./a"_s << u"a"_s;
+    QTest::newRow("repeated ./") << u"././a/b"_s << u"a/b"_s;
+    QTest::newRow("inner ./") << u"a/./b"_s << u"a/b"_s;
+    QTest::newRow("double slash") << u"a//b"_s << u"a/b"_s;
+    QTest::newRow("dotfile") << u".well-known/security.txt"_s << u".well-known/security.txt"_s;
+    QTest::newRow("dots in name") << u"a..b/c...d"_s << u"a..b/c...d"_s;
+    QTest::newRow("spaces and unicode") << u"my photos/été.jpg"_s << u"my photos/été.jpg"_s;
+    QTest::newRow("emoji") << u"\U0001F680.txt"_s << u"\U0001F680.txt"_s;
+    QTest::newRow("255-byte segment") << QString(255, u'a') << QString(255, u'a');
+    QTest::newRow("1024-byte path")
+        << (QString(255, u'a') + u'/' + QString(255, u'b') + u'/' + QString(255, u'c') + u'/' + QString(255, u'd'))
+        << (QString(255, u'a') + u'/' + QString(255, u'b') + u'/' + QString(255, u'c') + u'/' + QString(255, u'd'));
+}
+
+void TestFilePath::accepted()
+{
+    QFETCH(QString, path);
+    QFETCH(QString, expected);
+    QString error = u"untouched"_s;
+    QCOMPARE(FilePath::normalise(path, &error), expected);
+    QCOMPARE(error, u"untouched"_s);
+}
+
+void TestFilePath::rejected_data()
+{
+    QTest::addColumn<QString>("path");
+    QTest::addColumn<QString>("messagePart");
+
+    QTest::newRow("empty") << QString() << u"must not be empty"_s;
+    QTest::newRow("parent") << u"../x"_s << u"\"../x\" must not contain \"..\""_s;
+    QTest::newRow("climbs out") << u"a/../../x"_s << u"\"..\""_s;
+    QTest::newRow("parent inside") << u"a/../b"_s << u"\"..\""_s;
+    QTest::newRow("trailing parent") << u"a/.."_s << u"\"..\""_s;
+    QTest::newRow("absolute") << u"/etc/passwd"_s << u"\"/etc/passwd\" must be relative"_s;
+    QTest::newRow("backslash") << u"a\\b"_s << u"backslash"_s;
+    QTest::newRow("windows traversal") << u"..\\x"_s << u"backslash"_s;
+    QTest::newRow("nul") << QString(u"a\u0000b"_s) << u"\"a\\u0000b\" contains a control character"_s;
+    QTest::newRow("newline") << u"a\nb"_s << u"control character"_s;
+    QTest::newRow("tab") << u"a\tb"_s << u"control character"_s;
+    QTest::newRow("del") << u"a\x7f"_s << u"control character"_s;
+    QTest::newRow("c1") << u"a\u0085"_s << u"control character"_s;
+    QTest::newRow("lone surrogate") << QString(QChar(0xd800)) << u"not valid Unicode"_s;
+    QTest::newRow("dot") << u"."_s << u"names a directory"_s;
+    QTest::newRow("dot slash") << u"./"_s << u"names a directory"_s;
+    QTest::newRow("trailing slash") << u"a/"_s << u"\"a/\" names a directory"_s;
+    QTest::newRow("trailing dot") << u"a/."_s << u"names a directory"_s;
+    QTest::newRow("only slashes") << u"//"_s << u"must be relative"_s;
+    QTest::newRow("256-byte segment") << (u"x/"_s + QString(256, u'a')) << u"longer than 255 bytes"_s;
+    QTest::newRow("multibyte segment") << QString(128, QChar(0xe9)) << u"longer than 255 bytes"_s; // 256 bytes
+    QTest::newRow("1025-byte path")
+        << (QString(255, u'a') + u'/' + QString(255, u'b') + u'/' + QString(255, u'c') + u'/' + QString(256 - 1, u'd')
+            + u"/e"_s)
+        << u"longer than 1024 bytes"_s;
+}
+
+void TestFilePath::rejected()
+{
+    QFETCH(QString, path);
+    QFETCH(QString, messagePart);
+    QString error;
+    const QString result = FilePath::normalise(path, &error);
+    QVERIFY(result.isNull());
+    QVERIFY2(error.contains(messagePart), qPrintable(error));
+    QVERIFY2(error.startsWith(u"file path"), qPrintable(error));
+    for (const QChar c : error)
+        QVERIFY(c.category() != QChar::Other_Control); // messages are safe to show and log
+}
+
+void TestFilePath::errorIsOptional()
+{
+    QVERIFY(FilePath::normalise(u"../x"_s, nullptr).isNull());
+    QCOMPARE(FilePath::normalise(u"./x"_s, nullptr), u"x"_s);
+}
+
+QTEST_APPLESS_MAIN(TestFilePath)
+#include "tst_filepath.moc"
