@@ -1,0 +1,346 @@
+#include "deployrequest.h"
+
+#include "domain/filepath.h"
+#include "domain/limits.h"
+#include "domain/mimetypes.h"
+#include "domain/slugrules.h"
+
+#include <QJsonArray>
+#include <QJsonDocument>
+#include <QJsonObject>
+#include <QSet>
+#include <QUrl>
+
+using namespace Qt::StringLiterals;
+
+namespace berth {
+
+namespace {
+
+Error badRequest(const QString &message)
+{
+    return Error{Error::Kind::BadRequest, message};
+}
+
+Error tooLarge(const QString &message)
+{
+    return Error{Error::Kind::TooLarge, message};
+}
+
+enum class JsonType { String, StringOrNull, Boolean, Array };
+
+struct KnownField
+{
+    QLatin1String name;
+    JsonType type;
+};
+
+const KnownField kKnownFields[] = {
+    {"html"_L1, JsonType::String},        {"files"_L1, JsonType::Array},     {"slug"_L1, JsonType::String},
+    {"title"_L1, JsonType::String},       {"description"_L1, JsonType::StringOrNull},
+    {"favicon"_L1, JsonType::String},     {"og_image"_L1, JsonType::String}, {"is_spa"_L1, JsonType::Boolean},
+    {"protect"_L1, JsonType::Boolean},    {"password"_L1, JsonType::String},
+    {"remove_password"_L1, JsonType::Boolean},
+};
+
+bool hasType(const QJsonValue &value, JsonType type)
+{
+    switch (type) {
+    case JsonType::String:
+        return value.isString();
+    case JsonType::StringOrNull:
+        return value.isString() || value.isNull();
+    case JsonType::Boolean:
+        return value.isBool();
+    case JsonType::Array:
+        return value.isArray();
+    }
+    return false;
+}
+
+QString typeName(JsonType type)
+{
+    switch (type) {
+    case JsonType::String:
+        return u"a string"_s;
+    case JsonType::StringOrNull:
+        return u"a string or null"_s;
+    case JsonType::Boolean:
+        return u"a boolean"_s;
+    case JsonType::Array:
+        return u"an array"_s;
+    }
+    return {};
+}
+
+// A JSON string as a QString that is never null, so that a present "" stays distinguishable from JSON null.
+QString presentString(const QJsonValue &value)
+{
+    QString text = value.toString();
+    return text.isNull() ? u""_s : text;
+}
+
+QString mebibytes(qint64 bytes)
+{
+    return QString::number(double(bytes) / double(kMiB), 'f', 1);
+}
+
+bool isBase64Space(char16_t c)
+{
+    return c == u' ' || c == u'\t' || c == u'\r' || c == u'\n';
+}
+
+// The decoded size of base64 text, computed without decoding, so that an oversized entry fails before its
+// memory is spent. Exact for valid input; also reports whether line breaks or spaces need stripping first.
+qint64 base64DecodedSize(QStringView text, bool *hasSpace)
+{
+    qint64 significant = 0;
+    *hasSpace = false;
+    for (const QChar c : text) {
+        if (isBase64Space(c.unicode()))
+            *hasSpace = true;
+        else if (c != u'=')
+            ++significant;
+    }
+    return significant * 3 / 4;
+}
+
+Result<QByteArray> decodeContent(QString &&text, bool base64, const QString &where, const QString &path)
+{
+    const auto oversized = [&path] { return tooLarge(u"File \"%1\" exceeds the 10 MB per-file limit"_s.arg(path)); };
+    if (!base64) {
+        if (utf8Size(text) > kMaxFileBytes)
+            return oversized();
+        return text.toUtf8();
+    }
+    bool hasSpace = false;
+    if (base64DecodedSize(text, &hasSpace) > kMaxFileBytes)
+        return oversized();
+    // Non-Latin-1 characters turn into '?', which the strict decoder then refuses.
+    QByteArray ascii = text.toLatin1();
+    text = QString();
+    if (hasSpace) // line-wrapped output of tools such as base64(1)
+        ascii.removeIf([](char c) { return isBase64Space(char16_t(c)); });
+    // The rvalue overload decodes in place: no second buffer for a 10 MB file.
+    auto decoded = QByteArray::fromBase64Encoding(std::move(ascii), QByteArray::Base64Encoding
+                                                                        | QByteArray::AbortOnBase64DecodingErrors);
+    if (!decoded)
+        return badRequest(where + u".content is not valid base64"_s);
+    if (decoded.decoded.size() > kMaxFileBytes)
+        return oversized();
+    return std::move(decoded.decoded);
+}
+
+Result<FileUpload> parseFile(const QJsonValue &value, qsizetype index)
+{
+    const QString where = u"files[%1]"_s.arg(index);
+    if (!value.isObject())
+        return badRequest(where + u" must be an object"_s);
+    const QJsonObject entry = value.toObject();
+
+    const QJsonValue pathValue = entry.value("path"_L1);
+    if (pathValue.isUndefined() || pathValue.isNull())
+        return badRequest(where + u".path is required"_s);
+    if (!pathValue.isString())
+        return badRequest(where + u".path must be a string"_s);
+    QString pathError;
+    FileUpload file;
+    file.path = FilePath::normalise(pathValue.toString(), &pathError);
+    if (file.path.isNull())
+        return badRequest(pathError);
+
+    const QJsonValue contentValue = entry.value("content"_L1);
+    if (contentValue.isUndefined() || contentValue.isNull())
+        return badRequest(where + u".content is required"_s);
+    if (!contentValue.isString())
+        return badRequest(where + u".content must be a string"_s);
+
+    const QJsonValue encoding = entry.value("encoding"_L1);
+    const bool base64 = encoding.isString() && encoding.toString() == u"base64";
+    if (!base64 && !encoding.isUndefined() && !encoding.isNull())
+        return badRequest(where + u".encoding must be \"base64\" or absent"_s);
+
+    Result<QByteArray> content = decodeContent(contentValue.toString(), base64, where, file.path);
+    if (!content)
+        return content.error();
+    file.content = std::move(content).value();
+
+    const QJsonValue declared = entry.value("contentType"_L1);
+    if (declared.isString())
+        file.contentType = MimeTypes::normaliseDeclared(declared.toString(), file.path);
+    else if (declared.isUndefined() || declared.isNull())
+        file.contentType = MimeTypes::forPath(file.path);
+    else
+        return badRequest(where + u".contentType must be a string"_s);
+    return file;
+}
+
+Result<QList<FileUpload>> parseFiles(const QJsonArray &array)
+{
+    if (array.isEmpty())
+        return badRequest(u"files must not be empty"_s);
+    if (array.size() > kMaxFilesPerDeployment)
+        return tooLarge(u"A deployment can have at most %1 files"_s.arg(kMaxFilesPerDeployment));
+
+    QList<FileUpload> files;
+    files.reserve(array.size());
+    QSet<QString> seen;
+    seen.reserve(array.size());
+    qint64 total = 0;
+    for (qsizetype i = 0; i < array.size(); ++i) {
+        Result<FileUpload> file = parseFile(array.at(i), i);
+        if (!file)
+            return file.error();
+        if (seen.contains(file.value().path))
+            return badRequest(u"duplicate file path \"%1\""_s.arg(file.value().path));
+        seen.insert(file.value().path);
+        total += file.value().content.size();
+        if (total > kMaxTotalBytes)
+            return tooLarge(u"Total deployment size exceeds the 50 MB limit"_s);
+        files.append(std::move(file).value());
+    }
+    return files;
+}
+
+std::optional<Error> checkLength(const std::optional<QString> &value, QLatin1String field, int maximum)
+{
+    if (value && value->size() > maximum)
+        return badRequest(u"%1 must be at most %2 characters"_s.arg(field).arg(maximum));
+    return std::nullopt;
+}
+
+std::optional<Error> checkMetadata(const DeployRequest &request)
+{
+    if (auto error = checkLength(request.title, "title"_L1, kMaxTitleLength))
+        return error;
+    if (auto error = checkLength(request.description, "description"_L1, kMaxDescriptionLength))
+        return error;
+    if (auto error = checkLength(request.favicon, "favicon"_L1, kMaxFaviconLength))
+        return error;
+    if (auto error = checkLength(request.ogImage, "og_image"_L1, kMaxOgImageLength))
+        return error;
+    if (request.ogImage && !request.ogImage->isEmpty()) {
+        const QUrl url(*request.ogImage, QUrl::StrictMode);
+        const QString scheme = url.scheme();
+        if (!url.isValid() || (scheme != u"http" && scheme != u"https") || url.host().isEmpty())
+            return badRequest(u"og_image must be an absolute http or https URL"_s);
+    }
+    if (request.password) {
+        if (request.password->isEmpty())
+            return badRequest(u"password must not be empty"_s);
+        if (auto error = checkLength(request.password, "password"_L1, kMaxPasswordLength))
+            return error;
+    }
+    return std::nullopt;
+}
+
+} // namespace
+
+qint64 utf8Size(QStringView text)
+{
+    qint64 size = 0;
+    const qsizetype length = text.size();
+    for (qsizetype i = 0; i < length; ++i) {
+        const char16_t c = text[i].unicode();
+        if (c < 0x80) {
+            size += 1;
+        } else if (c < 0x800) {
+            size += 2;
+        } else if (QChar::isHighSurrogate(c) && i + 1 < length && text[i + 1].isLowSurrogate()) {
+            size += 4;
+            ++i;
+        } else {
+            size += 3; // the rest of the BMP; a lone surrogate becomes U+FFFD, also 3 bytes
+        }
+    }
+    return size;
+}
+
+qint64 DeployRequest::contentBytes() const
+{
+    if (html)
+        return utf8Size(*html);
+    qint64 total = 0;
+    if (files) {
+        for (const FileUpload &file : *files)
+            total += file.content.size();
+    }
+    return total;
+}
+
+Result<DeployRequest> parseDeployRequest(const QByteArray &body, DeployRequest::Mode mode)
+{
+    QJsonParseError parseError;
+    const QJsonDocument document = QJsonDocument::fromJson(body, &parseError);
+    if (parseError.error != QJsonParseError::NoError)
+        return badRequest(u"Malformed JSON: "_s + parseError.errorString());
+    if (!document.isObject())
+        return badRequest(u"Request body must be a JSON object"_s);
+    const QJsonObject object = document.object();
+
+    if (mode == DeployRequest::Mode::Update && object.contains("slug"_L1))
+        return badRequest(u"slug cannot be changed here; use PATCH /deploy/:id/slug"_s);
+    if (mode == DeployRequest::Mode::Create && object.contains("remove_password"_L1))
+        return badRequest(u"remove_password is only valid on update"_s);
+    for (const KnownField &field : kKnownFields) {
+        const auto value = object.constFind(field.name);
+        if (value != object.constEnd() && !hasType(*value, field.type))
+            return badRequest(u"\"%1\" must be %2"_s.arg(field.name, typeName(field.type)));
+    }
+
+    const bool hasHtml = object.contains("html"_L1);
+    const bool hasFiles = object.contains("files"_L1);
+    if (hasHtml && hasFiles)
+        return badRequest(u"Provide either html or files, not both"_s);
+    if (!hasHtml && !hasFiles && mode == DeployRequest::Mode::Create)
+        return badRequest(u"html is required"_s);
+
+    DeployRequest request;
+    if (hasHtml) {
+        QString html = object.value("html"_L1).toString();
+        if (html.isEmpty())
+            return badRequest(u"html must not be empty"_s);
+        const qint64 bytes = utf8Size(html);
+        if (bytes > kMaxHtmlBytes)
+            return tooLarge(u"HTML exceeds the 5 MB limit (%1 MB)"_s.arg(mebibytes(bytes)));
+        request.html = std::move(html);
+    }
+    if (hasFiles) {
+        Result<QList<FileUpload>> files = parseFiles(object.value("files"_L1).toArray());
+        if (!files)
+            return files.error();
+        request.files = std::move(files).value();
+    }
+
+    if (object.contains("slug"_L1)) {
+        const QString slug = presentString(object.value("slug"_L1));
+        if (const QString problem = SlugRules::validate(slug); !problem.isEmpty())
+            return badRequest(problem);
+        request.slug = slug;
+    }
+
+    const auto stringField = [&object](QLatin1String name, std::optional<QString> &target) {
+        const auto value = object.constFind(name);
+        if (value == object.constEnd())
+            return;
+        target = value->isNull() ? QString() : presentString(*value);
+    };
+    const auto boolField = [&object](QLatin1String name, std::optional<bool> &target) {
+        const auto value = object.constFind(name);
+        if (value != object.constEnd())
+            target = value->toBool();
+    };
+    stringField("title"_L1, request.title);
+    stringField("description"_L1, request.description);
+    stringField("favicon"_L1, request.favicon);
+    stringField("og_image"_L1, request.ogImage);
+    stringField("password"_L1, request.password);
+    boolField("is_spa"_L1, request.isSpa);
+    boolField("protect"_L1, request.protect);
+    boolField("remove_password"_L1, request.removePassword);
+    if (std::optional<Error> error = checkMetadata(request))
+        return *error;
+    return request;
+}
+
+} // namespace berth
