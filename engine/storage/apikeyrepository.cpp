@@ -1,0 +1,116 @@
+#include "apikeyrepository.h"
+
+#include "database.h"
+#include "sqlhelpers.h"
+
+#include <QSqlQuery>
+
+using namespace Qt::StringLiterals;
+
+namespace berth {
+
+namespace {
+
+ApiKey keyFrom(const QSqlQuery &query)
+{
+    ApiKey key;
+    key.id = query.value(0).toString();
+    key.userId = query.value(1).toString();
+    key.hash = sql::bytes(query, 2);
+    key.label = sql::nullableString(query, 3);
+    key.createdAt = sql::time(query, 4);
+    key.lastUsedAt = sql::time(query, 5);
+    key.expiresAt = sql::time(query, 6);
+    key.revokedAt = sql::time(query, 7);
+    return key;
+}
+
+} // namespace
+
+ApiKeyRepository::ApiKeyRepository(Database &db)
+    : m_db(db)
+{
+}
+
+bool ApiKeyRepository::insert(const ApiKey &key)
+{
+    QSqlQuery query(m_db.connection());
+    query.prepare(u"INSERT INTO api_keys (id, user_id, key_hash, label, created_at, last_used_at, expires_at, "
+                  "revoked_at) VALUES (?, ?, ?, ?, ?, ?, ?, ?)"_s);
+    query.addBindValue(key.id);
+    query.addBindValue(key.userId);
+    query.addBindValue(sql::text(key.hash));
+    query.addBindValue(sql::text(key.label));
+    query.addBindValue(sql::timeOrNull(key.createdAt));
+    query.addBindValue(sql::timeOrNull(key.lastUsedAt));
+    query.addBindValue(sql::timeOrNull(key.expiresAt));
+    query.addBindValue(sql::timeOrNull(key.revokedAt));
+    return sql::exec(query, &m_lastError);
+}
+
+std::optional<ApiKey> ApiKeyRepository::findByHash(const QByteArray &hash) const
+{
+    if (hash.isEmpty())
+        return std::nullopt;
+    const QList<ApiKey> keys = select(u"WHERE key_hash = ?"_s, sql::text(hash));
+    return keys.isEmpty() ? std::nullopt : std::optional<ApiKey>(keys.constFirst());
+}
+
+std::optional<ApiKey> ApiKeyRepository::find(const QString &id) const
+{
+    const QList<ApiKey> keys = select(u"WHERE id = ?"_s, id);
+    return keys.isEmpty() ? std::nullopt : std::optional<ApiKey>(keys.constFirst());
+}
+
+QList<ApiKey> ApiKeyRepository::listForUser(const QString &userId) const
+{
+    return select(u"WHERE user_id = ?"_s, userId);
+}
+
+QList<ApiKey> ApiKeyRepository::listAll() const
+{
+    return select({}, {});
+}
+
+bool ApiKeyRepository::touch(const QString &id, const QDateTime &when)
+{
+    QSqlQuery query(m_db.connection());
+    query.prepare(u"UPDATE api_keys SET last_used_at = ? WHERE id = ?"_s);
+    query.addBindValue(sql::timeOrNull(when));
+    query.addBindValue(id);
+    return sql::exec(query, &m_lastError) && query.numRowsAffected() > 0;
+}
+
+bool ApiKeyRepository::revoke(const QString &id, const QDateTime &when)
+{
+    QSqlQuery query(m_db.connection());
+    query.prepare(u"UPDATE api_keys SET revoked_at = COALESCE(revoked_at, ?) WHERE id = ?"_s);
+    query.addBindValue(sql::timeOrNull(when));
+    query.addBindValue(id);
+    return sql::exec(query, &m_lastError) && query.numRowsAffected() > 0;
+}
+
+QString ApiKeyRepository::lastError() const
+{
+    return m_lastError;
+}
+
+QList<ApiKey> ApiKeyRepository::select(const QString &where, const QVariant &value) const
+{
+    QList<ApiKey> keys;
+    QSqlQuery query(m_db.connection());
+    query.setForwardOnly(true);
+    // where is one of the fixed clauses above; the value is always bound.
+    query.prepare(u"SELECT id, user_id, key_hash, label, created_at, last_used_at, expires_at, revoked_at "
+                  "FROM api_keys "_s
+                  + where + u" ORDER BY created_at DESC, id DESC"_s);
+    if (!where.isEmpty())
+        query.addBindValue(value);
+    if (!sql::exec(query, &m_lastError))
+        return keys;
+    while (query.next())
+        keys.append(keyFrom(query));
+    return keys;
+}
+
+} // namespace berth

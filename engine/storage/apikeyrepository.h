@@ -1,0 +1,39 @@
+#pragma once
+
+#include "user.h"
+
+#include <QByteArray>
+#include <QDateTime>
+#include <QList>
+#include <QString>
+
+#include <optional>
+
+namespace berth {
+
+class Database;
+
+// API keys, stored by the hash of their secret. Used only on the thread that opened the Database.
+class ApiKeyRepository final
+{
+    Q_DISABLE_COPY_MOVE(ApiKeyRepository)
+public:
+    explicit ApiKeyRepository(Database &db);
+
+    bool insert(const ApiKey &key);
+    std::optional<ApiKey> findByHash(const QByteArray &hash) const;
+    std::optional<ApiKey> find(const QString &id) const;
+    QList<ApiKey> listForUser(const QString &userId) const; // newest first
+    QList<ApiKey> listAll() const;                          // newest first
+    bool touch(const QString &id, const QDateTime &when);   // records last_used_at
+    bool revoke(const QString &id, const QDateTime &when);  // keeps the first revocation time; false if no such key
+    QString lastError() const;
+
+private:
+    QList<ApiKey> select(const QString &where, const QVariant &value) const;
+
+    Database &m_db;
+    mutable QString m_lastError;
+};
+
+} // namespace berth

@@ -1,0 +1,333 @@
+#include "deploymentrepository.h"
+
+#include "database.h"
+#include "sqlhelpers.h"
+
+#include <QSqlError>
+#include <QSqlQuery>
+
+using namespace Qt::StringLiterals;
+
+namespace berth {
+
+namespace {
+
+const QString Columns = u"id, user_id, slug, storage_type, is_spa, title, description, favicon, og_image, protected, "
+                        "password_hash, share_token, version_id, created_at, updated_at"_s;
+
+Deployment deploymentFrom(const QSqlQuery &query)
+{
+    Deployment d;
+    d.id = query.value(0).toString();
+    d.userId = query.value(1).toString();
+    d.slug = query.value(2).toString();
+    d.storageType = query.value(3).toString();
+    d.isSpa = query.value(4).toBool();
+    d.title = query.value(5).toString();
+    d.description = sql::nullableString(query, 6);
+    d.favicon = query.value(7).toString();
+    d.ogImage = query.value(8).toString();
+    d.isProtected = query.value(9).toBool();
+    d.passwordHash = sql::bytes(query, 10);
+    d.shareToken = sql::bytes(query, 11);
+    d.versionId = query.value(12).toLongLong();
+    d.createdAt = sql::time(query, 13);
+    d.updatedAt = sql::time(query, 14);
+    return d;
+}
+
+// Binds every column but version_id, which only follows a version write.
+void bindRow(QSqlQuery &query, const Deployment &d)
+{
+    query.bindValue(u":id"_s, d.id);
+    query.bindValue(u":user_id"_s, d.userId);
+    query.bindValue(u":slug"_s, d.slug);
+    query.bindValue(u":storage_type"_s, sql::text(d.storageType));
+    query.bindValue(u":is_spa"_s, d.isSpa ? 1 : 0);
+    query.bindValue(u":title"_s, sql::text(d.title));
+    query.bindValue(u":description"_s, d.description.isNull() ? QVariant() : QVariant(d.description));
+    query.bindValue(u":favicon"_s, sql::text(d.favicon));
+    query.bindValue(u":og_image"_s, sql::text(d.ogImage));
+    query.bindValue(u":protected"_s, d.isProtected ? 1 : 0);
+    query.bindValue(u":password_hash"_s, sql::bytesOrNull(d.passwordHash));
+    query.bindValue(u":share_token"_s, sql::bytesOrNull(d.shareToken));
+    query.bindValue(u":created_at"_s, sql::timeOrNull(d.createdAt));
+    query.bindValue(u":updated_at"_s, sql::timeOrNull(d.updatedAt));
+}
+
+} // namespace
+
+DeploymentRepository::DeploymentRepository(Database &db)
+    : m_db(db)
+{
+}
+
+std::optional<Deployment> DeploymentRepository::find(const QString &id) const
+{
+    return findWhere(u"id"_s, id);
+}
+
+std::optional<Deployment> DeploymentRepository::findBySlug(const QString &slug) const
+{
+    return findWhere(u"slug"_s, slug);
+}
+
+QList<Deployment> DeploymentRepository::listForUser(const QString &userId) const
+{
+    return list(std::optional<QString>(userId));
+}
+
+QList<Deployment> DeploymentRepository::listAll() const
+{
+    return list(std::nullopt);
+}
+
+int DeploymentRepository::countForUser(const QString &userId) const
+{
+    QSqlQuery query(m_db.connection());
+    query.prepare(u"SELECT COUNT(*) FROM deployments WHERE user_id = ?"_s);
+    query.addBindValue(userId);
+    if (!sql::exec(query, &m_lastError) || !query.next())
+        return 0;
+    return query.value(0).toInt();
+}
+
+QList<StoredFile> DeploymentRepository::files(qint64 versionId) const
+{
+    QList<StoredFile> result;
+    QSqlQuery query(m_db.connection());
+    query.setForwardOnly(true);
+    query.prepare(u"SELECT path, blob, size, content_type FROM files WHERE version_id = ? ORDER BY path"_s);
+    query.addBindValue(versionId);
+    if (!sql::exec(query, &m_lastError))
+        return result;
+    while (query.next())
+        result.append({query.value(0).toString(), sql::bytes(query, 1), query.value(2).toLongLong(),
+                       sql::bytes(query, 3)});
+    return result;
+}
+
+DeploymentRepository::WriteResult DeploymentRepository::insert(Deployment &deployment, const QList<StoredFile> &files)
+{
+    Transaction transaction(m_db.connection());
+    if (!transaction.isActive()) {
+        m_lastError = u"cannot begin a transaction"_s;
+        return WriteResult::Failed;
+    }
+    QSqlQuery query(m_db.connection());
+    query.prepare(u"INSERT INTO deployments (id, user_id, slug, storage_type, is_spa, title, description, favicon, "
+                  "og_image, protected, password_hash, share_token, created_at, updated_at) VALUES (:id, :user_id, "
+                  ":slug, :storage_type, :is_spa, :title, :description, :favicon, :og_image, :protected, "
+                  ":password_hash, :share_token, :created_at, :updated_at)"_s);
+    bindRow(query, deployment);
+    if (!query.exec())
+        return failure(query);
+
+    qint64 versionId = 0;
+    if (!writeVersion(deployment, files, &versionId))
+        return WriteResult::Failed;
+    if (!transaction.commit()) {
+        m_lastError = m_db.connection().lastError().text();
+        return WriteResult::Failed;
+    }
+    deployment.versionId = versionId;
+    return WriteResult::Ok;
+}
+
+DeploymentRepository::WriteResult DeploymentRepository::update(Deployment &deployment,
+                                                               const std::optional<QList<StoredFile>> &files)
+{
+    Transaction transaction(m_db.connection());
+    if (!transaction.isActive()) {
+        m_lastError = u"cannot begin a transaction"_s;
+        return WriteResult::Failed;
+    }
+    // Write first, read after: the write takes SQLite's lock, so the version read below cannot go stale.
+    QSqlQuery query(m_db.connection());
+    query.prepare(u"UPDATE deployments SET user_id = :user_id, slug = :slug, storage_type = :storage_type, "
+                  "is_spa = :is_spa, title = :title, description = :description, favicon = :favicon, "
+                  "og_image = :og_image, protected = :protected, password_hash = :password_hash, "
+                  "share_token = :share_token, created_at = :created_at, updated_at = :updated_at WHERE id = :id"_s);
+    bindRow(query, deployment);
+    if (!query.exec())
+        return failure(query);
+    if (query.numRowsAffected() == 0) {
+        m_lastError = u"no deployment %1"_s.arg(deployment.id);
+        return WriteResult::NotFound;
+    }
+
+    query.prepare(u"SELECT version_id FROM deployments WHERE id = ?"_s);
+    query.addBindValue(deployment.id);
+    if (!query.exec() || !query.next())
+        return failure(query);
+    const qint64 previous = query.value(0).toLongLong();
+    query.finish();
+
+    qint64 served = previous;
+    if (files) {
+        if (!writeVersion(deployment, *files, &served))
+            return WriteResult::Failed;
+        if (previous != 0) {
+            // Explicit rather than by cascade, so that the file rows go even where foreign keys were off.
+            query.prepare(u"DELETE FROM files WHERE version_id = ?"_s);
+            query.addBindValue(previous);
+            if (!query.exec())
+                return failure(query);
+            query.prepare(u"DELETE FROM versions WHERE id = ?"_s);
+            query.addBindValue(previous);
+            if (!query.exec())
+                return failure(query);
+        }
+    }
+    if (!transaction.commit()) {
+        m_lastError = m_db.connection().lastError().text();
+        return WriteResult::Failed;
+    }
+    deployment.versionId = served;
+    return WriteResult::Ok;
+}
+
+DeploymentRepository::WriteResult DeploymentRepository::rename(const QString &id, const QString &newSlug,
+                                                               const QDateTime &updatedAt)
+{
+    QSqlQuery query(m_db.connection());
+    query.prepare(u"UPDATE deployments SET slug = ?, updated_at = ? WHERE id = ?"_s);
+    query.addBindValue(newSlug);
+    query.addBindValue(sql::timeOrNull(updatedAt));
+    query.addBindValue(id);
+    if (!query.exec())
+        return failure(query);
+    if (query.numRowsAffected() == 0) {
+        m_lastError = u"no deployment %1"_s.arg(id);
+        return WriteResult::NotFound;
+    }
+    return WriteResult::Ok;
+}
+
+DeploymentRepository::WriteResult DeploymentRepository::remove(const QString &id)
+{
+    Transaction transaction(m_db.connection());
+    if (!transaction.isActive()) {
+        m_lastError = u"cannot begin a transaction"_s;
+        return WriteResult::Failed;
+    }
+    QSqlQuery query(m_db.connection());
+    const QString statements[] = {
+            u"DELETE FROM files WHERE version_id IN (SELECT id FROM versions WHERE deployment_id = ?)"_s,
+            u"DELETE FROM versions WHERE deployment_id = ?"_s,
+            u"DELETE FROM deployments WHERE id = ?"_s,
+    };
+    for (const QString &statement : statements) {
+        query.prepare(statement);
+        query.addBindValue(id);
+        if (!query.exec())
+            return failure(query);
+    }
+    if (query.numRowsAffected() == 0) {
+        m_lastError = u"no deployment %1"_s.arg(id);
+        return WriteResult::NotFound;
+    }
+    if (!transaction.commit()) {
+        m_lastError = m_db.connection().lastError().text();
+        return WriteResult::Failed;
+    }
+    return WriteResult::Ok;
+}
+
+QSet<QByteArray> DeploymentRepository::referencedBlobs() const
+{
+    QSet<QByteArray> blobs;
+    QSqlQuery query(m_db.connection());
+    query.setForwardOnly(true);
+    query.prepare(u"SELECT DISTINCT blob FROM files"_s);
+    if (!sql::exec(query, &m_lastError))
+        return blobs;
+    while (query.next())
+        blobs.insert(sql::bytes(query, 0));
+    return blobs;
+}
+
+QString DeploymentRepository::lastError() const
+{
+    return m_lastError;
+}
+
+std::optional<Deployment> DeploymentRepository::findWhere(const QString &column, const QString &value) const
+{
+    QSqlQuery query(m_db.connection());
+    query.setForwardOnly(true);
+    // column is one of two fixed names chosen above, never input.
+    query.prepare(u"SELECT %1 FROM deployments WHERE %2 = ?"_s.arg(Columns, column));
+    query.addBindValue(value);
+    if (!sql::exec(query, &m_lastError) || !query.next())
+        return std::nullopt;
+    return deploymentFrom(query);
+}
+
+QList<Deployment> DeploymentRepository::list(const std::optional<QString> &userId) const
+{
+    QList<Deployment> result;
+    QSqlQuery query(m_db.connection());
+    query.setForwardOnly(true);
+    // Stored timestamps sort as text in time order; id breaks ties so the order is stable.
+    const QString order = u" ORDER BY updated_at DESC, created_at DESC, id"_s;
+    if (!userId) { // every user's; a null or empty user id still filters (and matches nothing)
+        query.prepare(u"SELECT %1 FROM deployments"_s.arg(Columns) + order);
+    } else {
+        query.prepare(u"SELECT %1 FROM deployments WHERE user_id = ?"_s.arg(Columns) + order);
+        query.addBindValue(sql::text(*userId));
+    }
+    if (!sql::exec(query, &m_lastError))
+        return result;
+    while (query.next())
+        result.append(deploymentFrom(query));
+    return result;
+}
+
+bool DeploymentRepository::writeVersion(const Deployment &deployment, const QList<StoredFile> &files,
+                                        qint64 *versionId)
+{
+    const QDateTime createdAt = deployment.updatedAt.isValid() ? deployment.updatedAt : QDateTime::currentDateTimeUtc();
+    QSqlQuery query(m_db.connection());
+    query.prepare(u"INSERT INTO versions (deployment_id, created_at) VALUES (?, ?)"_s);
+    query.addBindValue(deployment.id);
+    query.addBindValue(sql::timeOrNull(createdAt));
+    if (!sql::exec(query, &m_lastError))
+        return false;
+    const qint64 id = query.lastInsertId().toLongLong();
+
+    query.prepare(u"INSERT INTO files (version_id, path, blob, size, content_type) VALUES (?, ?, ?, ?, ?)"_s);
+    for (const StoredFile &file : files) {
+        query.addBindValue(id);
+        query.addBindValue(sql::text(file.path));
+        query.addBindValue(sql::text(file.blob));
+        query.addBindValue(file.size);
+        query.addBindValue(sql::text(file.contentType));
+        if (!query.exec()) {
+            m_lastError = u"cannot store file %1: %2"_s.arg(file.path, query.lastError().text());
+            qCWarning(lcStorage).noquote() << "deployment write failed:" << m_lastError;
+            return false;
+        }
+    }
+
+    query.prepare(u"UPDATE deployments SET version_id = ? WHERE id = ?"_s);
+    query.addBindValue(id);
+    query.addBindValue(deployment.id);
+    if (!sql::exec(query, &m_lastError))
+        return false;
+    *versionId = id;
+    return true;
+}
+
+DeploymentRepository::WriteResult DeploymentRepository::failure(const QSqlQuery &query)
+{
+    const QSqlError error = query.lastError();
+    m_lastError = error.text();
+    // SQLite names the violated constraint in its message; the slug is the one a caller can act on.
+    if (error.databaseText().contains(u"UNIQUE constraint failed: deployments.slug"_s))
+        return WriteResult::SlugTaken;
+    qCWarning(lcStorage).noquote() << "deployment write failed:" << m_lastError;
+    return WriteResult::Failed;
+}
+
+} // namespace berth

@@ -1,0 +1,57 @@
+#pragma once
+
+#include "deployment.h"
+
+#include <QDateTime>
+#include <QList>
+#include <QSet>
+#include <QString>
+
+#include <optional>
+
+class QSqlQuery;
+
+namespace berth {
+
+class Database;
+
+// Deployments, their versions and file lists. A deployment row points at the version it serves; a new upload
+// becomes a new version written in one transaction, so readers see the old site or the new one, never a mix.
+// Used only on the thread that opened the Database.
+class DeploymentRepository final
+{
+    Q_DISABLE_COPY_MOVE(DeploymentRepository)
+public:
+    explicit DeploymentRepository(Database &db);
+
+    enum class WriteResult { Ok, SlugTaken, NotFound, Failed };
+
+    std::optional<Deployment> find(const QString &id) const;
+    std::optional<Deployment> findBySlug(const QString &slug) const;
+    QList<Deployment> listForUser(const QString &userId) const; // most recently updated first
+    QList<Deployment> listAll() const;                          // most recently updated first
+    int countForUser(const QString &userId) const;
+    QList<StoredFile> files(qint64 versionId) const; // ordered by path
+
+    // The row, a new version and its files in one transaction; sets deployment.versionId on success.
+    WriteResult insert(Deployment &deployment, const QList<StoredFile> &files);
+    // Rewrites every column from deployment (id is the key). With files, a new version replaces the served one and
+    // the previous version and its file rows are deleted. Sets deployment.versionId to the version now served.
+    WriteResult update(Deployment &deployment, const std::optional<QList<StoredFile>> &files);
+    WriteResult rename(const QString &id, const QString &newSlug, const QDateTime &updatedAt);
+    WriteResult remove(const QString &id); // the row, its versions and their files
+
+    QSet<QByteArray> referencedBlobs() const; // every blob hash any version references
+    QString lastError() const;                // the reason of the last failed call
+
+private:
+    std::optional<Deployment> findWhere(const QString &column, const QString &value) const;
+    QList<Deployment> list(const std::optional<QString> &userId) const;
+    bool writeVersion(const Deployment &deployment, const QList<StoredFile> &files, qint64 *versionId);
+    WriteResult failure(const QSqlQuery &query);
+
+    Database &m_db;
+    mutable QString m_lastError;
+};
+
+} // namespace berth

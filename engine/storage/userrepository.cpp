@@ -1,0 +1,111 @@
+#include "userrepository.h"
+
+#include "database.h"
+#include "sqlhelpers.h"
+
+#include <QSqlQuery>
+
+using namespace Qt::StringLiterals;
+
+namespace berth {
+
+namespace {
+
+const QString Select = u"SELECT id, email, plan, is_owner, created_at FROM users"_s;
+
+User userFrom(const QSqlQuery &query)
+{
+    User user;
+    user.id = query.value(0).toString();
+    user.email = query.value(1).toString();
+    user.plan = query.value(2).toString();
+    user.isOwner = query.value(3).toBool();
+    user.createdAt = sql::time(query, 4);
+    return user;
+}
+
+} // namespace
+
+UserRepository::UserRepository(Database &db)
+    : m_db(db)
+{
+}
+
+std::optional<User> UserRepository::find(const QString &id) const
+{
+    return findWhere(u"id = ?"_s, id);
+}
+
+std::optional<User> UserRepository::findByEmail(const QString &email) const
+{
+    if (email.isEmpty())
+        return std::nullopt; // users without an email are stored as NULL and never match
+    // The column is COLLATE NOCASE, so this comparison is case-insensitive and uses the UNIQUE index.
+    return findWhere(u"email = ?"_s, email);
+}
+
+std::optional<User> UserRepository::owner() const
+{
+    return findWhere(u"is_owner = ?"_s, 1);
+}
+
+QList<User> UserRepository::list() const
+{
+    QList<User> users;
+    QSqlQuery query(m_db.connection());
+    query.setForwardOnly(true);
+    query.prepare(Select + u" ORDER BY created_at, id"_s);
+    if (!sql::exec(query, &m_lastError))
+        return users;
+    while (query.next())
+        users.append(userFrom(query));
+    return users;
+}
+
+bool UserRepository::insert(const User &user)
+{
+    QSqlQuery query(m_db.connection());
+    query.prepare(u"INSERT INTO users (id, email, plan, is_owner, created_at) VALUES (?, ?, ?, ?, ?)"_s);
+    query.addBindValue(user.id);
+    query.addBindValue(sql::textOrNull(user.email));
+    query.addBindValue(sql::text(user.plan));
+    query.addBindValue(user.isOwner ? 1 : 0);
+    query.addBindValue(sql::timeOrNull(user.createdAt));
+    return sql::exec(query, &m_lastError);
+}
+
+bool UserRepository::setPlan(const QString &id, const QString &plan)
+{
+    QSqlQuery query(m_db.connection());
+    query.prepare(u"UPDATE users SET plan = ? WHERE id = ?"_s);
+    query.addBindValue(sql::text(plan));
+    query.addBindValue(id);
+    return sql::exec(query, &m_lastError) && query.numRowsAffected() > 0;
+}
+
+bool UserRepository::remove(const QString &id)
+{
+    QSqlQuery query(m_db.connection());
+    query.prepare(u"DELETE FROM users WHERE id = ?"_s);
+    query.addBindValue(id);
+    return sql::exec(query, &m_lastError) && query.numRowsAffected() > 0;
+}
+
+QString UserRepository::lastError() const
+{
+    return m_lastError;
+}
+
+std::optional<User> UserRepository::findWhere(const QString &condition, const QVariant &value) const
+{
+    QSqlQuery query(m_db.connection());
+    query.setForwardOnly(true);
+    // condition is one of the fixed clauses above; the value is always bound.
+    query.prepare(Select + u" WHERE "_s + condition + u" ORDER BY created_at, id LIMIT 1"_s);
+    query.addBindValue(value);
+    if (!sql::exec(query, &m_lastError) || !query.next())
+        return std::nullopt;
+    return userFrom(query);
+}
+
+} // namespace berth

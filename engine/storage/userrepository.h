@@ -1,0 +1,38 @@
+#pragma once
+
+#include "user.h"
+
+#include <QList>
+#include <QString>
+
+#include <optional>
+
+namespace berth {
+
+class Database;
+
+// Accounts. Removing a user removes their keys and deployments with them (ON DELETE CASCADE).
+// Used only on the thread that opened the Database.
+class UserRepository final
+{
+    Q_DISABLE_COPY_MOVE(UserRepository)
+public:
+    explicit UserRepository(Database &db);
+
+    std::optional<User> find(const QString &id) const;
+    std::optional<User> findByEmail(const QString &email) const; // case-insensitive
+    std::optional<User> owner() const;                           // the is_owner user
+    QList<User> list() const;                                    // oldest first
+    bool insert(const User &user); // false also when the email, or the owner role, is taken
+    bool setPlan(const QString &id, const QString &plan);
+    bool remove(const QString &id);
+    QString lastError() const;
+
+private:
+    std::optional<User> findWhere(const QString &condition, const QVariant &value) const;
+
+    Database &m_db;
+    mutable QString m_lastError;
+};
+
+} // namespace berth

@@ -1,0 +1,363 @@
+#include "storage/database.h"
+#include "storage/deploymentrepository.h"
+#include "storage/userrepository.h"
+
+#include <QCryptographicHash>
+#include <QSqlQuery>
+#include <QTemporaryDir>
+#include <QTest>
+
+using namespace Qt::StringLiterals;
+using namespace berth;
+
+using WriteResult = DeploymentRepository::WriteResult;
+
+namespace {
+
+const QDateTime T0(QDate(2024, 5, 1), QTime(9, 0, 0, 125), Qt::UTC);
+
+StoredFile file(const QString &path, const QByteArray &content)
+{
+    return {path, QCryptographicHash::hash(content, QCryptographicHash::Sha256).toHex(), content.size(),
+            QByteArrayLiteral("text/html; charset=utf-8")};
+}
+
+Deployment deployment(const QString &id, const QString &slug, const QString &userId = u"usr_a"_s,
+                      const QDateTime &when = T0)
+{
+    Deployment d;
+    d.id = id;
+    d.userId = userId;
+    d.slug = slug;
+    d.storageType = u"files"_s;
+    d.title = u"Title of "_s + slug;
+    d.favicon = u"/favicon.ico"_s;
+    d.ogImage = u""_s;
+    d.createdAt = when;
+    d.updatedAt = when;
+    return d;
+}
+
+bool sameFiles(const QList<StoredFile> &a, const QList<StoredFile> &b)
+{
+    if (a.size() != b.size())
+        return false;
+    for (qsizetype i = 0; i < a.size(); ++i) {
+        if (a[i].path != b[i].path || a[i].blob != b[i].blob || a[i].size != b[i].size
+            || a[i].contentType != b[i].contentType)
+            return false;
+    }
+    return true;
+}
+
+void compareRows(const Deployment &actual, const Deployment &expected)
+{
+    QCOMPARE(actual.id, expected.id);
+    QCOMPARE(actual.userId, expected.userId);
+    QCOMPARE(actual.slug, expected.slug);
+    QCOMPARE(actual.storageType, expected.storageType);
+    QCOMPARE(actual.isSpa, expected.isSpa);
+    QCOMPARE(actual.title, expected.title);
+    QCOMPARE(actual.description, expected.description);
+    QCOMPARE(actual.description.isNull(), expected.description.isNull());
+    QCOMPARE(actual.favicon, expected.favicon);
+    QCOMPARE(actual.ogImage, expected.ogImage);
+    QCOMPARE(actual.isProtected, expected.isProtected);
+    QCOMPARE(actual.passwordHash, expected.passwordHash);
+    QCOMPARE(actual.shareToken, expected.shareToken);
+    QCOMPARE(actual.createdAt, expected.createdAt);
+    QCOMPARE(actual.updatedAt, expected.updatedAt);
+    QCOMPARE(actual.versionId, expected.versionId);
+}
+
+} // namespace
+
+class TestDeploymentRepository final : public QObject
+{
+    Q_OBJECT
+private slots:
+    void init()
+    {
+        m_dir.reset(new QTemporaryDir);
+        m_db.reset(new Database(m_dir->filePath(u"berth.db"_s)));
+        QVERIFY(m_db->open());
+        m_repo.reset(new DeploymentRepository(*m_db));
+        UserRepository users(*m_db);
+        for (const QString &id : {u"usr_a"_s, u"usr_b"_s})
+            QVERIFY(users.insert({id, {}, u"free"_s, false, T0}));
+    }
+
+    void cleanup()
+    {
+        m_repo.reset();
+        m_db.reset();
+    }
+
+    void insertsAndFinds()
+    {
+        Deployment d = deployment(u"dep_1"_s, u"hello"_s);
+        d.isSpa = true;
+        d.description = u"A site"_s;
+        d.isProtected = true;
+        d.passwordHash = "$argon2id$v=19$hash";
+        d.shareToken = "tok123";
+        const QList<StoredFile> files {file(u"index.html"_s, "<h1>"), file(u"css/a.css"_s, "a{}"),
+                                       file(u"about/index.html"_s, "about")};
+        QCOMPARE(m_repo->insert(d, files), WriteResult::Ok);
+        QVERIFY(d.versionId > 0);
+
+        const std::optional<Deployment> found = m_repo->find(u"dep_1"_s);
+        QVERIFY(found);
+        compareRows(*found, d);
+        QVERIFY(m_repo->findBySlug(u"hello"_s));
+        QCOMPARE(m_repo->findBySlug(u"hello"_s)->id, u"dep_1"_s);
+        QVERIFY(!m_repo->find(u"dep_missing"_s));
+        QVERIFY(!m_repo->findBySlug(u"missing"_s));
+
+        const QList<StoredFile> stored = m_repo->files(d.versionId);
+        QCOMPARE(stored.size(), 3);
+        QCOMPARE(stored[0].path, u"about/index.html"_s); // ordered by path
+        QCOMPARE(stored[1].path, u"css/a.css"_s);
+        QCOMPARE(stored[2].path, u"index.html"_s);
+        QVERIFY(sameFiles(stored, {files[2], files[1], files[0]}));
+    }
+
+    void listsNewestFirstAndCounts()
+    {
+        Deployment a = deployment(u"dep_a"_s, u"a"_s, u"usr_a"_s, T0);
+        Deployment b = deployment(u"dep_b"_s, u"b"_s, u"usr_a"_s, T0.addSecs(60));
+        Deployment c = deployment(u"dep_c"_s, u"c"_s, u"usr_a"_s, T0.addMSecs(1));
+        Deployment other = deployment(u"dep_o"_s, u"o"_s, u"usr_b"_s, T0.addDays(1));
+        for (Deployment *d : {&a, &b, &c, &other})
+            QCOMPARE(m_repo->insert(*d, {}), WriteResult::Ok);
+
+        const QList<Deployment> mine = m_repo->listForUser(u"usr_a"_s);
+        QCOMPARE(mine.size(), 3);
+        QCOMPARE(mine[0].id, u"dep_b"_s);
+        QCOMPARE(mine[1].id, u"dep_c"_s);
+        QCOMPARE(mine[2].id, u"dep_a"_s);
+        QCOMPARE(m_repo->listAll().size(), 4);
+        QCOMPARE(m_repo->listAll().first().id, u"dep_o"_s);
+        QCOMPARE(m_repo->countForUser(u"usr_a"_s), 3);
+        QCOMPARE(m_repo->countForUser(u"usr_b"_s), 1);
+        QCOMPARE(m_repo->countForUser(u"usr_none"_s), 0);
+        QVERIFY(m_repo->listForUser(u"usr_none"_s).isEmpty());
+        QVERIFY(m_repo->listForUser(QString()).isEmpty()); // never "everyone's"
+    }
+
+    void takenSlugWritesNothing()
+    {
+        Deployment first = deployment(u"dep_1"_s, u"taken"_s);
+        QCOMPARE(m_repo->insert(first, {file(u"index.html"_s, "1")}), WriteResult::Ok);
+        const int versions = count(u"versions"_s);
+        const int files = count(u"files"_s);
+
+        Deployment second = deployment(u"dep_2"_s, u"taken"_s);
+        QCOMPARE(m_repo->insert(second, {file(u"index.html"_s, "2")}), WriteResult::SlugTaken);
+        QVERIFY(!m_repo->lastError().isEmpty());
+        QCOMPARE(second.versionId, 0);
+        QVERIFY(!m_repo->find(u"dep_2"_s));
+        QCOMPARE(count(u"versions"_s), versions);
+        QCOMPARE(count(u"files"_s), files);
+    }
+
+    void updateWithFilesSwapsToANewVersion()
+    {
+        Deployment d = deployment(u"dep_1"_s, u"site"_s);
+        QCOMPARE(m_repo->insert(d, {file(u"index.html"_s, "old"), file(u"old.css"_s, "x")}), WriteResult::Ok);
+        const qint64 oldVersion = d.versionId;
+
+        d.title = u"New title"_s;
+        d.updatedAt = T0.addSecs(30);
+        const QList<StoredFile> next {file(u"index.html"_s, "new"), file(u"new.js"_s, "y")};
+        QCOMPARE(m_repo->update(d, next), WriteResult::Ok);
+        QVERIFY(d.versionId != oldVersion);
+
+        const std::optional<Deployment> found = m_repo->find(u"dep_1"_s);
+        QVERIFY(found);
+        compareRows(*found, d);
+        QVERIFY(sameFiles(m_repo->files(d.versionId), next));
+        QVERIFY(m_repo->files(oldVersion).isEmpty());
+        QCOMPARE(count(u"versions"_s), 1);
+        QCOMPARE(count(u"files"_s), 2);
+    }
+
+    void updateWithoutFilesKeepsTheVersion()
+    {
+        Deployment d = deployment(u"dep_1"_s, u"site"_s);
+        const QList<StoredFile> files {file(u"index.html"_s, "same")};
+        QCOMPARE(m_repo->insert(d, files), WriteResult::Ok);
+        const qint64 version = d.versionId;
+
+        d.title = u"Renamed"_s;
+        d.isSpa = true;
+        d.versionId = 999; // stale or wrong values in the struct must not repoint the row
+        QCOMPARE(m_repo->update(d, std::nullopt), WriteResult::Ok);
+        QCOMPARE(d.versionId, version);
+        const std::optional<Deployment> found = m_repo->find(u"dep_1"_s);
+        QVERIFY(found);
+        QCOMPARE(found->title, u"Renamed"_s);
+        QVERIFY(found->isSpa);
+        QCOMPARE(found->versionId, version);
+        QVERIFY(sameFiles(m_repo->files(version), files));
+    }
+
+    void failedUpdateLeavesEverythingIntact()
+    {
+        Deployment d = deployment(u"dep_1"_s, u"site"_s);
+        const QList<StoredFile> files {file(u"index.html"_s, "v1"), file(u"a.css"_s, "a")};
+        QCOMPARE(m_repo->insert(d, files), WriteResult::Ok);
+        const Deployment before = *m_repo->find(u"dep_1"_s);
+
+        Deployment changed = before;
+        changed.title = u"Should not stick"_s;
+        changed.updatedAt = T0.addDays(1);
+        const QList<StoredFile> duplicate {file(u"index.html"_s, "v2"), file(u"index.html"_s, "v2 again")};
+        QCOMPARE(m_repo->update(changed, duplicate), WriteResult::Failed);
+        QVERIFY(!m_repo->lastError().isEmpty());
+        QCOMPARE(changed.versionId, before.versionId);
+
+        compareRows(*m_repo->find(u"dep_1"_s), before);
+        QVERIFY(sameFiles(m_repo->files(before.versionId), {files[1], files[0]}));
+        QCOMPARE(count(u"versions"_s), 1);
+        QCOMPARE(count(u"files"_s), 2);
+    }
+
+    void updateToATakenSlugOrAMissingRowFails()
+    {
+        Deployment a = deployment(u"dep_a"_s, u"a"_s);
+        Deployment b = deployment(u"dep_b"_s, u"b"_s);
+        QCOMPARE(m_repo->insert(a, {}), WriteResult::Ok);
+        QCOMPARE(m_repo->insert(b, {}), WriteResult::Ok);
+
+        Deployment clash = b;
+        clash.slug = u"a"_s;
+        QCOMPARE(m_repo->update(clash, QList<StoredFile> {file(u"x.html"_s, "x")}), WriteResult::SlugTaken);
+        compareRows(*m_repo->find(u"dep_b"_s), b);
+        QCOMPARE(count(u"versions"_s), 2);
+
+        Deployment ghost = deployment(u"dep_ghost"_s, u"ghost"_s);
+        QCOMPARE(m_repo->update(ghost, QList<StoredFile> {}), WriteResult::NotFound);
+        QCOMPARE(count(u"versions"_s), 2);
+    }
+
+    void renames()
+    {
+        Deployment a = deployment(u"dep_a"_s, u"a"_s);
+        Deployment b = deployment(u"dep_b"_s, u"b"_s);
+        QCOMPARE(m_repo->insert(a, {}), WriteResult::Ok);
+        QCOMPARE(m_repo->insert(b, {}), WriteResult::Ok);
+
+        const QDateTime later = T0.addSecs(5);
+        QCOMPARE(m_repo->rename(u"dep_a"_s, u"a2"_s, later), WriteResult::Ok);
+        QVERIFY(!m_repo->findBySlug(u"a"_s));
+        QCOMPARE(m_repo->findBySlug(u"a2"_s)->id, u"dep_a"_s);
+        QCOMPARE(m_repo->find(u"dep_a"_s)->updatedAt, later);
+        QCOMPARE(m_repo->find(u"dep_a"_s)->versionId, a.versionId);
+
+        QCOMPARE(m_repo->rename(u"dep_a"_s, u"b"_s, later), WriteResult::SlugTaken);
+        QCOMPARE(m_repo->find(u"dep_a"_s)->slug, u"a2"_s);
+        QCOMPARE(m_repo->rename(u"dep_missing"_s, u"c"_s, later), WriteResult::NotFound);
+    }
+
+    void removeCascadesToVersionsAndFiles()
+    {
+        Deployment d = deployment(u"dep_1"_s, u"gone"_s);
+        Deployment kept = deployment(u"dep_2"_s, u"kept"_s);
+        QCOMPARE(m_repo->insert(d, {file(u"index.html"_s, "1"), file(u"b.html"_s, "2")}), WriteResult::Ok);
+        QCOMPARE(m_repo->insert(kept, {file(u"index.html"_s, "3")}), WriteResult::Ok);
+
+        QCOMPARE(m_repo->remove(u"dep_1"_s), WriteResult::Ok);
+        QVERIFY(!m_repo->find(u"dep_1"_s));
+        QVERIFY(!m_repo->findBySlug(u"gone"_s));
+        QVERIFY(m_repo->files(d.versionId).isEmpty());
+        QCOMPARE(count(u"versions"_s), 1);
+        QCOMPARE(count(u"files"_s), 1);
+        QCOMPARE(m_repo->remove(u"dep_1"_s), WriteResult::NotFound);
+    }
+
+    void removingAUserRemovesTheirDeployments()
+    {
+        Deployment d = deployment(u"dep_1"_s, u"mine"_s, u"usr_b"_s);
+        QCOMPARE(m_repo->insert(d, {file(u"index.html"_s, "1")}), WriteResult::Ok);
+        QVERIFY(UserRepository(*m_db).remove(u"usr_b"_s));
+        QVERIFY(!m_repo->find(u"dep_1"_s));
+        QCOMPARE(count(u"versions"_s), 0);
+        QCOMPARE(count(u"files"_s), 0);
+    }
+
+    void insertForAnUnknownUserFails()
+    {
+        Deployment d = deployment(u"dep_1"_s, u"orphan"_s, u"usr_nobody"_s);
+        QCOMPARE(m_repo->insert(d, {}), WriteResult::Failed);
+        QCOMPARE(count(u"deployments"_s), 0);
+    }
+
+    void referencedBlobsAreDistinctAndCurrent()
+    {
+        Deployment a = deployment(u"dep_a"_s, u"a"_s);
+        Deployment b = deployment(u"dep_b"_s, u"b"_s);
+        const StoredFile shared = file(u"index.html"_s, "shared");
+        const StoredFile onlyA = file(u"a.html"_s, "a");
+        const StoredFile onlyB = file(u"b.html"_s, "b");
+        QCOMPARE(m_repo->insert(a, {shared, onlyA}), WriteResult::Ok);
+        QCOMPARE(m_repo->insert(b, {shared, onlyB}), WriteResult::Ok);
+        QCOMPARE(m_repo->referencedBlobs(), (QSet<QByteArray> {shared.blob, onlyA.blob, onlyB.blob}));
+
+        QCOMPARE(m_repo->update(a, QList<StoredFile> {onlyA}), WriteResult::Ok);
+        QCOMPARE(m_repo->remove(u"dep_b"_s), WriteResult::Ok);
+        QCOMPARE(m_repo->referencedBlobs(), (QSet<QByteArray> {onlyA.blob}));
+    }
+
+    void descriptionDistinguishesNullFromEmpty()
+    {
+        Deployment unset = deployment(u"dep_1"_s, u"unset"_s);
+        Deployment empty = deployment(u"dep_2"_s, u"empty"_s);
+        empty.description = u""_s;
+        QVERIFY(unset.description.isNull());
+        QVERIFY(!empty.description.isNull());
+        QCOMPARE(m_repo->insert(unset, {}), WriteResult::Ok);
+        QCOMPARE(m_repo->insert(empty, {}), WriteResult::Ok);
+
+        QVERIFY(m_repo->find(u"dep_1"_s)->description.isNull());
+        const QString stored = m_repo->find(u"dep_2"_s)->description;
+        QVERIFY(!stored.isNull());
+        QVERIFY(stored.isEmpty());
+        QCOMPARE(text(u"SELECT COUNT(*) FROM deployments WHERE description IS NULL"_s), u"1"_s);
+        // Unset secrets are NULL too, not ''.
+        QCOMPARE(text(u"SELECT COUNT(*) FROM deployments WHERE password_hash IS NULL AND share_token IS NULL"_s),
+                 u"2"_s);
+    }
+
+    void timestampsRoundTripInUtc()
+    {
+        Deployment d = deployment(u"dep_1"_s, u"time"_s);
+        d.createdAt = QDateTime(QDate(2024, 3, 10), QTime(12, 34, 56, 789), Qt::OffsetFromUTC, 2 * 3600);
+        d.updatedAt = QDateTime(QDate(2024, 3, 10), QTime(23, 30, 0, 1), Qt::OffsetFromUTC, -5 * 3600);
+        QCOMPARE(m_repo->insert(d, {}), WriteResult::Ok);
+
+        const Deployment found = *m_repo->find(u"dep_1"_s);
+        QCOMPARE(found.createdAt, d.createdAt);
+        QCOMPARE(found.updatedAt, d.updatedAt);
+        QCOMPARE(found.createdAt.timeSpec(), Qt::UTC);
+        QCOMPARE(found.updatedAt.timeSpec(), Qt::UTC);
+        QCOMPARE(text(u"SELECT created_at FROM deployments"_s), u"2024-03-10T10:34:56.789Z"_s);
+        QCOMPARE(text(u"SELECT updated_at FROM deployments"_s), u"2024-03-11T04:30:00.001Z"_s);
+    }
+
+private:
+    int count(const QString &table) const { return text(u"SELECT COUNT(*) FROM "_s + table).toInt(); }
+
+    QString text(const QString &statement) const
+    {
+        QSqlQuery query(m_db->connection());
+        return query.exec(statement) && query.next() ? query.value(0).toString() : QString();
+    }
+
+    std::unique_ptr<QTemporaryDir> m_dir;
+    std::unique_ptr<Database> m_db;
+    std::unique_ptr<DeploymentRepository> m_repo;
+};
+
+QTEST_GUILESS_MAIN(TestDeploymentRepository)
+#include "tst_deploymentrepository.moc"
