@@ -1,5 +1,150 @@
 #include "engine.h"
+
+#include "hostdispatcher.h"
+#include "api/apirouter.h"
+#include "api/deploymentscontroller.h"
+#include "domain/accountservice.h"
+#include "domain/clock.h"
+#include "domain/deploymentservice.h"
+#include "domain/limits.h"
+#include "domain/siteaddresses.h"
+#include "domain/sitetable.h"
+#include "http/httpservice.h"
+#include "site/siteserver.h"
+#include "storage/apikeyrepository.h"
+#include "storage/blobstore.h"
+#include "storage/database.h"
+#include "storage/deploymentrepository.h"
+#include "storage/userrepository.h"
+
+#include <QDir>
+#include <QStandardPaths>
+#include <QThreadPool>
+
+#include <csignal>
+
+using namespace Qt::StringLiterals;
+
 namespace berth {
-Engine::Engine(EngineSettings, QObject *parent) : QObject(parent) { }
-Engine::~Engine() = default;
+
+namespace {
+// A test names a fault point in this variable to have the process killed there (crash-safety test).
+constexpr char kFaultPointVariable[] = "BERTH_FAULT_POINT";
+}
+
+struct Engine::Parts
+{
+    explicit Parts(const QString &dataDir)
+        : database(QDir(dataDir).filePath(u"berth.sqlite"_s))
+        , blobs(QDir(dataDir).filePath(u"blobs"_s))
+        , deploymentRepository(database)
+        , userRepository(database)
+        , keyRepository(database)
+        , accounts(userRepository, keyRepository, clock)
+        , deployments(deploymentRepository, blobs, siteTable, plans, clock, workers)
+        , addresses(QString(), QString())
+        , router(accounts)
+        , deploymentsController(deployments, addresses)
+        , siteServer(siteTable, blobs)
+        , dispatcher(addresses, router, siteServer)
+    {
+    }
+
+    SystemClock clock;
+    PlanTable plans;
+    QThreadPool workers;
+    Database database;
+    BlobStore blobs;
+    DeploymentRepository deploymentRepository;
+    UserRepository userRepository;
+    ApiKeyRepository keyRepository;
+    SiteTable siteTable;
+    AccountService accounts;
+    DeploymentService deployments;
+    SiteAddresses addresses; // set once the port is known
+    ApiRouter router;
+    DeploymentsController deploymentsController;
+    SiteServer siteServer;
+    HostDispatcher dispatcher;
+    std::unique_ptr<HttpService> http;
+    std::optional<QString> ownerFirstKey;
+    bool opened = false;
+};
+
+Engine::Engine(EngineSettings settings, QObject *parent)
+    : QObject(parent)
+    , m_settings(std::move(settings))
+{
+    if (m_settings.dataDir.isEmpty())
+        m_settings.dataDir = QStandardPaths::writableLocation(QStandardPaths::AppDataLocation);
+    m_parts = std::make_unique<Parts>(m_settings.dataDir);
+    m_parts->deploymentsController.registerRoutes(m_parts->router);
+
+    if (const QByteArray point = qgetenv(kFaultPointVariable); !point.isEmpty()) {
+        m_parts->deployments.setFaultHook([point](const char *reached) {
+            if (point == reached)
+                std::raise(SIGKILL);
+        });
+    }
+}
+
+Engine::~Engine()
+{
+    // Finish deploy work before the services it reports to go away.
+    m_parts->workers.waitForDone();
+}
+
+bool Engine::open(QString *error)
+{
+    if (m_parts->opened)
+        return true;
+    if (!QDir().mkpath(m_settings.dataDir)) {
+        if (error)
+            *error = u"Cannot create the data directory %1"_s.arg(m_settings.dataDir);
+        return false;
+    }
+    if (!m_parts->database.open(error) || !m_parts->blobs.init(error))
+        return false;
+    auto owner = m_parts->accounts.ensureOwner();
+    if (!owner) {
+        if (error)
+            *error = owner.error().message;
+        return false;
+    }
+    if (owner.value().firstKey)
+        m_parts->ownerFirstKey = owner.value().firstKey->secret;
+    m_parts->opened = true;
+    return true;
+}
+
+bool Engine::start(QString *error)
+{
+    if (!open(error) || !m_parts->deployments.loadSites(error))
+        return false;
+
+    HttpConfig config;
+    m_parts->http = std::make_unique<HttpService>(m_parts->dispatcher, config);
+    if (!m_parts->http->listen(m_settings.listenAddress, m_settings.listenPort, error))
+        return false;
+
+    const quint16 port = m_parts->http->serverPort();
+    const QString baseUrl = m_settings.baseUrl.isEmpty() ? u"http://localhost:%1"_s.arg(port) : m_settings.baseUrl;
+    const QString siteDomain = m_settings.siteDomain.isEmpty() ? u"localhost:%1"_s.arg(port) : m_settings.siteDomain;
+    m_parts->addresses = SiteAddresses(baseUrl, siteDomain);
+    return true;
+}
+
+quint16 Engine::port() const
+{
+    return m_parts->http ? m_parts->http->serverPort() : 0;
+}
+
+QString Engine::dataDir() const { return m_settings.dataDir; }
+const SiteAddresses &Engine::addresses() const { return m_parts->addresses; }
+std::optional<QString> Engine::ownerFirstKey() const { return m_parts->ownerFirstKey; }
+AccountService &Engine::accounts() { return m_parts->accounts; }
+DeploymentService &Engine::deployments() { return m_parts->deployments; }
+const SiteTable &Engine::sites() const { return m_parts->siteTable; }
+const PlanTable &Engine::plans() const { return m_parts->plans; }
+
 } // namespace berth

@@ -1,12 +1,51 @@
 #pragma once
+
 #include "enginesettings.h"
+
 #include <QObject>
+
+#include <memory>
+#include <optional>
+
 namespace berth {
+
+class AccountService;
+class DeploymentService;
+class PlanTable;
+class SiteAddresses;
+class SiteTable;
+
+// The whole service in one object, for both front ends: storage, domain services, and the HTTP
+// server in front of them. Owns everything it creates and hands each part what it needs.
 class Engine final : public QObject
 {
     Q_OBJECT
+
 public:
     explicit Engine(EngineSettings settings, QObject *parent = nullptr);
     ~Engine() override;
+    Q_DISABLE_COPY_MOVE(Engine)
+
+    // Storage and services without the network (what `berthd key create` needs).
+    bool open(QString *error = nullptr);
+    // open(), then listen and serve every live site.
+    bool start(QString *error = nullptr);
+
+    quint16 port() const;
+    QString dataDir() const;
+    const SiteAddresses &addresses() const;
+    // The owner's first API key, when the owner account was created by this open(): shown once.
+    std::optional<QString> ownerFirstKey() const;
+
+    AccountService &accounts();
+    DeploymentService &deployments();
+    const SiteTable &sites() const;
+    const PlanTable &plans() const;
+
+private:
+    struct Parts;
+    EngineSettings m_settings;
+    std::unique_ptr<Parts> m_parts;
 };
+
 } // namespace berth

@@ -12,7 +12,7 @@ build_dir="$top/build/release"
 
 # Debian 12 packages needed to build and run Berth.
 build_packages=(
-    cmake ninja-build g++ pkg-config
+    cmake ninja-build g++ pkg-config libsodium-dev
     qt6-base-dev qt6-httpserver-dev qt6-websockets-dev libqt6sql6-sqlite qt6-l10n-tools qt6-tools-dev qt6-tools-dev-tools libgl-dev
 )
 # Extra packages the test suite needs (clang and its runtime for the libFuzzer target).

@@ -1,2 +1,13 @@
+// berthd: the headless Berth server and its administration subcommands.
+#include "commands.h"
+
 #include <QCoreApplication>
-int main(int argc, char *argv[]) { QCoreApplication app(argc, argv); return 0; }
+#include <QTextStream>
+
+int main(int argc, char *argv[])
+{
+    QCoreApplication app(argc, argv);
+    QCoreApplication::setApplicationName(QStringLiteral("berth"));
+    QCoreApplication::setApplicationVersion(QStringLiteral(BERTH_VERSION));
+    return berth::runCommand(app.arguments());
+}

@@ -31,6 +31,7 @@ template<typename T>
 class Result
 {
 public:
+    Result() : m_error{Error::Kind::Internal, QStringLiteral("No result")} { } // for QFuture's sake
     Result(T value) : m_value(std::move(value)) { }
     Result(Error error) : m_error(std::move(error)) { }
 

@@ -1,0 +1,215 @@
+#include "commands.h"
+
+#include "engine.h"
+#include "domain/accountservice.h"
+#include "domain/limits.h"
+#include "domain/siteaddresses.h"
+
+#include <QCommandLineParser>
+#include <QCoreApplication>
+#include <QTextStream>
+
+using namespace Qt::StringLiterals;
+
+namespace berth {
+
+namespace {
+
+QTextStream &out()
+{
+    static QTextStream stream(stdout);
+    return stream;
+}
+
+QTextStream &err()
+{
+    static QTextStream stream(stderr);
+    return stream;
+}
+
+int usageError(const QString &message, const QString &command)
+{
+    err() << "berthd: " << message << "\n"
+          << "Try 'berthd " << (command.isEmpty() ? QString() : command + u' ') << "--help'.\n";
+    err().flush();
+    return ExitUsage;
+}
+
+const QCommandLineOption kDataDir(u"data-dir"_s, u"Where the database and files live (default: %1)."_s.arg(
+                                      u"~/.local/share/berth"_s),
+                                  u"DIR"_s);
+
+// "127.0.0.1:8080", "[::1]:8080", "0.0.0.0:80" or just "8080".
+bool parseListen(const QString &value, QHostAddress *address, quint16 *port)
+{
+    QString host = u"127.0.0.1"_s;
+    QString portText = value;
+    const qsizetype colon = value.lastIndexOf(u':');
+    if (colon >= 0) {
+        host = value.left(colon);
+        portText = value.mid(colon + 1);
+        if (host.startsWith(u'[') && host.endsWith(u']'))
+            host = host.mid(1, host.size() - 2);
+    }
+    bool ok = false;
+    const uint number = portText.toUInt(&ok);
+    if (!ok || number > 65535 || !address->setAddress(host))
+        return false;
+    *port = quint16(number);
+    return true;
+}
+
+int serve(const QStringList &arguments)
+{
+    QCommandLineParser parser;
+    parser.setApplicationDescription(
+        u"Serve the Berth API and every published site.\n"
+        "Sites are at http://<slug>.<site domain>; the API at the base URL."_s);
+    parser.addHelpOption();
+    parser.addVersionOption();
+    const QCommandLineOption listen(u"listen"_s,
+                                    u"Address and port to listen on (default 127.0.0.1:8080; port 0 picks a free one)."_s,
+                                    u"ADDR:PORT"_s, u"127.0.0.1:8080"_s);
+    const QCommandLineOption siteDomain(u"site-domain"_s,
+                                        u"Domain whose subdomains are the sites (default localhost:PORT)."_s,
+                                        u"DOMAIN"_s);
+    const QCommandLineOption baseUrl(u"base-url"_s, u"Public base URL of the API (default http://localhost:PORT)."_s,
+                                     u"URL"_s);
+    parser.addOptions({listen, kDataDir, siteDomain, baseUrl});
+    if (!parser.parse(arguments))
+        return usageError(parser.errorText(), u"serve"_s);
+    if (parser.isSet(u"help"_s)) {
+        out() << parser.helpText().replace(u"berthd [options]"_s, u"berthd [serve] [options]"_s);
+        return ExitOk;
+    }
+    if (parser.isSet(u"version"_s)) {
+        out() << "berthd " << QCoreApplication::applicationVersion() << "\n";
+        return ExitOk;
+    }
+    if (!parser.positionalArguments().isEmpty())
+        return usageError(u"unexpected argument '%1'"_s.arg(parser.positionalArguments().constFirst()), u"serve"_s);
+
+    EngineSettings settings;
+    if (!parseListen(parser.value(listen), &settings.listenAddress, &settings.listenPort))
+        return usageError(u"--listen expects ADDR:PORT, e.g. 127.0.0.1:8080, not '%1'"_s.arg(parser.value(listen)),
+                          u"serve"_s);
+    settings.dataDir = parser.value(kDataDir);
+    settings.siteDomain = parser.value(siteDomain);
+    settings.baseUrl = parser.value(baseUrl);
+    if (!settings.baseUrl.isEmpty() && !QUrl(settings.baseUrl).isValid())
+        return usageError(u"--base-url expects an absolute URL"_s, u"serve"_s);
+
+    Engine engine(settings);
+    QString error;
+    if (!engine.start(&error)) {
+        err() << "berthd: " << error << "\n";
+        return ExitFailure;
+    }
+    const SiteAddresses &addresses = engine.addresses();
+    out() << "Berth " << QCoreApplication::applicationVersion() << " is serving\n"
+          << "  Listening on " << settings.listenAddress.toString() << ':' << engine.port() << "\n"
+          << "  API:   " << addresses.baseUrl() << "\n"
+          << "  Sites: " << addresses.siteUrl(u"<slug>"_s) << "\n"
+          << "  Data:  " << engine.dataDir() << "\n";
+    if (const auto key = engine.ownerFirstKey())
+        out() << "\nOwner API key (shown once; keep it safe):\n" << *key << "\n";
+    out() << "\nPress Ctrl+C to stop.\n";
+    out().flush();
+    return QCoreApplication::exec();
+}
+
+int createKey(const QStringList &arguments)
+{
+    QCommandLineParser parser;
+    parser.setApplicationDescription(
+        u"Create an API key and print it alone on standard output.\n"
+        "Without --user the key is the instance owner's."_s);
+    parser.addHelpOption();
+    const QCommandLineOption user(u"user"_s, u"Email of the user; created when missing."_s, u"EMAIL"_s);
+    const QCommandLineOption plan(u"plan"_s, u"Plan of a newly created user: agent, free or pro (default free)."_s,
+                                  u"PLAN"_s, u"free"_s);
+    const QCommandLineOption label(u"label"_s, u"A label to recognise the key by."_s, u"TEXT"_s, u"cli"_s);
+    parser.addOptions({user, plan, label, kDataDir});
+    if (!parser.parse(arguments))
+        return usageError(parser.errorText(), u"key create"_s);
+    if (parser.isSet(u"help"_s)) {
+        out() << parser.helpText().replace(u"berthd [options]"_s, u"berthd key create [options]"_s);
+        return ExitOk;
+    }
+    if (!parser.positionalArguments().isEmpty())
+        return usageError(u"unexpected argument '%1'"_s.arg(parser.positionalArguments().constFirst()),
+                          u"key create"_s);
+    if (!PlanTable::isPlan(parser.value(plan)))
+        return usageError(u"--plan must be agent, free or pro"_s, u"key create"_s);
+    if (parser.isSet(plan) && !parser.isSet(user))
+        return usageError(u"--plan needs --user (the owner's plan is pro)"_s, u"key create"_s);
+
+    EngineSettings settings;
+    settings.dataDir = parser.value(kDataDir);
+    Engine engine(settings);
+    QString error;
+    if (!engine.open(&error)) {
+        err() << "berthd: " << error << "\n";
+        return ExitFailure;
+    }
+    AccountService &accounts = engine.accounts();
+    QString userId;
+    if (parser.isSet(user)) {
+        const auto created = accounts.ensureUser(parser.value(user), parser.value(plan));
+        if (!created) {
+            err() << "berthd: " << created.error().message << "\n";
+            return created.error().kind == Error::Kind::BadRequest ? ExitUsage : ExitFailure;
+        }
+        userId = created.value().id;
+    } else if (const auto firstKey = engine.ownerFirstKey()) {
+        out() << *firstKey << "\n"; // a fresh instance: the owner's first key is the one to hand out
+        return ExitOk;
+    } else {
+        userId = accounts.ensureOwner().value().owner.id;
+    }
+    const auto key = accounts.createKey(userId, parser.value(label));
+    if (!key) {
+        err() << "berthd: " << key.error().message << "\n";
+        return ExitFailure;
+    }
+    out() << key.value().secret << "\n";
+    return ExitOk;
+}
+
+void printOverview()
+{
+    out() << "Usage: berthd [command] [options]\n\n"
+             "Commands:\n"
+             "  serve               Serve the API and every site (the default).\n"
+             "  key create          Create an API key and print it.\n\n"
+             "Run 'berthd <command> --help' for a command's options.\n";
+}
+
+} // namespace
+
+int runCommand(const QStringList &arguments)
+{
+    const QString program = arguments.value(0, u"berthd"_s);
+    const QStringList rest = arguments.mid(1);
+    const QString first = rest.value(0);
+
+    if (first == u"key") {
+        if (rest.value(1) == u"create")
+            return createKey(QStringList{program} + rest.mid(2));
+        return usageError(rest.size() < 2 ? u"'key' needs a subcommand: create"_s
+                                          : u"unknown key subcommand '%1'"_s.arg(rest.value(1)),
+                          QString());
+    }
+    if (first == u"serve")
+        return serve(QStringList{program} + rest.mid(1));
+    if (first == u"help" || ((first == u"--help" || first == u"-h") && rest.size() == 1)) {
+        printOverview();
+        out() << "\n";
+        return serve(QStringList{program, u"--help"_s});
+    }
+    if (!first.isEmpty() && !first.startsWith(u'-'))
+        return usageError(u"unknown command '%1'"_s.arg(first), QString());
+    return serve(arguments);
+}
+
+} // namespace berth

@@ -1,0 +1,80 @@
+#include "apirouter.h"
+
+#include "domain/accountservice.h"
+
+using namespace Qt::StringLiterals;
+
+namespace berth {
+
+ApiRouter::ApiRouter(AccountService &accounts)
+    : m_accounts(accounts)
+{
+}
+
+void ApiRouter::add(const QByteArray &method, const QString &pattern, Handler handler)
+{
+    m_routes.append({method, pattern.split(u'/', Qt::SkipEmptyParts), std::move(handler)});
+}
+
+bool ApiRouter::matches(const Route &route, const QStringList &segments, QStringList *params)
+{
+    if (route.segments.size() != segments.size())
+        return false;
+    params->clear();
+    for (qsizetype i = 0; i < segments.size(); ++i) {
+        const QString &expected = route.segments.at(i);
+        if (expected.startsWith(u':'))
+            params->append(segments.at(i));
+        else if (expected != segments.at(i))
+            return false;
+    }
+    return true;
+}
+
+void ApiRouter::handle(const HttpRequest &request, ResponseSink sink) const
+{
+    // A trailing slash names the same resource; empty segments in between do not match anything.
+    QString path = request.path;
+    if (path.size() > 1 && path.endsWith(u'/'))
+        path.chop(1);
+    const QStringList segments = path.split(u'/').mid(1);
+    const QByteArray method = request.isHead() ? QByteArray("GET") : request.method;
+
+    const Route *found = nullptr;
+    QStringList params;
+    QByteArrayList allowed;
+    for (const Route &route : m_routes) {
+        QStringList candidate;
+        if (!matches(route, segments, &candidate))
+            continue;
+        allowed.append(route.method);
+        if (route.method == "GET")
+            allowed.append("HEAD");
+        if (route.method == method && !found) {
+            found = &route;
+            params = candidate;
+        }
+    }
+    if (allowed.isEmpty()) {
+        sink.send(HttpResponse::jsonError(404, u"Not found"_s));
+        return;
+    }
+    if (!found) {
+        HttpResponse response = HttpResponse::jsonError(405, u"Method not allowed"_s);
+        response.setHeader("Allow", allowed.join(", "));
+        sink.send(std::move(response));
+        return;
+    }
+
+    const auto user = m_accounts.authenticate(request.header("authorization"));
+    if (!user) {
+        HttpResponse response = HttpResponse::jsonError(401, u"Unauthorized"_s);
+        response.setHeader("WWW-Authenticate", "Bearer");
+        sink.send(std::move(response));
+        return;
+    }
+    ApiCall call{request, std::move(sink), *user, params};
+    found->handler(call);
+}
+
+} // namespace berth

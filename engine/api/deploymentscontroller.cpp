@@ -1,0 +1,107 @@
+#include "deploymentscontroller.h"
+
+#include "apierror.h"
+#include "deploymentjson.h"
+#include "jsonbody.h"
+#include "domain/deploymentservice.h"
+
+#include <QJsonArray>
+
+using namespace Qt::StringLiterals;
+
+namespace berth {
+
+DeploymentsController::DeploymentsController(DeploymentService &service, const SiteAddresses &addresses)
+    : m_service(service)
+    , m_addresses(addresses)
+{
+}
+
+void DeploymentsController::registerRoutes(ApiRouter &router)
+{
+    using C = DeploymentsController;
+    static const struct
+    {
+        const char *method;
+        const char *pattern;
+        void (C::*handler)(ApiCall &);
+    } kRoutes[] = {
+        {"POST", "/deploy", &C::create},
+        {"GET", "/deploys", &C::list},
+        {"GET", "/deploy/:id", &C::get},
+        {"PUT", "/deploy/:id", &C::update},
+        {"DELETE", "/deploy/:id", &C::remove},
+        {"PATCH", "/deploy/:id/slug", &C::rename},
+    };
+    for (const auto &route : kRoutes)
+        router.add(route.method, QString::fromLatin1(route.pattern),
+                   [this, handler = route.handler](ApiCall &call) { (this->*handler)(call); });
+}
+
+void DeploymentsController::create(ApiCall &call)
+{
+    // Parsing, decoding and storing run on a worker; the answer is written on the connection's thread.
+    m_service.createFromJson(call.user, call.request.body)
+        .then(call.sink.context(), [sink = call.sink, this](Result<Deployment> result) {
+            sink.send(result ? HttpResponse::json(200, DeploymentJson::summary(result.value(), m_addresses))
+                             : errorResponse(result.error()));
+        });
+}
+
+void DeploymentsController::update(ApiCall &call)
+{
+    m_service.updateFromJson(call.user, call.params.at(0), call.request.body)
+        .then(call.sink.context(), [sink = call.sink, this](Result<Deployment> result) {
+            sink.send(result ? HttpResponse::json(200, DeploymentJson::summary(result.value(), m_addresses))
+                             : errorResponse(result.error()));
+        });
+}
+
+void DeploymentsController::get(ApiCall &call)
+{
+    const auto result = m_service.get(call.user, call.params.at(0));
+    call.sink.send(result ? HttpResponse::json(200, DeploymentJson::full(result.value(), m_addresses))
+                          : errorResponse(result.error()));
+}
+
+void DeploymentsController::rename(ApiCall &call)
+{
+    const auto body = JsonBody::parseObject(call.request.body);
+    if (!body) {
+        call.sink.send(errorResponse(body.error()));
+        return;
+    }
+    const QJsonValue slug = body.value().value(u"slug"_s);
+    if (slug.isUndefined() || slug.isNull()) {
+        call.sink.send(HttpResponse::jsonError(400, u"slug is required"_s));
+        return;
+    }
+    if (!slug.isString()) {
+        call.sink.send(HttpResponse::jsonError(400, u"\"slug\" must be a string"_s));
+        return;
+    }
+    const auto result = m_service.rename(call.user, call.params.at(0), slug.toString());
+    call.sink.send(result ? HttpResponse::json(200, DeploymentJson::summary(result.value(), m_addresses))
+                          : errorResponse(result.error()));
+}
+
+void DeploymentsController::remove(ApiCall &call)
+{
+    const auto result = m_service.remove(call.user, call.params.at(0));
+    if (!result) {
+        call.sink.send(errorResponse(result.error()));
+        return;
+    }
+    call.sink.send(HttpResponse::json(200, {{u"id"_s, result.value().id},
+                                            {u"message"_s, u"Deployment %1 deleted"_s.arg(result.value().slug)}}));
+}
+
+void DeploymentsController::list(ApiCall &call)
+{
+    QJsonArray deployments;
+    for (const Deployment &deployment : m_service.list(call.user))
+        deployments.append(DeploymentJson::listEntry(deployment, m_addresses));
+    call.sink.send(HttpResponse::json(200, {{u"deployments"_s, deployments}}));
+}
+
+} // namespace berth

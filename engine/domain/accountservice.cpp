@@ -1,0 +1,112 @@
+#include "accountservice.h"
+
+#include "clock.h"
+#include "limits.h"
+#include "randomid.h"
+#include "storage/apikeyrepository.h"
+#include "storage/userrepository.h"
+
+#include <QCryptographicHash>
+
+using namespace Qt::StringLiterals;
+
+namespace berth {
+
+namespace {
+constexpr int kKeySecretLength = 40;         // base62 characters: ~238 bits
+constexpr qint64 kTouchIntervalMs = 60'000;  // last_used_at is refreshed at most once a minute per key
+}
+
+AccountService::AccountService(UserRepository &users, ApiKeyRepository &keys, const Clock &clock)
+    : m_users(users)
+    , m_keys(keys)
+    , m_clock(clock)
+{
+}
+
+QByteArray AccountService::hashSecret(const QByteArray &secret)
+{
+    return QCryptographicHash::hash(secret, QCryptographicHash::Sha256).toHex();
+}
+
+Result<AccountService::OwnerSetup> AccountService::ensureOwner()
+{
+    if (auto owner = m_users.owner())
+        return OwnerSetup{*owner, std::nullopt};
+
+    User owner;
+    owner.id = RandomId::make(u"usr_");
+    owner.plan = u"pro"_s;
+    owner.isOwner = true;
+    owner.createdAt = m_clock.now();
+    if (!m_users.insert(owner))
+        return Error{Error::Kind::Internal, u"Could not create the owner account"_s};
+    auto key = createKey(owner.id, u"owner"_s);
+    if (!key)
+        return key.error();
+    return OwnerSetup{owner, key.value()};
+}
+
+Result<User> AccountService::ensureUser(const QString &email, const QString &plan)
+{
+    const QString trimmed = email.trimmed();
+    if (trimmed.isEmpty() || !trimmed.contains(u'@'))
+        return Error{Error::Kind::BadRequest, u"A valid email address is required"_s};
+    if (!PlanTable::isPlan(plan))
+        return Error{Error::Kind::BadRequest, u"plan must be one of agent, free, pro"_s};
+    if (auto existing = m_users.findByEmail(trimmed))
+        return *existing;
+
+    User user;
+    user.id = RandomId::make(u"usr_");
+    user.email = trimmed;
+    user.plan = plan;
+    user.createdAt = m_clock.now();
+    if (!m_users.insert(user))
+        return Error{Error::Kind::Internal, u"Could not create the user"_s};
+    return user;
+}
+
+Result<AccountService::NewKey> AccountService::createKey(const QString &userId, const QString &label)
+{
+    if (!m_users.find(userId))
+        return Error{Error::Kind::NotFound, u"User not found"_s};
+    NewKey created;
+    created.secret = u"bk_"_s + RandomId::base62(kKeySecretLength);
+    created.key.id = RandomId::make(u"key_");
+    created.key.userId = userId;
+    created.key.hash = hashSecret(created.secret.toLatin1());
+    created.key.label = label;
+    created.key.createdAt = m_clock.now();
+    if (!m_keys.insert(created.key))
+        return Error{Error::Kind::Internal, u"Could not store the API key"_s};
+    return created;
+}
+
+std::optional<User> AccountService::authenticate(const QByteArray &authorizationHeader)
+{
+    static constexpr QByteArrayView kScheme = "bearer ";
+    if (authorizationHeader.size() <= kScheme.size()
+        || !authorizationHeader.first(kScheme.size()).toLower().startsWith(kScheme))
+        return std::nullopt;
+    const QByteArray secret = authorizationHeader.mid(kScheme.size()).trimmed();
+    if (!secret.startsWith("bk_") || secret.size() > 128)
+        return std::nullopt;
+
+    const auto key = m_keys.findByHash(hashSecret(secret));
+    if (!key || !key->revokedAt.isNull())
+        return std::nullopt;
+    const QDateTime now = m_clock.now();
+    if (!key->expiresAt.isNull() && key->expiresAt <= now)
+        return std::nullopt;
+    if (key->lastUsedAt.isNull() || key->lastUsedAt.msecsTo(now) >= kTouchIntervalMs)
+        m_keys.touch(key->id, now);
+    return m_users.find(key->userId);
+}
+
+std::optional<User> AccountService::findUser(const QString &id) const
+{
+    return m_users.find(id);
+}
+
+} // namespace berth

@@ -1,0 +1,56 @@
+#pragma once
+
+#include "error.h"
+#include "storage/user.h"
+
+#include <QByteArray>
+#include <QString>
+
+#include <optional>
+
+namespace berth {
+
+class ApiKeyRepository;
+class Clock;
+class UserRepository;
+
+// Users and their API keys: the instance owner on first start, keys issued once and kept only as
+// hashes, and the Bearer check every management request passes.
+class AccountService final
+{
+public:
+    AccountService(UserRepository &users, ApiKeyRepository &keys, const Clock &clock);
+    Q_DISABLE_COPY_MOVE(AccountService)
+
+    struct NewKey
+    {
+        ApiKey key;
+        QString secret; // "bk_..." — shown once, never stored
+    };
+
+    // The instance owner (plan pro); created with a first key when missing. `created` tells which.
+    struct OwnerSetup
+    {
+        User owner;
+        std::optional<NewKey> firstKey; // set only when the owner was created now
+    };
+    Result<OwnerSetup> ensureOwner();
+
+    // Finds the user with this email or creates one with the given plan.
+    Result<User> ensureUser(const QString &email, const QString &plan);
+    Result<NewKey> createKey(const QString &userId, const QString &label);
+
+    // The user behind an "Authorization: Bearer <key>" value, if the key is live.
+    std::optional<User> authenticate(const QByteArray &authorizationHeader);
+
+    std::optional<User> findUser(const QString &id) const;
+
+    static QByteArray hashSecret(const QByteArray &secret);
+
+private:
+    UserRepository &m_users;
+    ApiKeyRepository &m_keys;
+    const Clock &m_clock;
+};
+
+} // namespace berth

@@ -1,0 +1,423 @@
+#include "deploymentservice.h"
+
+#include "clock.h"
+#include "limits.h"
+#include "passwordhasher.h"
+#include "randomid.h"
+#include "sitetable.h"
+#include "slugrules.h"
+#include "storage/blobstore.h"
+#include "storage/deploymentrepository.h"
+
+#include <QRegularExpression>
+#include <QThreadPool>
+#include <QtConcurrent>
+
+using namespace Qt::StringLiterals;
+
+namespace berth {
+
+namespace {
+
+constexpr int kMaxTitleScanBytes = 64 * 1024; // where a document's <title> is looked for
+constexpr int kSlugGenerationAttempts = 50;
+
+Error notFound() { return {Error::Kind::NotFound, DeploymentService::notFoundMessage()}; }
+
+Error slugTaken(const QString &slug) { return {Error::Kind::Conflict, u"slug \"%1\" is already taken"_s.arg(slug)}; }
+
+Error limitReached()
+{
+    return {Error::Kind::Forbidden,
+            u"Deployment limit reached. Delete an existing deployment or upgrade your plan."_s};
+}
+
+template<typename T>
+QFuture<Result<T>> ready(Result<T> result)
+{
+    return QtFuture::makeReadyFuture(std::move(result));
+}
+
+// The text of a document's <title>, so a deployment without an explicit title still has a name.
+QString titleOf(const QByteArray &html)
+{
+    static const QRegularExpression pattern(u"<title[^>]*>([^<]*)</title>"_s,
+                                            QRegularExpression::CaseInsensitiveOption);
+    const auto match = pattern.match(QString::fromUtf8(html.left(kMaxTitleScanBytes)));
+    return match.hasMatch() ? match.captured(1).simplified() : QString();
+}
+
+} // namespace
+
+struct DeploymentService::Staged
+{
+    std::optional<QList<StoredFile>> files; // set when the request carried content
+    QString storageType;
+    QString documentTitle;                  // the <title> of the served HTML, if any
+    std::optional<QByteArray> passwordHash; // set when the request carried a password
+};
+
+DeploymentService::DeploymentService(DeploymentRepository &repository, BlobStore &blobs, SiteTable &sites,
+                                     const PlanTable &plans, const Clock &clock, QThreadPool &workers,
+                                     QObject *parent)
+    : QObject(parent)
+    , m_repository(repository)
+    , m_blobs(blobs)
+    , m_sites(sites)
+    , m_plans(plans)
+    , m_clock(clock)
+    , m_workers(workers)
+{
+}
+
+QString DeploymentService::notFoundMessage() { return u"Deployment not found"_s; }
+
+QFuture<Result<Deployment>> DeploymentService::createFromJson(const User &owner, QByteArray body)
+{
+    return QtConcurrent::run(&m_workers,
+                             [body = std::move(body)] {
+                                 return parseDeployRequest(body, DeployRequest::Mode::Create);
+                             })
+        .then(this,
+              [this, owner](Result<DeployRequest> parsed) {
+                  if (!parsed)
+                      return ready<Deployment>(parsed.error());
+                  return create(owner, std::move(parsed).value());
+              })
+        .unwrap();
+}
+
+QFuture<Result<Deployment>> DeploymentService::updateFromJson(const User &owner, const QString &id, QByteArray body)
+{
+    return QtConcurrent::run(&m_workers,
+                             [body = std::move(body)] {
+                                 return parseDeployRequest(body, DeployRequest::Mode::Update);
+                             })
+        .then(this,
+              [this, owner, id](Result<DeployRequest> parsed) {
+                  if (!parsed)
+                      return ready<Deployment>(parsed.error());
+                  return update(owner, id, std::move(parsed).value());
+              })
+        .unwrap();
+}
+
+QFuture<Result<Deployment>> DeploymentService::create(const User &owner, DeployRequest request)
+{
+    if (!request.html && !request.files)
+        return ready<Deployment>(Error{Error::Kind::BadRequest, u"html is required"_s});
+    if (auto error = checkProtection(request, false))
+        return ready<Deployment>(*error);
+    if (m_repository.countForUser(owner.id) >= m_plans.limits(owner.plan).deployments)
+        return ready<Deployment>(limitReached());
+
+    QString slug;
+    if (request.slug) {
+        if (const QString rule = SlugRules::validate(*request.slug); !rule.isEmpty())
+            return ready<Deployment>(Error{Error::Kind::BadRequest, rule});
+        if (m_repository.findBySlug(*request.slug))
+            return ready<Deployment>(slugTaken(*request.slug));
+        slug = *request.slug;
+    } else {
+        slug = freeGeneratedSlug();
+        if (slug.isEmpty())
+            return ready<Deployment>(Error{Error::Kind::Internal, u"Could not generate a free slug"_s});
+    }
+
+    ++m_inFlight;
+    DeployRequest metadata = request;
+    metadata.html.reset();
+    metadata.files.reset();
+    return stage(std::move(request)).then(this, [this, owner, metadata, slug](Result<Staged> staged) {
+        auto result = commitCreate(owner, metadata, slug, std::move(staged));
+        finishWork();
+        return result;
+    });
+}
+
+QFuture<Result<Deployment>> DeploymentService::update(const User &owner, const QString &id, DeployRequest request)
+{
+    const auto current = ownedDeployment(owner, id);
+    if (!current)
+        return ready<Deployment>(current.error());
+    if (request.slug)
+        return ready<Deployment>(
+            Error{Error::Kind::BadRequest, u"slug cannot be changed here; use PATCH /deploy/:id/slug"_s});
+    if (auto error = checkProtection(request, current.value().isProtected))
+        return ready<Deployment>(*error);
+
+    ++m_inFlight;
+    DeployRequest metadata = request;
+    metadata.html.reset();
+    metadata.files.reset();
+    return stage(std::move(request)).then(this, [this, owner, id, metadata](Result<Staged> staged) {
+        auto result = commitUpdate(owner, id, metadata, std::move(staged));
+        finishWork();
+        return result;
+    });
+}
+
+QFuture<Result<DeploymentService::Staged>> DeploymentService::stage(DeployRequest request)
+{
+    // Runs on a worker: nothing here may touch the database or the SiteTable.
+    return QtConcurrent::run(&m_workers, [blobs = &m_blobs, request = std::move(request)]() -> Result<Staged> {
+        Staged staged;
+        QString error;
+        if (request.html) {
+            const QByteArray bytes = request.html->toUtf8();
+            const QByteArray hash = blobs->put(bytes, &error);
+            if (hash.isEmpty())
+                return Error{Error::Kind::Internal, u"Could not store the page: "_s + error};
+            staged.files = QList<StoredFile>{{u"index.html"_s, hash, bytes.size(), "text/html; charset=utf-8"}};
+            staged.storageType = u"html"_s;
+            staged.documentTitle = titleOf(bytes);
+        } else if (request.files) {
+            QList<StoredFile> stored;
+            stored.reserve(request.files->size());
+            for (const FileUpload &upload : *request.files) {
+                const QByteArray hash = blobs->put(upload.content, &error);
+                if (hash.isEmpty())
+                    return Error{Error::Kind::Internal, u"Could not store \"%1\": %2"_s.arg(upload.path, error)};
+                stored.append({upload.path, hash, upload.content.size(), upload.contentType});
+                if (upload.path == u"index.html")
+                    staged.documentTitle = titleOf(upload.content);
+            }
+            staged.files = std::move(stored);
+            staged.storageType = u"files"_s;
+        }
+        if (request.password) {
+            const QByteArray hash = PasswordHasher::hash(*request.password);
+            if (hash.isEmpty())
+                return Error{Error::Kind::Internal, u"Could not hash the password"_s};
+            staged.passwordHash = hash;
+        }
+        return staged;
+    });
+}
+
+Result<Deployment> DeploymentService::commitCreate(const User &owner, const DeployRequest &request,
+                                                   const QString &slug, Result<Staged> staged)
+{
+    fault("before-commit");
+    // Any refusal from here on leaves the staged blobs unreferenced: collect them later.
+    const auto refuse = [this](Error error) {
+        m_garbagePending = true;
+        return error;
+    };
+    if (!staged)
+        return refuse(staged.error());
+    // Re-checked here: other deploys may have committed while this one was on the worker.
+    if (m_repository.countForUser(owner.id) >= m_plans.limits(owner.plan).deployments)
+        return refuse(limitReached());
+
+    const QDateTime now = m_clock.now();
+    Deployment deployment;
+    deployment.id = RandomId::make(u"dep_");
+    deployment.userId = owner.id;
+    deployment.slug = slug;
+    deployment.storageType = staged.value().storageType;
+    deployment.title = staged.value().documentTitle;
+    deployment.createdAt = now;
+    deployment.updatedAt = now;
+    applyMetadata(deployment, request, staged.value());
+
+    const QList<StoredFile> &files = *staged.value().files;
+    switch (m_repository.insert(deployment, files)) {
+    case DeploymentRepository::WriteResult::Ok:
+        break;
+    case DeploymentRepository::WriteResult::SlugTaken:
+        return refuse(slugTaken(slug));
+    default:
+        return refuse(Error{Error::Kind::Internal, u"Could not save the deployment"_s});
+    }
+    m_sites.put(Site::make(deployment, files));
+    Q_EMIT deploymentChanged(deployment.id);
+    return deployment;
+}
+
+Result<Deployment> DeploymentService::commitUpdate(const User &owner, const QString &id, const DeployRequest &request,
+                                                   Result<Staged> staged)
+{
+    fault("before-commit");
+    if (!staged) {
+        m_garbagePending = true;
+        return staged.error();
+    }
+    const bool replacesContent = staged.value().files.has_value();
+    if (replacesContent)
+        m_garbagePending = true; // the previous version's blobs, or these if the commit fails
+
+    // The deployment may have changed (or vanished) while the content was staged: apply to the fresh row.
+    auto current = ownedDeployment(owner, id);
+    if (!current)
+        return current.error();
+    Deployment deployment = current.value();
+    if (auto error = checkProtection(request, deployment.isProtected))
+        return *error;
+
+    applyMetadata(deployment, request, staged.value());
+    if (replacesContent) {
+        deployment.storageType = staged.value().storageType;
+        if (!request.title && !staged.value().documentTitle.isEmpty() && deployment.title.isEmpty())
+            deployment.title = staged.value().documentTitle;
+    }
+    deployment.updatedAt = m_clock.now();
+
+    if (m_repository.update(deployment, staged.value().files) != DeploymentRepository::WriteResult::Ok)
+        return Error{Error::Kind::Internal, u"Could not save the deployment"_s};
+
+    const QList<StoredFile> files = replacesContent ? *staged.value().files : m_repository.files(deployment.versionId);
+    m_sites.put(Site::make(deployment, files));
+    Q_EMIT deploymentChanged(deployment.id);
+    return deployment;
+}
+
+void DeploymentService::applyMetadata(Deployment &deployment, const DeployRequest &request, const Staged &staged) const
+{
+    if (request.title)
+        deployment.title = *request.title;
+    if (request.description)
+        deployment.description = *request.description;
+    if (request.favicon)
+        deployment.favicon = *request.favicon;
+    if (request.ogImage)
+        deployment.ogImage = *request.ogImage;
+    if (request.isSpa)
+        deployment.isSpa = *request.isSpa;
+
+    if (request.protect == true && !deployment.isProtected) {
+        deployment.isProtected = true;
+        deployment.shareToken = RandomId::token();
+    } else if (request.protect == false) {
+        deployment.isProtected = false;
+        deployment.shareToken.clear();
+        deployment.passwordHash.clear();
+    }
+    if (request.removePassword == true)
+        deployment.passwordHash.clear();
+    if (staged.passwordHash)
+        deployment.passwordHash = *staged.passwordHash;
+}
+
+std::optional<Error> DeploymentService::checkProtection(const DeployRequest &request, bool currentlyProtected) const
+{
+    if (request.password && request.removePassword == true)
+        return Error{Error::Kind::BadRequest, u"Provide either password or remove_password, not both"_s};
+    if (request.password && !request.protect.value_or(currentlyProtected))
+        return Error{Error::Kind::BadRequest, u"password requires protect: true"_s};
+    return std::nullopt;
+}
+
+Result<Deployment> DeploymentService::ownedDeployment(const User &owner, const QString &id) const
+{
+    auto deployment = m_repository.find(id);
+    if (!deployment || deployment->userId != owner.id)
+        return notFound();
+    return *deployment;
+}
+
+Result<Deployment> DeploymentService::get(const User &owner, const QString &id) const
+{
+    return ownedDeployment(owner, id);
+}
+
+QList<Deployment> DeploymentService::list(const User &owner) const
+{
+    return m_repository.listForUser(owner.id);
+}
+
+QList<Deployment> DeploymentService::listAll() const
+{
+    return m_repository.listAll();
+}
+
+Result<Deployment> DeploymentService::rename(const User &owner, const QString &id, const QString &slug)
+{
+    if (const QString rule = SlugRules::validate(slug); !rule.isEmpty())
+        return Error{Error::Kind::BadRequest, rule};
+    auto current = ownedDeployment(owner, id);
+    if (!current)
+        return current.error();
+    Deployment deployment = current.value();
+    if (deployment.slug == slug)
+        return deployment;
+    if (m_repository.findBySlug(slug))
+        return slugTaken(slug);
+
+    deployment.slug = slug;
+    deployment.updatedAt = m_clock.now();
+    switch (m_repository.rename(id, slug, deployment.updatedAt)) {
+    case DeploymentRepository::WriteResult::Ok:
+        break;
+    case DeploymentRepository::WriteResult::SlugTaken:
+        return slugTaken(slug);
+    case DeploymentRepository::WriteResult::NotFound:
+        return notFound();
+    default:
+        return Error{Error::Kind::Internal, u"Could not rename the deployment"_s};
+    }
+    m_sites.put(Site::make(deployment, m_repository.files(deployment.versionId)));
+    Q_EMIT deploymentChanged(deployment.id);
+    return deployment;
+}
+
+Result<Deployment> DeploymentService::remove(const User &owner, const QString &id)
+{
+    auto current = ownedDeployment(owner, id);
+    if (!current)
+        return current.error();
+    if (m_repository.remove(id) != DeploymentRepository::WriteResult::Ok)
+        return Error{Error::Kind::Internal, u"Could not delete the deployment"_s};
+    m_sites.remove(id);
+    Q_EMIT deploymentRemoved(id);
+    m_garbagePending = true;
+    if (m_inFlight == 0)
+        collectGarbage();
+    return current;
+}
+
+bool DeploymentService::loadSites(QString *error)
+{
+    const QList<Deployment> deployments = m_repository.listAll();
+    for (const Deployment &deployment : deployments)
+        m_sites.put(Site::make(deployment, m_repository.files(deployment.versionId)));
+    if (m_sites.size() != deployments.size()) {
+        if (error)
+            *error = u"Deployments share a slug in the database"_s;
+        return false;
+    }
+    collectGarbage();
+    return true;
+}
+
+QString DeploymentService::freeGeneratedSlug() const
+{
+    for (int attempt = 0; attempt < kSlugGenerationAttempts; ++attempt) {
+        const QString slug = SlugRules::generate();
+        if (!m_repository.findBySlug(slug))
+            return slug;
+    }
+    return {};
+}
+
+void DeploymentService::finishWork()
+{
+    --m_inFlight;
+    if (m_inFlight == 0 && m_garbagePending)
+        collectGarbage();
+}
+
+void DeploymentService::collectGarbage()
+{
+    // Only with no deploy in flight: a staged blob is unreferenced until its commit.
+    m_garbagePending = false;
+    m_blobs.collectGarbage(m_repository.referencedBlobs());
+}
+
+void DeploymentService::fault(const char *point) const
+{
+    if (m_faultHook)
+        m_faultHook(point);
+}
+
+} // namespace berth

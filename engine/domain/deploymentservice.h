@@ -1,0 +1,96 @@
+#pragma once
+
+#include "deployrequest.h"
+#include "error.h"
+#include "storage/deployment.h"
+#include "storage/user.h"
+
+#include <QFuture>
+#include <QObject>
+#include <QSet>
+
+#include <functional>
+
+QT_BEGIN_NAMESPACE
+class QThreadPool;
+QT_END_NAMESPACE
+
+namespace berth {
+
+class BlobStore;
+class Clock;
+class DeploymentRepository;
+class PlanTable;
+class SiteTable;
+
+// Creates, replaces, renames and deletes deployments for their owners. Every rule of a deploy lives
+// here, once, for the API and the dashboard alike.
+//
+// A deploy moves between threads: parsing, base64 decoding, hashing, blob writes and password
+// hashing run on the worker pool; checks against the database and the final commit run on this
+// object's thread, which owns the database connection. The commit is one transaction followed by
+// one SiteTable swap, so visitors see the old version or the new one, never a mix.
+class DeploymentService final : public QObject
+{
+    Q_OBJECT
+
+public:
+    DeploymentService(DeploymentRepository &repository, BlobStore &blobs, SiteTable &sites, const PlanTable &plans,
+                      const Clock &clock, QThreadPool &workers, QObject *parent = nullptr);
+
+    // JSON bodies of POST /deploy and PUT /deploy/:id; parsed on a worker.
+    QFuture<Result<Deployment>> createFromJson(const User &owner, QByteArray body);
+    QFuture<Result<Deployment>> updateFromJson(const User &owner, const QString &id, QByteArray body);
+    // Requests built in-process (the dashboard).
+    QFuture<Result<Deployment>> create(const User &owner, DeployRequest request);
+    QFuture<Result<Deployment>> update(const User &owner, const QString &id, DeployRequest request);
+
+    Result<Deployment> get(const User &owner, const QString &id) const;
+    QList<Deployment> list(const User &owner) const;
+    QList<Deployment> listAll() const;
+    Result<Deployment> rename(const User &owner, const QString &id, const QString &slug);
+    Result<Deployment> remove(const User &owner, const QString &id);
+
+    // Fills the SiteTable from the database and removes blobs nothing references (a crash between
+    // writing blobs and committing leaves such orphans).
+    bool loadSites(QString *error = nullptr);
+
+    // Named points where a test may stop the process dead, to prove crash safety.
+    using FaultHook = std::function<void(const char *point)>;
+    void setFaultHook(FaultHook hook) { m_faultHook = std::move(hook); }
+
+    static QString notFoundMessage();
+
+Q_SIGNALS:
+    void deploymentChanged(const QString &id);
+    void deploymentRemoved(const QString &id);
+
+private:
+    struct Staged; // what the worker produced: stored files and password hash
+
+    Result<Deployment> ownedDeployment(const User &owner, const QString &id) const;
+    std::optional<Error> checkProtection(const DeployRequest &request, bool currentlyProtected) const;
+    QFuture<Result<Staged>> stage(DeployRequest request);
+    Result<Deployment> commitCreate(const User &owner, const DeployRequest &request, const QString &slug,
+                                    Result<Staged> staged);
+    Result<Deployment> commitUpdate(const User &owner, const QString &id, const DeployRequest &request,
+                                    Result<Staged> staged);
+    void applyMetadata(Deployment &deployment, const DeployRequest &request, const Staged &staged) const;
+    QString freeGeneratedSlug() const;
+    void publish(const Deployment &deployment);
+    void finishWork();
+    void collectGarbage();
+    void fault(const char *point) const;
+
+    DeploymentRepository &m_repository;
+    BlobStore &m_blobs;
+    SiteTable &m_sites;
+    const PlanTable &m_plans;
+    const Clock &m_clock;
+    QThreadPool &m_workers;
+    FaultHook m_faultHook;
+    int m_inFlight = 0;          // deploys whose blobs may not be referenced yet
+    bool m_garbagePending = false; // an update or delete left blobs to collect once nothing is in flight
+};
+
+} // namespace berth

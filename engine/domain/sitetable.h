@@ -1,0 +1,52 @@
+#pragma once
+
+#include "storage/deployment.h"
+
+#include <QHash>
+#include <QReadWriteLock>
+#include <QString>
+
+#include <memory>
+
+namespace berth {
+
+// What serving needs of one file, precomputed at deploy time.
+struct SiteFile
+{
+    QByteArray blob; // hex SHA-256
+    qint64 size = 0;
+    QByteArray contentType;
+    QByteArray etag; // strong ETag: the quoted content hash
+};
+
+// An immutable snapshot of one live deployment: replaced whole on every change, so a request
+// that already holds it keeps a consistent view.
+struct Site
+{
+    Deployment deployment;
+    QHash<QString, SiteFile> files; // by normalised path
+
+    const SiteFile *file(const QString &path) const;
+    static std::shared_ptr<const Site> make(const Deployment &deployment, const QList<StoredFile> &files);
+};
+
+// The in-memory map from slug to live site that every site request reads: no SQL on the hot path.
+// Thread-safe: readers never wait for a deploy, only for the pointer swap.
+class SiteTable final
+{
+public:
+    SiteTable() = default;
+    Q_DISABLE_COPY_MOVE(SiteTable)
+
+    std::shared_ptr<const Site> find(const QString &slug) const;
+    void put(std::shared_ptr<const Site> site); // replaces the deployment's previous entry, under any slug
+    void remove(const QString &deploymentId);
+    int size() const;
+
+private:
+    mutable QReadWriteLock m_lock;
+    QHash<QString, std::shared_ptr<const Site>> m_bySlug;
+    QHash<QString, QString> m_slugById;
+};
+
+} // namespace berth

@@ -1,0 +1,34 @@
+#pragma once
+
+#include "http/requesthandler.h"
+
+namespace berth {
+
+class ApiRouter;
+class SiteAddresses;
+class SiteServer;
+
+// The HTTP core's one handler: reads Host and sends the request to the management API or to a
+// site. A Host that is neither is refused (421), so a DNS-rebinding page cannot reach the API.
+class HostDispatcher final : public RequestHandler
+{
+public:
+    // Bodies: deploys carry up to 50 MiB of files, which is 66.7 MiB as base64, plus JSON around it.
+    static constexpr qint64 kMaxDeployBodyBytes = 72 * 1024 * 1024;
+    static constexpr qint64 kMaxOtherBodyBytes = 64 * 1024;
+
+    HostDispatcher(const SiteAddresses &addresses, ApiRouter &api, SiteServer &sites);
+    Q_DISABLE_COPY_MOVE(HostDispatcher)
+
+    void handle(const HttpRequest &request, ResponseSink sink) override;
+    BodyLimit bodyLimit(const RequestHead &head) const override;
+
+private:
+    static QString normalisedHost(const QByteArray &hostHeader);
+
+    const SiteAddresses &m_addresses;
+    ApiRouter &m_api;
+    SiteServer &m_sites;
+};
+
+} // namespace berth

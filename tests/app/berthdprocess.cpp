@@ -1,0 +1,70 @@
+#include "berthdprocess.h"
+
+#include <QDeadlineTimer>
+#include <QRegularExpression>
+
+using namespace Qt::StringLiterals;
+
+namespace berth::test {
+
+namespace {
+constexpr int kStartTimeoutMs = 30'000;
+}
+
+BerthdProcess::Outcome BerthdProcess::run(const QStringList &arguments)
+{
+    QProcess process;
+    process.start(QStringLiteral(BERTHD_PATH), arguments);
+    Outcome outcome;
+    if (!process.waitForFinished(kStartTimeoutMs))
+        return outcome;
+    outcome.exitCode = process.exitStatus() == QProcess::NormalExit ? process.exitCode() : -1;
+    outcome.out = process.readAllStandardOutput();
+    outcome.err = process.readAllStandardError();
+    return outcome;
+}
+
+BerthdProcess::BerthdProcess(const QString &dataDir)
+    : m_dataDir(dataDir)
+{
+}
+
+BerthdProcess::~BerthdProcess()
+{
+    kill();
+}
+
+bool BerthdProcess::start(const QProcessEnvironment &environment)
+{
+    m_process.setProcessEnvironment(environment);
+    m_process.start(QStringLiteral(BERTHD_PATH),
+                    {u"serve"_s, u"--listen"_s, u"127.0.0.1:0"_s, u"--data-dir"_s, m_dataDir});
+    static const QRegularExpression listening(u"Listening on 127\\.0\\.0\\.1:(\\d+)"_s);
+    QDeadlineTimer deadline(kStartTimeoutMs);
+    while (!deadline.hasExpired()) {
+        if (!m_process.waitForReadyRead(int(deadline.remainingTime())))
+            return false;
+        m_output += m_process.readAllStandardOutput();
+        const auto match = listening.match(QString::fromUtf8(m_output));
+        if (match.hasMatch() && m_output.contains("Ctrl+C")) { // the banner is complete
+            m_port = quint16(match.captured(1).toUInt());
+            return true;
+        }
+    }
+    return false;
+}
+
+bool BerthdProcess::waitForExit(int timeoutMs)
+{
+    return m_process.state() == QProcess::NotRunning || m_process.waitForFinished(timeoutMs);
+}
+
+void BerthdProcess::kill()
+{
+    if (m_process.state() != QProcess::NotRunning) {
+        m_process.kill();
+        m_process.waitForFinished();
+    }
+}
+
+} // namespace berth::test

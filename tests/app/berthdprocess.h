@@ -1,0 +1,43 @@
+#pragma once
+
+#include <QProcess>
+#include <QProcessEnvironment>
+#include <QString>
+#include <QStringList>
+
+namespace berth::test {
+
+// berthd run as a real child process, as a user or a service manager would run it.
+class BerthdProcess
+{
+public:
+    struct Outcome
+    {
+        int exitCode = -1;
+        QByteArray out;
+        QByteArray err;
+    };
+
+    // Runs a command to completion (e.g. `key create`).
+    static Outcome run(const QStringList &arguments);
+
+    explicit BerthdProcess(const QString &dataDir);
+    ~BerthdProcess();
+
+    // Starts `serve` on 127.0.0.1 port 0 and waits until it prints the port it chose.
+    bool start(const QProcessEnvironment &environment = QProcessEnvironment::systemEnvironment());
+    bool waitForExit(int timeoutMs);
+    void kill();
+
+    quint16 port() const { return m_port; }
+    QByteArray output() const { return m_output; }
+    QProcess &process() { return m_process; }
+
+private:
+    QString m_dataDir;
+    QProcess m_process;
+    QByteArray m_output;
+    quint16 m_port = 0;
+};
+
+} // namespace berth::test

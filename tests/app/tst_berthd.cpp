@@ -1,0 +1,99 @@
+// The berthd command line: help, usage errors, key creation, and the first-start owner key.
+#include "berthdprocess.h"
+#include "httptestclient.h"
+
+#include <QRegularExpression>
+#include <QTemporaryDir>
+#include <QtTest>
+
+using namespace Qt::StringLiterals;
+using berth::test::BerthdProcess;
+
+class TestBerthd : public QObject
+{
+    Q_OBJECT
+
+private Q_SLOTS:
+    void helpDocumentsEveryOption()
+    {
+        const auto serve = BerthdProcess::run({u"--help"_s});
+        QCOMPARE(serve.exitCode, 0);
+        for (const char *option : {"--listen", "--data-dir", "--site-domain", "--base-url", "key create"})
+            QVERIFY2(serve.out.contains(option), option);
+
+        const auto key = BerthdProcess::run({u"key"_s, u"create"_s, u"--help"_s});
+        QCOMPARE(key.exitCode, 0);
+        for (const char *option : {"--user", "--plan", "--data-dir"})
+            QVERIFY2(key.out.contains(option), option);
+    }
+
+    void badUsageExitsWith2_data()
+    {
+        QTest::addColumn<QStringList>("arguments");
+        QTest::addColumn<QByteArray>("message");
+        QTest::newRow("unknown option") << QStringList{u"--frobnicate"_s} << QByteArray("frobnicate");
+        QTest::newRow("bad listen") << QStringList{u"--listen"_s, u"nowhere"_s} << QByteArray("--listen");
+        QTest::newRow("bad port") << QStringList{u"--listen"_s, u"127.0.0.1:99999"_s} << QByteArray("--listen");
+        QTest::newRow("unknown command") << QStringList{u"launch"_s} << QByteArray("launch");
+        QTest::newRow("key without sub") << QStringList{u"key"_s} << QByteArray("create");
+        QTest::newRow("bad plan") << QStringList{u"key"_s, u"create"_s, u"--user"_s, u"a@b.example"_s, u"--plan"_s,
+                                                 u"gold"_s}
+                                  << QByteArray("--plan");
+        QTest::newRow("missing value") << QStringList{u"--data-dir"_s} << QByteArray("data-dir");
+    }
+    void badUsageExitsWith2()
+    {
+        QFETCH(QStringList, arguments);
+        QFETCH(QByteArray, message);
+        const auto outcome = BerthdProcess::run(arguments);
+        QCOMPARE(outcome.exitCode, 2);
+        QVERIFY2(outcome.err.contains(message), outcome.err.constData());
+        QVERIFY(outcome.out.isEmpty());
+    }
+
+    void keysWorkAgainstTheServer()
+    {
+        QTemporaryDir dir;
+        const auto owner = BerthdProcess::run({u"key"_s, u"create"_s, u"--data-dir"_s, dir.path()});
+        QCOMPARE(owner.exitCode, 0);
+        QVERIFY2(QRegularExpression(u"^bk_[A-Za-z0-9]{32,}\n$"_s).match(QString::fromLatin1(owner.out)).hasMatch(),
+                 owner.out.constData());
+        const auto agent = BerthdProcess::run(
+            {u"key"_s, u"create"_s, u"--user"_s, u"bot@example.com"_s, u"--plan"_s, u"agent"_s, u"--data-dir"_s, dir.path()});
+        QCOMPARE(agent.exitCode, 0);
+        QVERIFY(agent.out.startsWith("bk_") && agent.out != owner.out);
+
+        BerthdProcess server(dir.path());
+        QVERIFY(server.start());
+        QVERIFY(!server.output().contains("Owner API key")); // the owner existed already: nothing shown again
+        berth::test::HttpTestClient client(server.port());
+        QCOMPARE(client.api("GET", u"/deploys"_s, owner.out.trimmed()).status, 200);
+        QCOMPARE(client.api("POST", u"/deploy"_s, agent.out.trimmed(), QJsonObject{{u"html"_s, u"hi"_s}}).status, 200);
+        QCOMPARE(client.api("GET", u"/deploys"_s, owner.out.trimmed()).json()[u"deployments"_s].toArray().size(), 0);
+        QCOMPARE(client.api("GET", u"/deploys"_s, "bk_forged").status, 401);
+    }
+
+    void firstStartPrintsTheOwnerKeyOnce()
+    {
+        QTemporaryDir dir;
+        QByteArray key;
+        {
+            BerthdProcess server(dir.path());
+            QVERIFY(server.start());
+            const auto match = QRegularExpression(u"Owner API key[^\n]*\n(bk_[A-Za-z0-9]+)\n"_s)
+                                   .match(QString::fromLatin1(server.output()));
+            QVERIFY2(match.hasMatch(), server.output().constData());
+            key = match.captured(1).toLatin1();
+            berth::test::HttpTestClient client(server.port());
+            QCOMPARE(client.api("GET", u"/deploys"_s, key).status, 200);
+        }
+        BerthdProcess again(dir.path());
+        QVERIFY(again.start());
+        QVERIFY(!again.output().contains("bk_"));
+        berth::test::HttpTestClient client(again.port());
+        QCOMPARE(client.api("GET", u"/deploys"_s, key).status, 200);
+    }
+};
+
+QTEST_GUILESS_MAIN(TestBerthd)
+#include "tst_berthd.moc"

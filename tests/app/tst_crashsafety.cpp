@@ -1,0 +1,83 @@
+// A deploy interrupted by killing the process leaves the old version served after a restart, and
+// the blobs it had already written are collected.
+#include "berthdprocess.h"
+#include "httptestclient.h"
+
+#include <QDirIterator>
+#include <QRegularExpression>
+#include <QTemporaryDir>
+#include <QtTest>
+
+using namespace Qt::StringLiterals;
+using berth::test::BerthdProcess;
+using berth::test::HttpTestClient;
+
+class TestCrashSafety : public QObject
+{
+    Q_OBJECT
+
+    static int blobCount(const QString &dataDir)
+    {
+        int count = 0;
+        QDirIterator it(dataDir + u"/blobs"_s, QDir::Files, QDirIterator::Subdirectories);
+        while (it.hasNext()) {
+            it.next();
+            if (!it.fileName().contains(u'.'))
+                ++count; // variants (.gz) and temporary files aside
+        }
+        return count;
+    }
+
+private Q_SLOTS:
+    void killedDeployLeavesTheOldVersion()
+    {
+        QTemporaryDir dir;
+        const QByteArray key =
+            BerthdProcess::run({u"key"_s, u"create"_s, u"--data-dir"_s, dir.path()}).out.trimmed();
+        QVERIFY(key.startsWith("bk_"));
+        const QJsonObject v1{{u"slug"_s, u"crash-test"_s},
+                             {u"files"_s, QJsonArray{QJsonObject{{u"path"_s, u"index.html"_s}, {u"content"_s, u"v1"_s}},
+                                                     QJsonObject{{u"path"_s, u"a.css"_s}, {u"content"_s, u"a1"_s}}}}};
+        const QJsonObject v2{{u"files"_s, QJsonArray{QJsonObject{{u"path"_s, u"index.html"_s}, {u"content"_s, u"v2"_s}},
+                                                     QJsonObject{{u"path"_s, u"b.css"_s}, {u"content"_s, u"b2"_s}}}}};
+        QString id;
+        {
+            BerthdProcess server(dir.path());
+            QVERIFY(server.start());
+            HttpTestClient client(server.port());
+            const auto created = client.api("POST", u"/deploy"_s, key, v1);
+            QCOMPARE(created.status, 200);
+            id = created.json()[u"id"_s].toString();
+        }
+        QCOMPARE(blobCount(dir.path()), 2);
+
+        {
+            // This run dies, SIGKILL, after the new blobs are written and before the commit.
+            QProcessEnvironment environment = QProcessEnvironment::systemEnvironment();
+            environment.insert(u"BERTH_FAULT_POINT"_s, u"before-commit"_s);
+            BerthdProcess server(dir.path());
+            QVERIFY(server.start(environment));
+            HttpTestClient client(server.port());
+            const auto interrupted = client.api("PUT", u"/deploy/"_s + id, key, v2);
+            QCOMPARE(interrupted.status, 0); // no response: the process is gone
+            QVERIFY(server.waitForExit(10000));
+            QCOMPARE(server.process().exitStatus(), QProcess::CrashExit);
+            QCOMPARE(blobCount(dir.path()), 4); // v2's blobs were on disk when it died
+        }
+
+        BerthdProcess server(dir.path());
+        QVERIFY(server.start());
+        HttpTestClient client(server.port());
+        QCOMPARE(client.site(u"crash-test"_s).body, QByteArray("v1"));
+        QCOMPARE(client.site(u"crash-test"_s, u"/a.css"_s).body, QByteArray("a1"));
+        QCOMPARE(client.site(u"crash-test"_s, u"/b.css"_s).status, 404);
+        QCOMPARE(blobCount(dir.path()), 2); // the orphans were collected on start
+
+        // And the same update, uninterrupted, now succeeds.
+        QCOMPARE(client.api("PUT", u"/deploy/"_s + id, key, v2).status, 200);
+        QCOMPARE(client.site(u"crash-test"_s).body, QByteArray("v2"));
+    }
+};
+
+QTEST_GUILESS_MAIN(TestCrashSafety)
+#include "tst_crashsafety.moc"

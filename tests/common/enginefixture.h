@@ -1,0 +1,38 @@
+#pragma once
+
+#include "httptestclient.h"
+
+#include "engine.h"
+
+#include <QTemporaryDir>
+
+#include <memory>
+
+namespace berth::test {
+
+// A real Engine on an ephemeral loopback port over a fresh temporary data directory.
+class EngineFixture
+{
+public:
+    EngineFixture();
+    ~EngineFixture();
+
+    bool start();   // false (with a QWARN) when the engine does not start
+    bool restart(); // stops and starts again on the same data directory
+    void stop();
+
+    Engine &engine() { return *m_engine; }
+    HttpTestClient &client() { return *m_client; }
+    QString dataDir() const { return m_dir.path(); }
+    QByteArray ownerKey() const { return m_ownerKey; }
+    // A new key for the user with this email (created with the plan when missing).
+    QByteArray keyFor(const QString &email, const QString &plan = QStringLiteral("free"));
+
+private:
+    QTemporaryDir m_dir;
+    std::unique_ptr<Engine> m_engine;
+    std::unique_ptr<HttpTestClient> m_client;
+    QByteArray m_ownerKey;
+};
+
+} // namespace berth::test
