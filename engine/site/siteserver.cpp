@@ -1,5 +1,6 @@
 #include "siteserver.h"
 
+#include "siteendpoints.h"
 #include "sitepathresolver.h"
 #include "domain/sitetable.h"
 #include "storage/blobstore.h"
@@ -42,6 +43,8 @@ void SiteServer::handle(const HttpRequest &request, const QString &slug, Respons
         sink.send(noSitePage());
         return;
     }
+    if (m_endpoints && m_endpoints->handle(request, *site, sink))
+        return;
     if (request.method != "GET" && request.method != "HEAD") {
         HttpResponse response = HttpResponse::jsonError(405, u"Method not allowed"_s);
         response.setHeader("Allow", "GET, HEAD");

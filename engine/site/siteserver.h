@@ -6,6 +6,7 @@
 namespace berth {
 
 class BlobStore;
+class SiteEndpoints;
 class SiteTable;
 struct SiteFile;
 
@@ -16,6 +17,9 @@ class SiteServer final
 public:
     SiteServer(const SiteTable &sites, const BlobStore &blobs);
     Q_DISABLE_COPY_MOVE(SiteServer)
+
+    // The built-in endpoints (/_submit, /_counter); none until set.
+    void setEndpoints(SiteEndpoints *endpoints) { m_endpoints = endpoints; }
 
     void handle(const HttpRequest &request, const QString &slug, ResponseSink sink);
     // The built-in page for a host under the site domain where nothing is published.
@@ -28,6 +32,7 @@ private:
     const SiteTable &m_sites;
     const BlobStore &m_blobs;
     HotFileCache m_cache;
+    SiteEndpoints *m_endpoints = nullptr;
 };
 
 } // namespace berth

@@ -1,0 +1,21 @@
+#pragma once
+
+#include "http/requesthandler.h"
+
+namespace berth {
+
+struct Site;
+
+// The built-in endpoints every site offers (/_submit, /_counter/...). SiteServer asks them first,
+// after the site's access check, so a private site's endpoints need the same access as its pages.
+class SiteEndpoints
+{
+public:
+    virtual ~SiteEndpoints() = default;
+
+    // Answers and returns true when the request's path is one of the built-in endpoints; returns
+    // false (sending nothing) for any other path.
+    virtual bool handle(const HttpRequest &request, const Site &site, ResponseSink &sink) = 0;
+};
+
+} // namespace berth
