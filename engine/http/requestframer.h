@@ -1,0 +1,87 @@
+#pragma once
+
+#include "httprequest.h"
+
+#include <QByteArray>
+#include <QByteArrayView>
+
+namespace berth {
+
+// Protocol limits the framer enforces before anything is buffered for QtHttpServer.
+inline constexpr qsizetype kMaxHeadBytes = 16 * 1024;        // request line + header block; 431 beyond
+inline constexpr qsizetype kMaxRequestLineBytes = 8 * 1024;  // 414 beyond
+inline constexpr int kMaxHeaderFields = 100;                 // 431 beyond (QtNetwork silently drops the rest)
+inline constexpr int kMaxContentLengthDigits = 15;           // < 1 PB, no overflow in qint64 arithmetic
+
+// A request head as framed from the raw bytes.
+struct FramedHead
+{
+    QByteArray method;
+    QByteArray target;   // raw request-target
+    int minorVersion = 1; // HTTP/1.minorVersion
+    HttpHeaders headers; // names lower-cased, arrival order
+    QByteArray host;     // raw Host value (empty when absent)
+    qint64 contentLength = 0;
+    bool keepAlive = true;
+    bool expectContinue = false;
+};
+
+// Frames HTTP/1.1 requests from a byte stream: feed bytes, read heads, body boundaries and errors. Strict: anything
+// QtHttpServer could read differently (bare LF, obs-fold, ambiguous lengths, chunked bodies) is refused, so that the
+// framer and QtHttpServer always agree on where a request ends. No sockets: fuzzed and unit-tested alone.
+class RequestFramer final
+{
+public:
+    enum class State
+    {
+        Head,            // reading a request head
+        HeadComplete,    // head() is valid; call beginBody()
+        Body,            // reading bodyRemaining() more body bytes
+        MessageComplete, // call reset() for the next request
+        Failed,          // errorStatus() / errorMessage() say why; the connection must close
+    };
+
+    RequestFramer() = default;
+    Q_DISABLE_COPY_MOVE(RequestFramer)
+
+    // Consumes bytes of the current head or body and returns how many it took. Stops at a state change, so
+    // bytes past the end of a head or body are left to the caller.
+    qsizetype feed(QByteArrayView bytes);
+    void beginBody();
+    void reset();
+
+    State state() const { return m_state; }
+    const FramedHead &head() const { return m_head; }
+    FramedHead takeHead();
+    qsizetype headBytes() const { return m_headBytes; } // head size on the wire, leading empty lines included
+    qint64 bodyRemaining() const { return m_bodyRemaining; }
+    int errorStatus() const { return m_errorStatus; }
+    const char *errorMessage() const { return m_errorMessage; }
+
+    static bool isToken(QByteArrayView text);
+
+private:
+    qsizetype feedHead(QByteArrayView bytes);
+    void processLine(QByteArrayView line);
+    void parseRequestLine(QByteArrayView line);
+    void parseHeaderLine(QByteArrayView line);
+    void finishHead();
+    void fail(int status, const char *message);
+
+    State m_state = State::Head;
+    FramedHead m_head;
+    QByteArray m_line; // the current partial line
+    qsizetype m_headBytes = 0;
+    qint64 m_bodyRemaining = 0;
+    bool m_haveRequestLine = false;
+    int m_hostCount = 0;
+    int m_contentLengthCount = 0;
+    QByteArray m_contentLength;
+    QByteArray m_transferEncoding;
+    QByteArray m_connection;
+    QByteArray m_expect;
+    int m_errorStatus = 0;
+    const char *m_errorMessage = "";
+};
+
+} // namespace berth
