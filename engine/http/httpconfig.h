@@ -16,6 +16,7 @@ struct HttpConfig
     int maxLargeUploads = 4;             // concurrent bodies over largeUploadBytes; beyond: 503
     qint64 largeUploadBytes = 1 << 20;
     int acceptRetryMs = 500;             // after an accept error (EMFILE), try accepting again
+    int sendStallTimeoutMs = 60000;      // a client that reads nothing of a response for this long is dropped
     QByteArray serverHeader = "Berth";
 };
 

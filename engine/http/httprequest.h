@@ -26,6 +26,11 @@ struct HttpRequest
     bool hasHeader(QByteArrayView lowerName) const;
     QString host() const; // Host header lower-cased with any port stripped
     bool isHead() const { return method == "HEAD"; }
+
+    // Splits a raw request-target into its path, percent-decoded once, and its still-encoded query.
+    static void splitTarget(const QByteArray &target, QString *path, QByteArray *query);
+    // IPv4-mapped IPv6 addresses (a dual-stack listener's view of IPv4 clients) as plain IPv4.
+    static QHostAddress normalisedPeer(const QHostAddress &address);
 };
 
 // What the front door knows of a request once its header block has arrived, before any body byte.

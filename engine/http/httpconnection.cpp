@@ -1,0 +1,381 @@
+#include "httpconnection.h"
+
+#include "filestreamer.h"
+#include "frontdoor.h"
+#include "requesthandler.h"
+#include "responsewriter.h"
+
+#include <QHttpServerRequest>
+#include <QTimerEvent>
+
+#include <sys/socket.h>
+
+namespace berth {
+
+using namespace Qt::StringLiterals;
+
+namespace {
+
+// What a connection may buffer while it reads a head or while it is held (TCP backpressure beyond that); a request
+// body QtHttpServer is reading may use its approved length on top.
+constexpr qint64 kReadBufferBytes = 64 * 1024;
+// After a refusal: keep reading (and dropping) this long / this much, so that a client still sending its body
+// reads our answer instead of a connection reset.
+constexpr int kLingerMs = 2000;
+constexpr qint64 kLingerMaxBytes = 16 * 1024 * 1024;
+// In-memory bodies up to this size go out in the same write as the head.
+constexpr qsizetype kCoalesceBytes = 16 * 1024;
+
+bool asksToClose(const HttpResponse &response)
+{
+    return response.header("connection").toLower().contains("close");
+}
+
+} // namespace
+
+HttpConnection::HttpConnection(FrontDoor &door, QObject *parent)
+    : QTcpSocket(parent)
+    , m_door(door)
+{
+}
+
+HttpConnection::~HttpConnection()
+{
+    // ~QAbstractSocket aborts and emits disconnected(): never into this half-destroyed object's slots.
+    disconnect(this, nullptr, this, nullptr);
+    releaseUploadSlot();
+    if (m_counted)
+        m_door.connectionClosed();
+}
+
+bool HttpConnection::adopt(qintptr descriptor, bool counted)
+{
+    if (!setSocketDescriptor(descriptor))
+        return false;
+    m_counted = counted;
+    m_peer = HttpRequest::normalisedPeer(peerAddress());
+    setSocketOption(QAbstractSocket::LowDelayOption, 1);
+    setReadBufferSize(kReadBufferBytes);
+    connect(this, &QIODevice::readyRead, this, &HttpConnection::onReadyRead);
+    connect(this, &QIODevice::bytesWritten, this, &HttpConnection::onBytesWritten);
+    connect(this, &QAbstractSocket::disconnected, this, &HttpConnection::onDisconnected);
+    startTimer(m_door.config().idleTimeoutMs);
+    return true;
+}
+
+void HttpConnection::refuseAtAccept()
+{
+    connect(this, &QAbstractSocket::disconnected, this, &QObject::deleteLater);
+    m_phase = Phase::Waiting;
+    refuse(503, u"Too many connections; retry later"_s);
+}
+
+void HttpConnection::onReadyRead()
+{
+    switch (m_phase) {
+    case Phase::Idle:
+        if (bytesAvailable() == 0)
+            return;
+        m_phase = Phase::Head; // the idle timer keeps running until the head is known to be incomplete
+        m_headTimed = false;
+        frameHead();
+        return;
+    case Phase::Head:
+        frameHead();
+        return;
+    case Phase::Body:
+        startTimer(m_door.config().bodyStallTimeoutMs); // progress: the stall clock starts again
+        return;
+    case Phase::Waiting:
+    case Phase::Streaming:
+        hold();
+        return;
+    case Phase::Closing:
+    case Phase::Lingering:
+        discard();
+        return;
+    case Phase::Gone:
+        return;
+    }
+}
+
+void HttpConnection::frameHead()
+{
+    QByteArray &scratch = m_door.scratch();
+    while (m_framer.state() == RequestFramer::State::Head) {
+        // A request's first bytes are peeked: when they hold the whole head, nothing is copied twice. Otherwise
+        // they are consumed inside the guard's transaction, so QtHttpServer's slot (next in line) sees none.
+        const bool fresh = !isTransactionStarted();
+        const qint64 got = fresh ? peek(scratch.data(), scratch.size()) : read(scratch.data(), scratch.size());
+        if (got <= 0)
+            break;
+        const qsizetype used = m_framer.feed(QByteArrayView(scratch.constData(), got));
+        if (fresh && m_framer.state() == RequestFramer::State::Head) {
+            startTransaction();
+            skip(used);
+        }
+    }
+    switch (m_framer.state()) {
+    case RequestFramer::State::Failed:
+        refuse(m_framer.errorStatus(), QString::fromLatin1(m_framer.errorMessage()));
+        return;
+    case RequestFramer::State::HeadComplete:
+        headComplete();
+        return;
+    default:
+        if (!m_headTimed) { // the deadline counts from the head's first byte: slow senders get no extension
+            m_headTimed = true;
+            startTimer(m_door.config().headerTimeoutMs);
+        }
+        return;
+    }
+}
+
+void HttpConnection::headComplete()
+{
+    const qsizetype headBytes = m_framer.headBytes();
+    m_head = m_framer.takeHead();
+    m_framer.reset();
+    if (isTransactionStarted())
+        rollbackTransaction(); // QtHttpServer reads the request from its first byte
+    m_phase = Phase::Body;
+
+    const qint64 length = m_head.contentLength;
+    if (length > 0) {
+        const BodyLimit limit = m_door.handler().bodyLimit(RequestHead{m_head.method, m_head.target, m_head.host, length});
+        if (length > limit.maxBytes)
+            return refuse(413, limit.message.isEmpty() ? u"Request body too large"_s : limit.message);
+        if (length > m_door.config().largeUploadBytes) {
+            if (!m_door.acquireUploadSlot())
+                return refuse(503, u"Too many uploads in progress; retry later"_s);
+            m_holdsUploadSlot = true;
+        }
+        const qint64 whole = headBytes + length;
+        setReadBufferSize(whole + kReadBufferBytes);
+        if (bytesAvailable() < whole) {
+            if (m_head.expectContinue) // QtHttpServer 6.4 never answers Expect itself: this is the only 100
+                write("HTTP/1.1 100 Continue\r\n\r\n");
+            startTimer(m_door.config().bodyStallTimeoutMs);
+        }
+    }
+    // QtHttpServer's readyRead slot runs next in this same emission: it parses the request and calls dispatch().
+}
+
+void HttpConnection::dispatch(const QHttpServerRequest &parsed)
+{
+    if (m_phase != Phase::Body || parsed.body().size() != m_head.contentLength) {
+        // QtHttpServer framed something the guard did not approve: answer nothing on this connection.
+        qWarning("berth: QtHttpServer and the front door disagree on a request; connection dropped");
+        abort();
+        return;
+    }
+    m_phase = Phase::Waiting;
+    m_timer.stop();
+    if (readBufferSize() != kReadBufferBytes)
+        setReadBufferSize(kReadBufferBytes);
+
+    HttpRequest request;
+    request.method = std::move(m_head.method);
+    request.target = std::move(m_head.target);
+    HttpRequest::splitTarget(request.target, &request.path, &request.query);
+    request.headers = std::move(m_head.headers);
+    request.body = parsed.body();
+    request.peer = m_peer;
+    m_keepAlive = m_head.keepAlive;
+    m_isHead = request.isHead();
+    m_head = FramedHead();
+
+    const quint64 serial = ++m_serial;
+    m_door.handler().handle(request, ResponseSink(this, [this, serial](HttpResponse response) {
+        respond(serial, std::move(response));
+    }));
+}
+
+void HttpConnection::respond(quint64 serial, HttpResponse response)
+{
+    if (serial != m_serial || m_phase != Phase::Waiting)
+        return; // the client left, or this request was already answered
+    ResponseWriter &writer = m_door.writer();
+    m_keepAlive = m_keepAlive && !asksToClose(response);
+    const bool hasBody = ResponseWriter::statusHasBody(response.status);
+
+    if (!response.filePath.isEmpty() && hasBody) {
+        auto streamer = std::make_unique<FileStreamer>();
+        if (streamer->open(response.filePath, response.fileOffset, response.fileLength)) {
+            write(writer.head(response, streamer->length(), m_keepAlive));
+            if (m_isHead || streamer->length() == 0)
+                return finishResponse();
+            m_streamer = std::move(streamer);
+            m_phase = Phase::Streaming;
+            startTimer(m_door.config().sendStallTimeoutMs);
+            return pumpFile();
+        }
+        qWarning("berth: cannot stream %s", qUtf8Printable(response.filePath));
+        response = HttpResponse::jsonError(500, u"File unavailable"_s);
+    }
+
+    QByteArray out = writer.head(response, response.body.size(), m_keepAlive);
+    if (!hasBody || m_isHead || response.body.isEmpty()) {
+        write(out);
+    } else if (response.body.size() <= kCoalesceBytes) {
+        out.append(response.body);
+        write(out);
+    } else {
+        write(out);
+        write(response.body); // large arrays are queued by reference
+    }
+    finishResponse();
+}
+
+void HttpConnection::pumpFile()
+{
+    if (!m_streamer->pump(*this)) {
+        qWarning("berth: read error while streaming a file; connection dropped");
+        abort();
+        return;
+    }
+    m_door.noteUnsent(bytesToWrite());
+    if (m_streamer->isDone()) {
+        m_streamer.reset();
+        finishResponse();
+    }
+}
+
+void HttpConnection::finishResponse()
+{
+    releaseUploadSlot();
+    if (!m_keepAlive)
+        return closeAfterWrite();
+    m_phase = Phase::Idle;
+    startTimer(m_door.config().idleTimeoutMs);
+    if (isTransactionStarted())
+        rollbackTransaction(); // the held bytes (pipelined requests) become visible again
+    if (bytesAvailable() > 0) // QtHttpServer reads one request per readyRead: wake it for the next one
+        QMetaObject::invokeMethod(this, &HttpConnection::resume, Qt::QueuedConnection);
+}
+
+void HttpConnection::resume()
+{
+    if (m_phase == Phase::Idle && bytesAvailable() > 0)
+        Q_EMIT readyRead();
+}
+
+void HttpConnection::hold()
+{
+    if (bytesAvailable() == 0)
+        return;
+    if (!isTransactionStarted())
+        startTransaction();
+    skip(bytesAvailable()); // kept in the transaction; the read buffer size bounds it
+}
+
+void HttpConnection::discard()
+{
+    if (isTransactionStarted())
+        commitTransaction();
+    const qint64 dropped = skip(bytesAvailable());
+    if (m_phase == Phase::Lingering && dropped > 0 && (m_lingered += dropped) > kLingerMaxBytes)
+        abort();
+}
+
+void HttpConnection::onBytesWritten()
+{
+    if (m_phase == Phase::Streaming) {
+        startTimer(m_door.config().sendStallTimeoutMs);
+        pumpFile();
+    } else if (m_phase == Phase::Closing && bytesToWrite() == 0) {
+        startLinger();
+    }
+}
+
+void HttpConnection::onDisconnected()
+{
+    m_phase = Phase::Gone;
+    m_timer.stop();
+    m_streamer.reset(); // closes the file at once
+    releaseUploadSlot();
+    if (m_counted) {
+        m_counted = false;
+        m_door.connectionClosed();
+    }
+}
+
+void HttpConnection::refuse(int status, const QString &message)
+{
+    if (m_phase == Phase::Closing || m_phase == Phase::Lingering || m_phase == Phase::Gone)
+        return;
+    detachParser();
+    write(m_door.writer().refusal(status, message));
+    closeAfterWrite();
+}
+
+void HttpConnection::closeAfterWrite()
+{
+    detachParser();
+    releaseUploadSlot();
+    m_streamer.reset();
+    m_phase = Phase::Closing;
+    startTimer(m_door.config().sendStallTimeoutMs);
+    discard();
+    if (bytesToWrite() == 0)
+        startLinger();
+}
+
+void HttpConnection::startLinger()
+{
+    m_phase = Phase::Lingering;
+    startTimer(kLingerMs);
+    discard();
+    if (state() == QAbstractSocket::ConnectedState)
+        ::shutdown(int(socketDescriptor()), SHUT_WR); // FIN after our answer; the client's close ends it
+}
+
+void HttpConnection::detachParser()
+{
+    // QtHttpServer must never parse what follows a refusal or a final response.
+    if (QObject *parser = m_door.parser())
+        disconnect(this, &QIODevice::readyRead, parser, nullptr);
+}
+
+void HttpConnection::releaseUploadSlot()
+{
+    if (m_holdsUploadSlot) {
+        m_holdsUploadSlot = false;
+        m_door.releaseUploadSlot();
+    }
+}
+
+void HttpConnection::startTimer(int ms)
+{
+    if (ms > 0)
+        m_timer.start(ms, Qt::CoarseTimer, this);
+    else
+        m_timer.stop();
+}
+
+void HttpConnection::timerEvent(QTimerEvent *event)
+{
+    if (event->timerId() != m_timer.timerId())
+        return QTcpSocket::timerEvent(event);
+    m_timer.stop();
+    switch (m_phase) {
+    case Phase::Idle:
+        if (bytesToWrite() > 0) // the last response is still leaving: not idle yet
+            return startTimer(m_door.config().idleTimeoutMs);
+        return closeAfterWrite();
+    case Phase::Head:
+        return refuse(408, u"Request header timeout"_s);
+    case Phase::Body:
+        return refuse(408, u"Request body timeout"_s);
+    case Phase::Streaming:
+    case Phase::Closing:
+    case Phase::Lingering:
+        abort();
+        return;
+    case Phase::Waiting:
+    case Phase::Gone:
+        return;
+    }
+}
+
+} // namespace berth

@@ -1,0 +1,92 @@
+#pragma once
+
+#include "requestframer.h"
+
+#include <QBasicTimer>
+#include <QHostAddress>
+#include <QTcpSocket>
+
+#include <memory>
+
+QT_BEGIN_NAMESPACE
+class QHttpServerRequest;
+QT_END_NAMESPACE
+
+namespace berth {
+
+class FileStreamer;
+class FrontDoor;
+struct HttpResponse;
+
+// One client connection, guarded. Its readyRead slot is connected before QtHttpServer's, so it sees every byte
+// first: it frames each request head itself and lets QtHttpServer parse a request only once the guard has accepted
+// it; until then, and while a response is in progress, it keeps the bytes inside its own read transaction, where
+// QtHttpServer cannot see them. Refusals, timeouts, 100-continue, the response and the file streaming are all here.
+// QtHttpServer deletes the socket (and so this guard) after the client disconnects.
+class HttpConnection final : public QTcpSocket
+{
+    Q_OBJECT
+
+public:
+    HttpConnection(FrontDoor &door, QObject *parent);
+    ~HttpConnection() override;
+    Q_DISABLE_COPY_MOVE(HttpConnection)
+
+    // Adopts an accepted descriptor and connects the guard's slots (before QtHttpServer gets the socket).
+    bool adopt(qintptr descriptor, bool counted);
+    // Over the connection cap: 503 and close; the socket is never handed to QtHttpServer.
+    void refuseAtAccept();
+    // Called by QtHttpServer's handleRequest once it has parsed the request the guard framed and approved.
+    void dispatch(const QHttpServerRequest &parsed);
+
+protected:
+    void timerEvent(QTimerEvent *event) override;
+
+private:
+    enum class Phase
+    {
+        Idle,      // between requests (keep-alive)
+        Head,      // a request head is arriving
+        Body,      // head accepted: QtHttpServer reads the body
+        Waiting,   // the handler has the request; later requests are held
+        Streaming, // a file response is being streamed; later requests are held
+        Closing,   // the last response is being flushed
+        Lingering, // write side shut; input discarded until the client closes or the linger time ends
+        Gone,      // disconnected
+    };
+
+    void onReadyRead();
+    void onBytesWritten();
+    void onDisconnected();
+    void frameHead();
+    void headComplete();
+    void hold();
+    void discard();
+    void respond(quint64 serial, HttpResponse response);
+    void pumpFile();
+    void finishResponse();
+    void resume();
+    void refuse(int status, const QString &message);
+    void closeAfterWrite();
+    void startLinger();
+    void detachParser();
+    void releaseUploadSlot();
+    void startTimer(int ms);
+
+    FrontDoor &m_door;
+    RequestFramer m_framer;
+    FramedHead m_head; // the approved head QtHttpServer is parsing, until dispatch
+    std::unique_ptr<FileStreamer> m_streamer;
+    QBasicTimer m_timer;
+    QHostAddress m_peer;
+    Phase m_phase = Phase::Idle;
+    quint64 m_serial = 0;
+    qint64 m_lingered = 0;
+    bool m_counted = false;
+    bool m_keepAlive = true;
+    bool m_isHead = false;
+    bool m_headTimed = false;
+    bool m_holdsUploadSlot = false;
+};
+
+} // namespace berth

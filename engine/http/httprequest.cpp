@@ -1,0 +1,59 @@
+#include "httprequest.h"
+
+namespace berth {
+
+QByteArray HttpRequest::header(QByteArrayView lowerName) const
+{
+    for (const auto &field : headers) {
+        if (field.first == lowerName)
+            return field.second;
+    }
+    return {};
+}
+
+bool HttpRequest::hasHeader(QByteArrayView lowerName) const
+{
+    for (const auto &field : headers) {
+        if (field.first == lowerName)
+            return true;
+    }
+    return false;
+}
+
+QString HttpRequest::host() const
+{
+    QByteArrayView value = QByteArrayView(header("host"));
+    if (value.startsWith('[')) { // IPv6 literal: the port follows the closing bracket
+        const qsizetype close = value.indexOf(']');
+        if (close > 0)
+            value = value.first(close + 1);
+    } else {
+        const qsizetype colon = value.indexOf(':');
+        if (colon >= 0)
+            value = value.first(colon);
+    }
+    return QString::fromLatin1(value).toLower();
+}
+
+void HttpRequest::splitTarget(const QByteArray &target, QString *path, QByteArray *query)
+{
+    const qsizetype mark = target.indexOf('?');
+    const QByteArray rawPath = mark < 0 ? target : target.first(mark);
+    *query = mark < 0 ? QByteArray() : target.sliced(mark + 1);
+    // Decoded exactly once, from the raw target: "%252e" stays "%2e"; handlers reject "..", NUL and '\'.
+    *path = rawPath.contains('%') ? QString::fromUtf8(QByteArray::fromPercentEncoding(rawPath))
+                                  : QString::fromUtf8(rawPath);
+}
+
+QHostAddress HttpRequest::normalisedPeer(const QHostAddress &address)
+{
+    if (address.protocol() == QAbstractSocket::IPv6Protocol) {
+        bool isV4 = false;
+        const quint32 v4 = address.toIPv4Address(&isV4);
+        if (isV4)
+            return QHostAddress(v4);
+    }
+    return address;
+}
+
+} // namespace berth

@@ -1,0 +1,23 @@
+#include "httpserveradapter.h"
+
+#include "httpconnection.h"
+
+namespace berth {
+
+HttpServerAdapter::HttpServerAdapter(QObject *parent)
+    : QAbstractHttpServer(parent)
+{
+}
+
+bool HttpServerAdapter::handleRequest(const QHttpServerRequest &request, QTcpSocket *socket)
+{
+    // Every socket comes from the FrontDoor, which only creates HttpConnections.
+    static_cast<HttpConnection *>(socket)->dispatch(request);
+    return true;
+}
+
+void HttpServerAdapter::missingHandler(const QHttpServerRequest &, QTcpSocket *)
+{
+}
+
+} // namespace berth

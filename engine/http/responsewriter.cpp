@@ -1,0 +1,176 @@
+#include "responsewriter.h"
+
+#include <QDateTime>
+
+namespace berth {
+
+namespace {
+
+constexpr qsizetype kHeadReserveBytes = 512;
+
+bool isWriterOwned(QByteArrayView name)
+{
+    for (QByteArrayView owned : {QByteArrayView("content-length"), QByteArrayView("date"), QByteArrayView("server"),
+                                 QByteArrayView("connection"), QByteArrayView("transfer-encoding"),
+                                 QByteArrayView("keep-alive")}) {
+        if (name.compare(owned, Qt::CaseInsensitive) == 0)
+            return true;
+    }
+    return false;
+}
+
+// CR, LF or NUL in a header would let a handler's data start a new header or a new response.
+bool isSafeField(const QByteArray &name, const QByteArray &value)
+{
+    if (name.isEmpty())
+        return false;
+    for (const QByteArray *part : {&name, &value}) {
+        for (char c : *part) {
+            if (c == '\r' || c == '\n' || c == '\0')
+                return false;
+        }
+    }
+    for (char c : name) {
+        if (c == ':' || c == ' ' || c == '\t')
+            return false;
+    }
+    return true;
+}
+
+void appendNumber(QByteArray &out, qint64 n)
+{
+    char digits[24];
+    int i = sizeof(digits);
+    do {
+        digits[--i] = char('0' + n % 10);
+        n /= 10;
+    } while (n > 0);
+    out.append(digits + i, qsizetype(sizeof(digits)) - i);
+}
+
+} // namespace
+
+ResponseWriter::ResponseWriter(QByteArray serverName)
+    : m_serverName(std::move(serverName))
+{
+}
+
+QByteArray ResponseWriter::head(const HttpResponse &response, qint64 contentLength, bool keepAlive)
+{
+    QByteArray out;
+    out.reserve(kHeadReserveBytes);
+    out.append("HTTP/1.1 ");
+    appendNumber(out, response.status);
+    out.append(' ');
+    out.append(reasonPhrase(response.status));
+    out.append("\r\nServer: ");
+    out.append(m_serverName);
+    out.append("\r\nDate: ");
+    out.append(date());
+    if (statusHasBody(response.status)) {
+        out.append("\r\nContent-Length: ");
+        appendNumber(out, contentLength);
+    }
+    out.append(keepAlive ? "\r\nConnection: keep-alive\r\n" : "\r\nConnection: close\r\n");
+
+    bool haveNosniff = false;
+    const auto &headers = response.headers;
+    for (qsizetype i = 0; i < headers.size(); ++i) {
+        const auto &[name, value] = headers.at(i);
+        if (!isSafeField(name, value) || isWriterOwned(name))
+            continue;
+        const bool repeatable = name.compare("set-cookie", Qt::CaseInsensitive) == 0;
+        bool supersededLater = false;
+        for (qsizetype j = i + 1; j < headers.size() && !repeatable && !supersededLater; ++j)
+            supersededLater = headers.at(j).first.compare(name, Qt::CaseInsensitive) == 0;
+        if (supersededLater)
+            continue;
+        haveNosniff = haveNosniff || name.compare("x-content-type-options", Qt::CaseInsensitive) == 0;
+        out.append(name);
+        out.append(": ");
+        out.append(value);
+        out.append("\r\n");
+    }
+    if (!haveNosniff)
+        out.append("X-Content-Type-Options: nosniff\r\n");
+    out.append("\r\n");
+    return out;
+}
+
+QByteArray ResponseWriter::refusal(int status, const QString &message)
+{
+    const HttpResponse response = HttpResponse::jsonError(status, message);
+    return head(response, response.body.size(), false) + response.body;
+}
+
+const QByteArray &ResponseWriter::date()
+{
+    const qint64 now = QDateTime::currentSecsSinceEpoch();
+    if (now != m_dateSecs) {
+        m_dateSecs = now;
+        m_date = imfFixdate(now);
+    }
+    return m_date;
+}
+
+QByteArray ResponseWriter::imfFixdate(qint64 secsSinceEpoch)
+{
+    // RFC 7231 IMF-fixdate, e.g. "Sun, 06 Nov 1994 08:49:37 GMT"; no locale involved.
+    static constexpr const char *days[] = {"Mon", "Tue", "Wed", "Thu", "Fri", "Sat", "Sun"};
+    static constexpr const char *months[] = {"Jan", "Feb", "Mar", "Apr", "May", "Jun",
+                                             "Jul", "Aug", "Sep", "Oct", "Nov", "Dec"};
+    const QDateTime t = QDateTime::fromSecsSinceEpoch(secsSinceEpoch, Qt::UTC);
+    const QDate d = t.date();
+    const QTime tm = t.time();
+    char buf[32];
+    std::snprintf(buf, sizeof(buf), "%s, %02d %s %04d %02d:%02d:%02d GMT", days[d.dayOfWeek() - 1], d.day(),
+                  months[d.month() - 1], d.year(), tm.hour(), tm.minute(), tm.second());
+    return QByteArray(buf);
+}
+
+QByteArrayView ResponseWriter::reasonPhrase(int status)
+{
+    switch (status) {
+    case 100: return "Continue";
+    case 200: return "OK";
+    case 201: return "Created";
+    case 202: return "Accepted";
+    case 204: return "No Content";
+    case 206: return "Partial Content";
+    case 301: return "Moved Permanently";
+    case 302: return "Found";
+    case 303: return "See Other";
+    case 304: return "Not Modified";
+    case 307: return "Temporary Redirect";
+    case 308: return "Permanent Redirect";
+    case 400: return "Bad Request";
+    case 401: return "Unauthorized";
+    case 403: return "Forbidden";
+    case 404: return "Not Found";
+    case 405: return "Method Not Allowed";
+    case 406: return "Not Acceptable";
+    case 408: return "Request Timeout";
+    case 409: return "Conflict";
+    case 410: return "Gone";
+    case 411: return "Length Required";
+    case 412: return "Precondition Failed";
+    case 413: return "Content Too Large";
+    case 414: return "URI Too Long";
+    case 415: return "Unsupported Media Type";
+    case 416: return "Range Not Satisfiable";
+    case 417: return "Expectation Failed";
+    case 421: return "Misdirected Request";
+    case 422: return "Unprocessable Content";
+    case 429: return "Too Many Requests";
+    case 431: return "Request Header Fields Too Large";
+    case 500: return "Internal Server Error";
+    case 501: return "Not Implemented";
+    case 502: return "Bad Gateway";
+    case 503: return "Service Unavailable";
+    case 504: return "Gateway Timeout";
+    case 505: return "HTTP Version Not Supported";
+    default: return "Unknown";
+    }
+}
+
+} // namespace berth
