@@ -41,8 +41,11 @@ HttpConnection::HttpConnection(FrontDoor &door, QObject *parent)
 
 HttpConnection::~HttpConnection()
 {
-    // ~QAbstractSocket aborts and emits disconnected(): never into this half-destroyed object's slots.
-    disconnect(this, nullptr, this, nullptr);
+    // ~QAbstractSocket aborts and emits disconnected(): never into this half-destroyed object's slots. Only the
+    // guard's own connections go: QtHttpServer frees its request object from a destroyed() lambda on this socket.
+    disconnect(this, &QIODevice::readyRead, this, &HttpConnection::onReadyRead);
+    disconnect(this, &QIODevice::bytesWritten, this, &HttpConnection::onBytesWritten);
+    disconnect(this, &QAbstractSocket::disconnected, this, &HttpConnection::onDisconnected);
     releaseUploadSlot();
     if (m_counted)
         m_door.connectionClosed();
