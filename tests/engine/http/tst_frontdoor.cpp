@@ -27,6 +27,7 @@ private slots:
 
     void servesGetAndKeepsAlive();
     void requestFieldsFromRawTarget();
+    void dualStackPeerIsPlainIpv4();
     void refusals_data();
     void refusals();
     void leadingEmptyLinesAreIgnored();
@@ -114,6 +115,25 @@ void TestFrontDoor::requestFieldsFromRawTarget()
     QCOMPARE(req.host(), QStringLiteral("site.test"));
     QCOMPARE(req.body, QByteArray("abc"));
     QCOMPARE(req.peer, QHostAddress(QHostAddress::LocalHost));
+}
+
+void TestFrontDoor::dualStackPeerIsPlainIpv4()
+{
+    // A dual-stack listener sees IPv4 clients as ::ffff:a.b.c.d; handlers get the plain IPv4 address.
+    HttpService dualStack(*m_handler);
+    if (!dualStack.listen(QHostAddress::Any, 0))
+        QSKIP("no dual-stack listener here");
+    RawClient client;
+    QVERIFY(client.connectTo(dualStack.serverPort()));
+    client.send("GET / HTTP/1.1\r\nHost: a.test\r\n\r\n");
+    RawResponse r;
+    QVERIFY(client.waitResponse(&r));
+    QCOMPARE(m_handler->last.peer.protocol(), QAbstractSocket::IPv4Protocol);
+    QCOMPARE(m_handler->last.peer, QHostAddress(QStringLiteral("127.0.0.1")));
+    QCOMPARE(HttpRequest::normalisedPeer(QHostAddress(QStringLiteral("::ffff:10.1.2.3"))),
+             QHostAddress(QStringLiteral("10.1.2.3")));
+    QCOMPARE(HttpRequest::normalisedPeer(QHostAddress(QStringLiteral("2001:db8::1"))),
+             QHostAddress(QStringLiteral("2001:db8::1")));
 }
 
 void TestFrontDoor::refusals_data()
@@ -452,7 +472,7 @@ void TestFrontDoor::acceptRecoversAfterFileLimit()
     rlimit saved {};
     QCOMPARE(getrlimit(RLIMIT_NOFILE, &saved), 0);
     rlimit low = saved;
-    low.rlim_cur = 256;
+    low.rlim_cur = qMin<rlim_t>(256, saved.rlim_max);
     QCOMPARE(setrlimit(RLIMIT_NOFILE, &low), 0);
 
     // Fill the descriptor table, then leave exactly one free: the client's socket takes it, so accept() fails.
