@@ -4,7 +4,6 @@
 #include "requestframer.h"
 
 #include <QTimer>
-
 #include <unistd.h>
 
 namespace berth {

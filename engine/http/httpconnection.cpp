@@ -7,7 +7,6 @@
 
 #include <QHttpServerRequest>
 #include <QTimerEvent>
-
 #include <sys/socket.h>
 
 namespace berth {
@@ -145,7 +144,8 @@ void HttpConnection::headComplete()
 
     const qint64 length = m_head.contentLength;
     if (length > 0) {
-        const BodyLimit limit = m_door.handler().bodyLimit(RequestHead{m_head.method, m_head.target, m_head.host, length});
+        const BodyLimit limit
+            = m_door.handler().bodyLimit(RequestHead {m_head.method, m_head.target, m_head.host, length});
         if (length > limit.maxBytes)
             return refuse(413, limit.message.isEmpty() ? u"Request body too large"_s : limit.message);
         if (length > m_door.config().largeUploadBytes) {
@@ -189,9 +189,8 @@ void HttpConnection::dispatch(const QHttpServerRequest &parsed)
     m_head = FramedHead();
 
     const quint64 serial = ++m_serial;
-    m_door.handler().handle(request, ResponseSink(this, [this, serial](HttpResponse response) {
-        respond(serial, std::move(response));
-    }));
+    m_door.handler().handle(
+        request, ResponseSink(this, [this, serial](HttpResponse response) { respond(serial, std::move(response)); }));
 }
 
 void HttpConnection::respond(quint64 serial, HttpResponse response)

@@ -5,7 +5,6 @@
 #include <QBasicTimer>
 #include <QHostAddress>
 #include <QTcpSocket>
-
 #include <memory>
 
 QT_BEGIN_NAMESPACE
@@ -45,14 +44,14 @@ protected:
 private:
     enum class Phase
     {
-        Idle,      // between requests (keep-alive)
-        Head,      // a request head is arriving
-        Body,      // head accepted: QtHttpServer reads the body
-        Waiting,   // the handler has the request; later requests are held
+        Idle, // between requests (keep-alive)
+        Head, // a request head is arriving
+        Body, // head accepted: QtHttpServer reads the body
+        Waiting, // the handler has the request; later requests are held
         Streaming, // a file response is being streamed; later requests are held
-        Closing,   // the last response is being flushed
+        Closing, // the last response is being flushed
         Lingering, // write side shut; input discarded until the client closes or the linger time ends
-        Gone,      // disconnected
+        Gone, // disconnected
     };
 
     void onReadyRead();

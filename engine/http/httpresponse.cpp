@@ -26,7 +26,7 @@ HttpResponse HttpResponse::json(int status, const QJsonObject &object)
 
 HttpResponse HttpResponse::jsonError(int status, const QString &message)
 {
-    return json(status, QJsonObject{{QStringLiteral("error"), message}});
+    return json(status, QJsonObject {{QStringLiteral("error"), message}});
 }
 
 HttpResponse HttpResponse::bytes(int status, const QByteArray &contentType, const QByteArray &body)

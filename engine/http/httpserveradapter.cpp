@@ -16,8 +16,6 @@ bool HttpServerAdapter::handleRequest(const QHttpServerRequest &request, QTcpSoc
     return true;
 }
 
-void HttpServerAdapter::missingHandler(const QHttpServerRequest &, QTcpSocket *)
-{
-}
+void HttpServerAdapter::missingHandler(const QHttpServerRequest &, QTcpSocket *) { }
 
 } // namespace berth

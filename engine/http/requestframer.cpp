@@ -43,8 +43,7 @@ QByteArrayView trimmedOws(QByteArrayView v)
 
 bool isKnownMethod(QByteArrayView m)
 {
-    return m == "GET" || m == "HEAD" || m == "POST" || m == "PUT" || m == "DELETE" || m == "OPTIONS"
-        || m == "PATCH";
+    return m == "GET" || m == "HEAD" || m == "POST" || m == "PUT" || m == "DELETE" || m == "OPTIONS" || m == "PATCH";
 }
 
 // Whether a comma-separated header value (Connection, Transfer-Encoding) lists `token`, case-insensitively.
@@ -198,8 +197,8 @@ void RequestFramer::parseRequestLine(QByteArrayView line)
         if (!isTargetChar(c))
             return fail(400, "Malformed request target");
     }
-    if (version.size() != 8 || !version.startsWith("HTTP/") || version[6] != '.' || version[5] < '0'
-        || version[5] > '9' || version[7] < '0' || version[7] > '9') {
+    if (version.size() != 8 || !version.startsWith("HTTP/") || version[6] != '.' || version[5] < '0' || version[5] > '9'
+        || version[7] < '0' || version[7] > '9') {
         return fail(400, "Malformed HTTP version");
     }
     if (version[5] != '1' || (version[7] != '0' && version[7] != '1'))

@@ -8,19 +8,19 @@
 namespace berth {
 
 // Protocol limits the framer enforces before anything is buffered for QtHttpServer.
-inline constexpr qsizetype kMaxHeadBytes = 16 * 1024;        // request line + header block; 431 beyond
-inline constexpr qsizetype kMaxRequestLineBytes = 8 * 1024;  // 414 beyond
-inline constexpr int kMaxHeaderFields = 100;                 // 431 beyond (QtNetwork silently drops the rest)
-inline constexpr int kMaxContentLengthDigits = 15;           // < 1 PB, no overflow in qint64 arithmetic
+inline constexpr qsizetype kMaxHeadBytes = 16 * 1024; // request line + header block; 431 beyond
+inline constexpr qsizetype kMaxRequestLineBytes = 8 * 1024; // 414 beyond
+inline constexpr int kMaxHeaderFields = 100; // 431 beyond (QtNetwork silently drops the rest)
+inline constexpr int kMaxContentLengthDigits = 15; // < 1 PB, no overflow in qint64 arithmetic
 
 // A request head as framed from the raw bytes.
 struct FramedHead
 {
     QByteArray method;
-    QByteArray target;   // raw request-target
+    QByteArray target; // raw request-target
     int minorVersion = 1; // HTTP/1.minorVersion
     HttpHeaders headers; // names lower-cased, arrival order
-    QByteArray host;     // raw Host value (empty when absent)
+    QByteArray host; // raw Host value (empty when absent)
     qint64 contentLength = 0;
     bool keepAlive = true;
     bool expectContinue = false;
@@ -34,11 +34,11 @@ class RequestFramer final
 public:
     enum class State
     {
-        Head,            // reading a request head
-        HeadComplete,    // head() is valid; call beginBody()
-        Body,            // reading bodyRemaining() more body bytes
+        Head, // reading a request head
+        HeadComplete, // head() is valid; call beginBody()
+        Body, // reading bodyRemaining() more body bytes
         MessageComplete, // call reset() for the next request
-        Failed,          // errorStatus() / errorMessage() say why; the connection must close
+        Failed, // errorStatus() / errorMessage() say why; the connection must close
     };
 
     RequestFramer() = default;

@@ -16,7 +16,7 @@ void ResponseSink::send(HttpResponse response) const
 {
     // Only the first send counts, and only while the connection exists (it is destroyed when the client leaves).
     Q_ASSERT_X(!m_state->connection || m_state->connection->thread() == QThread::currentThread(), "ResponseSink::send",
-               "call it on the connection's thread, e.g. from QFuture::then(sink.context(), ...)");
+        "call it on the connection's thread, e.g. from QFuture::then(sink.context(), ...)");
     if (m_state->sent)
         return;
     m_state->sent = true;

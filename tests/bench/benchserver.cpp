@@ -1,15 +1,13 @@
 // A tiny static file server over HttpService for tests/bench/serve-files.sh: files up to --memory-max bytes are
 // served from memory, larger ones are streamed from disk. Not a product: no routing beyond exact paths.
 //   berth_benchserver <directory> <port> [--memory-max BYTES]
-#include <http/httpservice.h>
-#include <http/requesthandler.h>
-
 #include <QCoreApplication>
 #include <QDirIterator>
 #include <QFile>
 #include <QHash>
-
 #include <cstdio>
+#include <http/httpservice.h>
+#include <http/requesthandler.h>
 
 using namespace berth;
 
@@ -37,7 +35,7 @@ public:
         while (it.hasNext()) {
             const QString file = it.next();
             const QString urlPath = file.mid(root.size());
-            Entry entry{contentTypeOf(file), {}, {}};
+            Entry entry {contentTypeOf(file), {}, {}};
             QFile f(file);
             if (f.size() <= memoryMax && f.open(QIODevice::ReadOnly))
                 entry.bytes = f.readAll();

@@ -1,10 +1,9 @@
 // Feeds arbitrary bytes to RequestFramer. Besides crashes and sanitizer reports it checks that framing does not
 // depend on how the bytes are split into reads (the first input byte picks a piece size), and that whatever the
 // framer accepts respects its limits.
-#include <http/requestframer.h>
-
 #include <cstdint>
 #include <cstdlib>
+#include <http/requestframer.h>
 
 using namespace berth;
 
@@ -55,7 +54,8 @@ QByteArrayList frame(QByteArrayView input, qsizetype pieceSize)
             if (framer.state() == RequestFramer::State::HeadComplete) {
                 checkHead(framer);
                 events << framer.head().method + ' ' + framer.head().target + ' '
-                        + QByteArray::number(framer.head().contentLength) + ' ' + QByteArray::number(framer.headBytes());
+                        + QByteArray::number(framer.head().contentLength) + ' '
+                        + QByteArray::number(framer.headBytes());
                 framer.beginBody();
             }
             if (framer.state() == RequestFramer::State::MessageComplete) {

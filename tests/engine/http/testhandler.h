@@ -1,12 +1,10 @@
 #pragma once
 
-#include <http/requesthandler.h>
-
 #include <QList>
 #include <QSemaphore>
 #include <QString>
-
 #include <atomic>
+#include <http/requesthandler.h>
 #include <optional>
 
 namespace berth::test {
@@ -32,9 +30,9 @@ public:
     QString filePath;
     qint64 defaultLimit = 10 * 1024 * 1024;
     std::optional<ResponseSink> laterSink;
-    QSemaphore gate;                   // /slow waits for a release()
-    std::atomic<int> workersDone{0};   // /slow workers that finished their work
-    std::atomic<int> continuations{0}; // /slow continuations that ran on the connection's thread
+    QSemaphore gate; // /slow waits for a release()
+    std::atomic<int> workersDone {0}; // /slow workers that finished their work
+    std::atomic<int> continuations {0}; // /slow continuations that ran on the connection's thread
 };
 
 } // namespace berth::test

@@ -1,7 +1,6 @@
 // RequestFramer without sockets: every framing rule, every split of the input, pipelined requests.
-#include <http/requestframer.h>
-
 #include <QTest>
+#include <http/requestframer.h>
 
 using namespace berth;
 
@@ -21,9 +20,8 @@ QByteArrayList frameAll(const QByteArray &stream, qsizetype pieceSize)
             piece = piece.sliced(used);
             if (framer.state() == RequestFramer::State::HeadComplete) {
                 const FramedHead &h = framer.head();
-                events << h.method + ' ' + h.target + " len=" + QByteArray::number(h.contentLength)
-                        + " head=" + QByteArray::number(framer.headBytes())
-                        + " fields=" + QByteArray::number(h.headers.size());
+                events << h.method + ' ' + h.target + " len=" + QByteArray::number(h.contentLength) + " head="
+                        + QByteArray::number(framer.headBytes()) + " fields=" + QByteArray::number(h.headers.size());
                 framer.beginBody();
             }
             if (framer.state() == RequestFramer::State::MessageComplete) {
@@ -72,7 +70,8 @@ private slots:
 void TestRequestFramer::parsesHead()
 {
     RequestFramer framer;
-    const QByteArray head = "POST /a%20b?q=1 HTTP/1.1\r\nHost: Site.Test\r\nX-Thing:  v a l \t\r\nContent-Length: 12\r\n\r\n";
+    const QByteArray head
+        = "POST /a%20b?q=1 HTTP/1.1\r\nHost: Site.Test\r\nX-Thing:  v a l \t\r\nContent-Length: 12\r\n\r\n";
     QCOMPARE(framer.feed(head), head.size());
     QCOMPARE(framer.state(), RequestFramer::State::HeadComplete);
     const FramedHead &h = framer.head();
@@ -127,16 +126,19 @@ void TestRequestFramer::rules_data()
     QTest::newRow("tab in value ok") << QByteArray("GET / HTTP/1.1\r\n" + host + "X: a\tb\r\n\r\n") << 200;
     QTest::newRow("utf-8 in value ok") << QByteArray("GET / HTTP/1.1\r\n" + host + "X: \xc3\xa9\r\n\r\n") << 200;
     QTest::newRow("cl list") << QByteArray("POST / HTTP/1.1\r\n" + host + "Content-Length: 3, 3\r\n\r\n") << 400;
-    QTest::newRow("cl twice") << QByteArray("POST / HTTP/1.1\r\n" + host + "content-length: 3\r\nContent-Length: 3\r\n\r\n")
+    QTest::newRow("cl twice") << QByteArray(
+        "POST / HTTP/1.1\r\n" + host + "content-length: 3\r\nContent-Length: 3\r\n\r\n")
                               << 400;
     QTest::newRow("cl sign") << QByteArray("POST / HTTP/1.1\r\n" + host + "Content-Length: +3\r\n\r\n") << 400;
     QTest::newRow("cl hex") << QByteArray("POST / HTTP/1.1\r\n" + host + "Content-Length: 0x3\r\n\r\n") << 400;
     QTest::newRow("cl empty") << QByteArray("POST / HTTP/1.1\r\n" + host + "Content-Length:\r\n\r\n") << 400;
-    QTest::newRow("cl 16 digits") << QByteArray("POST / HTTP/1.1\r\n" + host + "Content-Length: 1000000000000000\r\n\r\n")
+    QTest::newRow("cl 16 digits") << QByteArray(
+        "POST / HTTP/1.1\r\n" + host + "Content-Length: 1000000000000000\r\n\r\n")
                                   << 400;
-    QTest::newRow("cl leading zeros") << QByteArray("POST / HTTP/1.1\r\n" + host + "Content-Length: 007\r\n\r\n") << 200;
-    QTest::newRow("cl and te") << QByteArray("POST / HTTP/1.1\r\n" + host
-                                             + "Transfer-Encoding: chunked\r\nContent-Length: 3\r\n\r\n")
+    QTest::newRow("cl leading zeros") << QByteArray("POST / HTTP/1.1\r\n" + host + "Content-Length: 007\r\n\r\n")
+                                      << 200;
+    QTest::newRow("cl and te") << QByteArray(
+        "POST / HTTP/1.1\r\n" + host + "Transfer-Encoding: chunked\r\nContent-Length: 3\r\n\r\n")
                                << 400;
     QTest::newRow("chunked") << QByteArray("POST / HTTP/1.1\r\n" + host + "Transfer-Encoding: gzip, Chunked\r\n\r\n")
                              << 411;
@@ -199,7 +201,7 @@ void TestRequestFramer::stopsAtEndOfHead()
     const QByteArray head = "\r\n\r\nGET / HTTP/1.1\r\n" + host + "\r\n";
     QCOMPARE(framer.feed(head + "GET /next"), head.size());
     QCOMPARE(framer.headBytes(), head.size()); // the ignored empty lines are part of what QtHttpServer consumes
-    QCOMPARE(framer.feed("more"), 0);          // nothing more until the caller moves on
+    QCOMPARE(framer.feed("more"), 0); // nothing more until the caller moves on
     framer.beginBody();
     QCOMPARE(framer.state(), RequestFramer::State::MessageComplete);
     framer.reset();
@@ -209,9 +211,9 @@ void TestRequestFramer::stopsAtEndOfHead()
 
 void TestRequestFramer::pipelinedHeadsAndBodies()
 {
-    const QByteArray stream = "POST /a HTTP/1.1\r\n" + host + "Content-Length: 5\r\n\r\nhello"
-        + "GET /b HTTP/1.1\r\n" + host + "\r\n" + "PUT /c HTTP/1.1\r\n" + host + "Content-Length: 3\r\n\r\nxyz"
-        + "GET /d HTTP/1.1\r\n" + host + "Content-Length: 3, 3\r\n\r\n";
+    const QByteArray stream = "POST /a HTTP/1.1\r\n" + host + "Content-Length: 5\r\n\r\nhello" + "GET /b HTTP/1.1\r\n"
+        + host + "\r\n" + "PUT /c HTTP/1.1\r\n" + host + "Content-Length: 3\r\n\r\nxyz" + "GET /d HTTP/1.1\r\n" + host
+        + "Content-Length: 3, 3\r\n\r\n";
     const QByteArrayList events = frameAll(stream, stream.size());
     QCOMPARE(events.size(), 7);
     QCOMPARE(events.at(0), QByteArray("POST /a len=5 head=53 fields=2"));
@@ -225,10 +227,12 @@ void TestRequestFramer::everySplitGivesTheSameResult_data()
 {
     QTest::addColumn<QByteArray>("stream");
     QTest::newRow("pipelined") << QByteArray("\r\nPOST /a HTTP/1.1\r\n" + host + "Content-Length: 5\r\n\r\nhello"
-                                             + "GET /b?x HTTP/1.1\r\n" + host + "X: y\r\n\r\n");
+        + "GET /b?x HTTP/1.1\r\n" + host + "X: y\r\n\r\n");
     QTest::newRow("bare LF late") << QByteArray("GET / HTTP/1.1\r\n" + host + "X: 1\r\nY: 2\n\r\n");
-    QTest::newRow("chunked") << QByteArray("POST / HTTP/1.1\r\n" + host + "Transfer-Encoding: chunked\r\n\r\n0\r\n\r\n");
-    QTest::newRow("oversized") << QByteArray("GET / HTTP/1.1\r\n" + host + "X: " + QByteArray(kMaxHeadBytes, 'v') + "\r\n\r\n");
+    QTest::newRow("chunked") << QByteArray(
+        "POST / HTTP/1.1\r\n" + host + "Transfer-Encoding: chunked\r\n\r\n0\r\n\r\n");
+    QTest::newRow("oversized") << QByteArray(
+        "GET / HTTP/1.1\r\n" + host + "X: " + QByteArray(kMaxHeadBytes, 'v') + "\r\n\r\n");
     QByteArray many = "GET / HTTP/1.1\r\n" + host;
     for (int i = 0; i < kMaxHeaderFields; ++i)
         many += "X-" + QByteArray::number(i) + ": v\r\n";

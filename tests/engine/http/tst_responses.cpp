@@ -3,17 +3,15 @@
 #include "rawclient.h"
 #include "testhandler.h"
 
-#include <http/httpservice.h>
-#include <http/responsewriter.h>
-
 #include <QDir>
-#include <QtEndian>
 #include <QFile>
 #include <QRegularExpression>
 #include <QTemporaryDir>
 #include <QTest>
 #include <QTimer>
-
+#include <QtEndian>
+#include <http/httpservice.h>
+#include <http/responsewriter.h>
 #include <memory>
 
 using namespace berth;
@@ -213,16 +211,17 @@ void TestResponses::pipelinedAroundStreamedFile()
     QCOMPARE(r.body.size(), 5 * 1024 * 1024);
     QVERIFY(client.waitResponse(&r));
     QCOMPARE(r.body, QByteArray("last"));
-    QCOMPARE(m_handler->paths, QList<QString>({QStringLiteral("/first"), QStringLiteral("/file"),
-                                               QStringLiteral("/echo")}));
+    QCOMPARE(
+        m_handler->paths, QList<QString>({QStringLiteral("/first"), QStringLiteral("/file"), QStringLiteral("/echo")}));
 }
 
 void TestResponses::pipelinedAroundWorkerResponse()
 {
     RawClient client;
     QVERIFY(client.connectTo(m_service->serverPort()));
-    client.send("GET /first HTTP/1.1\r\nHost: a.test\r\n\r\nPOST /slow HTTP/1.1\r\nHost: a.test\r\nContent-Length: 2\r\n\r\n"
-                "xyGET /last HTTP/1.1\r\nHost: a.test\r\n\r\n");
+    client.send(
+        "GET /first HTTP/1.1\r\nHost: a.test\r\n\r\nPOST /slow HTTP/1.1\r\nHost: a.test\r\nContent-Length: 2\r\n\r\n"
+        "xyGET /last HTTP/1.1\r\nHost: a.test\r\n\r\n");
     RawResponse r;
     QVERIFY(client.waitResponse(&r));
     QCOMPARE(r.body, QByteArray("hello"));
@@ -329,7 +328,8 @@ void TestResponses::disconnectMidWorkerResponse()
     {
         RawClient client;
         QVERIFY(client.connectTo(m_service->serverPort()));
-        client.send("POST /slow HTTP/1.1\r\nHost: a.test\r\nContent-Length: 2\r\n\r\nxyGET / HTTP/1.1\r\nHost: a\r\n\r\n");
+        client.send(
+            "POST /slow HTTP/1.1\r\nHost: a.test\r\nContent-Length: 2\r\n\r\nxyGET / HTTP/1.1\r\nHost: a\r\n\r\n");
         QTRY_COMPARE(m_handler->calls, 1);
         client.socket().abort();
     }
