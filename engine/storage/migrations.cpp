@@ -67,11 +67,41 @@ Migration initialSchema()
             }};
 }
 
+// Version 2: what visitors leave on a site (form submissions, counters). Every row hangs off its deployment with
+// ON DELETE CASCADE, so deleting a deployment deletes them in the same statement.
+Migration siteEndpoints()
+{
+    return {2,
+            {
+                    // seq orders submissions by arrival (timestamps can tie); id is the public "sub_..." name.
+                    uR"(CREATE TABLE submissions (
+                        seq INTEGER PRIMARY KEY AUTOINCREMENT,
+                        id TEXT NOT NULL UNIQUE,
+                        deployment_id TEXT NOT NULL REFERENCES deployments(id) ON DELETE CASCADE,
+                        data TEXT NOT NULL,
+                        created_at TEXT NOT NULL))"_s,
+                    u"CREATE INDEX submissions_deployment ON submissions(deployment_id, seq)"_s,
+                    // Today's accepted submissions per deployment: the daily limit survives restarts, deletions
+                    // and pruning. One row per deployment, reset when the day changes.
+                    uR"(CREATE TABLE submission_days (
+                        deployment_id TEXT PRIMARY KEY NOT NULL REFERENCES deployments(id) ON DELETE CASCADE,
+                        day TEXT NOT NULL,
+                        count INTEGER NOT NULL))"_s,
+                    uR"(CREATE TABLE counters (
+                        deployment_id TEXT NOT NULL REFERENCES deployments(id) ON DELETE CASCADE,
+                        name TEXT NOT NULL,
+                        value INTEGER NOT NULL,
+                        created_at TEXT NOT NULL,
+                        updated_at TEXT NOT NULL,
+                        PRIMARY KEY (deployment_id, name)))"_s,
+            }};
+}
+
 } // namespace
 
 QList<Migration> builtInMigrations()
 {
-    return {initialSchema()};
+    return {initialSchema(), siteEndpoints()};
 }
 
 } // namespace berth

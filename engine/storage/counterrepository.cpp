@@ -1,0 +1,143 @@
+#include "counterrepository.h"
+
+#include "database.h"
+#include "sqlhelpers.h"
+
+#include <QSqlError>
+#include <QSqlQuery>
+
+using namespace Qt::StringLiterals;
+
+namespace berth {
+
+namespace {
+
+Counter counterFrom(const QSqlQuery &query)
+{
+    Counter c;
+    c.name = query.value(0).toString();
+    c.value = query.value(1).toLongLong();
+    c.createdAt = sql::time(query, 2);
+    c.updatedAt = sql::time(query, 3);
+    return c;
+}
+
+} // namespace
+
+CounterRepository::CounterRepository(Database &db)
+    : m_db(db)
+{
+}
+
+CounterRepository::IncrementResult CounterRepository::increment(const QString &deploymentId, const QString &name,
+                                                                int maxCounters, const QDateTime &now,
+                                                                qint64 *value)
+{
+    Transaction transaction(m_db.connection());
+    if (!transaction.isActive()) {
+        m_lastError = u"cannot begin a transaction"_s;
+        return IncrementResult::Failed;
+    }
+    const QVariant time = sql::timeOrNull(now);
+    // value + 1 in SQL, not read-add-write in C++: the database does the arithmetic under its lock.
+    QSqlQuery query(m_db.connection());
+    query.prepare(u"UPDATE counters SET value = value + 1, updated_at = ? WHERE deployment_id = ? AND name = ?"_s);
+    query.addBindValue(time);
+    query.addBindValue(deploymentId);
+    query.addBindValue(name);
+    if (!query.exec())
+        return failure(query);
+    if (query.numRowsAffected() == 0) {
+        query.prepare(u"SELECT COUNT(*) FROM counters WHERE deployment_id = ?"_s);
+        query.addBindValue(deploymentId);
+        if (!query.exec() || !query.next())
+            return failure(query);
+        if (query.value(0).toInt() >= maxCounters)
+            return IncrementResult::LimitReached;
+        query.finish();
+        query.prepare(u"INSERT INTO counters (deployment_id, name, value, created_at, updated_at) "
+                      "VALUES (?, ?, 1, ?, ?)"_s);
+        query.addBindValue(deploymentId);
+        query.addBindValue(name);
+        query.addBindValue(time);
+        query.addBindValue(time);
+        if (!query.exec())
+            return failure(query);
+    }
+    query.prepare(u"SELECT value FROM counters WHERE deployment_id = ? AND name = ?"_s);
+    query.addBindValue(deploymentId);
+    query.addBindValue(name);
+    if (!query.exec() || !query.next())
+        return failure(query);
+    const qint64 newValue = query.value(0).toLongLong();
+    query.finish();
+    if (!transaction.commit()) {
+        m_lastError = m_db.connection().lastError().text();
+        return IncrementResult::Failed;
+    }
+    *value = newValue;
+    return IncrementResult::Ok;
+}
+
+std::optional<Counter> CounterRepository::find(const QString &deploymentId, const QString &name) const
+{
+    QSqlQuery query(m_db.connection());
+    query.prepare(u"SELECT name, value, created_at, updated_at FROM counters WHERE deployment_id = ? AND name = ?"_s);
+    query.addBindValue(deploymentId);
+    query.addBindValue(name);
+    if (!query.exec()) {
+        fail(query);
+        return std::nullopt;
+    }
+    if (!query.next())
+        return std::nullopt;
+    return counterFrom(query);
+}
+
+QList<Counter> CounterRepository::list(const QString &deploymentId) const
+{
+    QList<Counter> result;
+    QSqlQuery query(m_db.connection());
+    query.setForwardOnly(true);
+    query.prepare(u"SELECT name, value, created_at, updated_at FROM counters WHERE deployment_id = ? ORDER BY name"_s);
+    query.addBindValue(deploymentId);
+    if (!query.exec()) {
+        fail(query);
+        return result;
+    }
+    while (query.next())
+        result.append(counterFrom(query));
+    return result;
+}
+
+bool CounterRepository::remove(const QString &deploymentId, const QString &name)
+{
+    QSqlQuery query(m_db.connection());
+    query.prepare(u"DELETE FROM counters WHERE deployment_id = ? AND name = ?"_s);
+    query.addBindValue(deploymentId);
+    query.addBindValue(name);
+    if (!query.exec()) {
+        fail(query);
+        return false;
+    }
+    return query.numRowsAffected() > 0;
+}
+
+QString CounterRepository::lastError() const
+{
+    return m_lastError;
+}
+
+CounterRepository::IncrementResult CounterRepository::failure(const QSqlQuery &query) const
+{
+    fail(query);
+    return IncrementResult::Failed;
+}
+
+void CounterRepository::fail(const QSqlQuery &query) const
+{
+    m_lastError = query.lastError().text();
+    qCWarning(lcStorage).noquote() << "counters:" << m_lastError;
+}
+
+} // namespace berth

@@ -1,0 +1,123 @@
+// Schema version 2 (submissions, submission_days, counters): an instance at version 1 is brought forward with its
+// data intact, and deleting a deployment deletes what its visitors left (ON DELETE CASCADE).
+#include "storage/counterrepository.h"
+#include "storage/database.h"
+#include "storage/deploymentrepository.h"
+#include "storage/submissionrepository.h"
+#include "storage/userrepository.h"
+
+#include <QSqlQuery>
+#include <QTemporaryDir>
+#include <QTest>
+
+using namespace Qt::StringLiterals;
+using namespace berth;
+
+namespace {
+
+const QDateTime T0(QDate(2026, 11, 21), QTime(6, 0), Qt::UTC);
+
+int rows(const Database &db, const QString &table, const QString &deploymentId)
+{
+    QSqlQuery query(db.connection());
+    query.prepare(u"SELECT COUNT(*) FROM %1 WHERE deployment_id = ?"_s.arg(table)); // table: a test constant
+    query.addBindValue(deploymentId);
+    return query.exec() && query.next() ? query.value(0).toInt() : -1;
+}
+
+Deployment deployment(const QString &id, const QString &slug)
+{
+    Deployment d;
+    d.id = id;
+    d.userId = u"usr_a"_s;
+    d.slug = slug;
+    d.storageType = u"html"_s;
+    d.createdAt = T0;
+    d.updatedAt = T0;
+    return d;
+}
+
+} // namespace
+
+class TestSiteDataMigration final : public QObject
+{
+    Q_OBJECT
+
+private slots:
+    void upgradesVersionOneKeepingDeployments()
+    {
+        QTemporaryDir dir;
+        const QString path = dir.filePath(u"berth.sqlite"_s);
+        {
+            Database v1(path, {builtInMigrations().constFirst()});
+            QVERIFY(v1.open());
+            QCOMPARE(v1.schemaVersion(), 1);
+            QVERIFY(UserRepository(v1).insert({u"usr_a"_s, {}, u"free"_s, false, T0}));
+            Deployment d = deployment(u"dep_old"_s, u"old-site"_s);
+            QCOMPARE(DeploymentRepository(v1).insert(d, {}), DeploymentRepository::WriteResult::Ok);
+        }
+        Database db(path);
+        QString error;
+        QVERIFY2(db.open(&error), qPrintable(error));
+        QCOMPARE(db.schemaVersion(), 2);
+        QCOMPARE(Database::latestSchemaVersion(), 2);
+        QVERIFY(DeploymentRepository(db).find(u"dep_old"_s));
+
+        // The new tables work for the deployment that predates them.
+        SubmissionRepository submissions(db);
+        QCOMPARE(submissions.insert({u"sub_1"_s, u"dep_old"_s, {{u"a"_s, u"b"_s}}, T0}, u"2026-11-21"_s, 10, 10),
+                 SubmissionRepository::InsertResult::Ok);
+        CounterRepository counters(db);
+        qint64 value = 0;
+        QCOMPARE(counters.increment(u"dep_old"_s, u"visits"_s, 10, T0, &value), CounterRepository::IncrementResult::Ok);
+        QCOMPARE(value, 1);
+    }
+
+    void deletingADeploymentDeletesItsSubmissionsAndCounters()
+    {
+        QTemporaryDir dir;
+        Database db(dir.filePath(u"berth.sqlite"_s));
+        QVERIFY(db.open());
+        QVERIFY(UserRepository(db).insert({u"usr_a"_s, {}, u"free"_s, false, T0}));
+        DeploymentRepository deployments(db);
+        for (const QString &id : {u"dep_gone"_s, u"dep_kept"_s}) {
+            Deployment d = deployment(id, id.mid(4) + u"-site"_s);
+            QCOMPARE(deployments.insert(d, {}), DeploymentRepository::WriteResult::Ok);
+        }
+        SubmissionRepository submissions(db);
+        CounterRepository counters(db);
+        for (const QString &id : {u"dep_gone"_s, u"dep_kept"_s}) {
+            for (int i = 0; i < 3; ++i) {
+                QCOMPARE(submissions.insert({u"sub_%1_%2"_s.arg(id).arg(i), id, {{u"n"_s, i}}, T0}, u"2026-11-21"_s,
+                                            10, 10),
+                         SubmissionRepository::InsertResult::Ok);
+            }
+            qint64 value = 0;
+            QCOMPARE(counters.increment(id, u"visits"_s, 10, T0, &value), CounterRepository::IncrementResult::Ok);
+        }
+
+        QCOMPARE(deployments.remove(u"dep_gone"_s), DeploymentRepository::WriteResult::Ok);
+        QCOMPARE(rows(db, u"submissions"_s, u"dep_gone"_s), 0);
+        QCOMPARE(rows(db, u"submission_days"_s, u"dep_gone"_s), 0);
+        QCOMPARE(rows(db, u"counters"_s, u"dep_gone"_s), 0);
+        QCOMPARE(rows(db, u"submissions"_s, u"dep_kept"_s), 3);
+        QCOMPARE(rows(db, u"submission_days"_s, u"dep_kept"_s), 1);
+        QCOMPARE(rows(db, u"counters"_s, u"dep_kept"_s), 1);
+    }
+
+    void rowsNeedAnExistingDeployment()
+    {
+        QTemporaryDir dir;
+        Database db(dir.filePath(u"berth.sqlite"_s));
+        QVERIFY(db.open());
+        QCOMPARE(SubmissionRepository(db).insert({u"sub_x"_s, u"dep_none"_s, {{u"a"_s, 1}}, T0}, u"2026-11-21"_s, 10,
+                                                 10),
+                 SubmissionRepository::InsertResult::Failed);
+        qint64 value = 0;
+        QCOMPARE(CounterRepository(db).increment(u"dep_none"_s, u"x"_s, 10, T0, &value),
+                 CounterRepository::IncrementResult::Failed);
+    }
+};
+
+QTEST_GUILESS_MAIN(TestSiteDataMigration)
+#include "tst_sitedatamigration.moc"

@@ -1,0 +1,147 @@
+// SubmissionRepository: the daily count, pruning at the stored maximum in the insert's transaction, paging.
+#include "storage/database.h"
+#include "storage/deploymentrepository.h"
+#include "storage/submissionrepository.h"
+#include "storage/userrepository.h"
+
+#include <QJsonArray>
+#include <QTemporaryDir>
+#include <QTest>
+
+using namespace Qt::StringLiterals;
+using namespace berth;
+
+using InsertResult = SubmissionRepository::InsertResult;
+
+namespace {
+const QDateTime T0(QDate(2026, 11, 21), QTime(6, 0), Qt::UTC);
+const QString kDay = u"2026-11-21"_s;
+const QString kDep = u"dep_a"_s;
+
+Submission submission(int n, const QString &deploymentId = kDep)
+{
+    return {u"sub_%1_%2"_s.arg(deploymentId).arg(n), deploymentId, {{u"n"_s, n}}, T0.addSecs(n)};
+}
+
+QStringList ids(const QList<Submission> &list)
+{
+    QStringList result;
+    for (const Submission &s : list)
+        result.append(s.id);
+    return result;
+}
+} // namespace
+
+class TestSubmissionRepository final : public QObject
+{
+    Q_OBJECT
+
+private slots:
+    void init()
+    {
+        m_dir = std::make_unique<QTemporaryDir>();
+        m_db = std::make_unique<Database>(m_dir->filePath(u"berth.sqlite"_s));
+        QVERIFY(m_db->open());
+        QVERIFY(UserRepository(*m_db).insert({u"usr_a"_s, {}, u"free"_s, false, T0}));
+        DeploymentRepository deployments(*m_db);
+        for (const QString &id : {kDep, u"dep_b"_s}) {
+            Deployment d;
+            d.id = id;
+            d.userId = u"usr_a"_s;
+            d.slug = id.mid(4) + u"-site"_s;
+            d.storageType = u"html"_s;
+            d.createdAt = d.updatedAt = T0;
+            QCOMPARE(deployments.insert(d, {}), DeploymentRepository::WriteResult::Ok);
+        }
+        m_repo = std::make_unique<SubmissionRepository>(*m_db);
+    }
+
+    void cleanup()
+    {
+        m_repo.reset();
+        m_db.reset();
+    }
+
+    void storesAndReadsBack()
+    {
+        const Submission s{u"sub_1"_s, kDep, {{u"name"_s, u"Ada"_s}, {u"tags"_s, QJsonArray{u"a"_s, u"b"_s}}}, T0};
+        QCOMPARE(m_repo->insert(s, kDay, 10, 10), InsertResult::Ok);
+        const auto found = m_repo->find(kDep, u"sub_1"_s);
+        QVERIFY(found);
+        QCOMPARE(found->data, s.data);
+        QCOMPARE(found->createdAt, T0);
+        QVERIFY(!m_repo->find(u"dep_b"_s, u"sub_1"_s)); // ids are looked up within their deployment
+    }
+
+    void dailyCountRefusesAndResetsWithTheDay()
+    {
+        for (int i = 0; i < 3; ++i)
+            QCOMPARE(m_repo->insert(submission(i), kDay, 3, 100), InsertResult::Ok);
+        QCOMPARE(m_repo->insert(submission(3), kDay, 3, 100), InsertResult::DailyLimitReached);
+        QCOMPARE(m_repo->count(kDep), 3);
+        QCOMPARE(m_repo->countOnDay(kDep, kDay), 3);
+        // Deleting does not give the day's allowance back.
+        QVERIFY(m_repo->remove(kDep, submission(0).id));
+        QCOMPARE(m_repo->insert(submission(4), kDay, 3, 100), InsertResult::DailyLimitReached);
+        // Another deployment has its own count.
+        QCOMPARE(m_repo->insert(submission(0, u"dep_b"_s), kDay, 3, 100), InsertResult::Ok);
+        // A new day starts from zero.
+        QCOMPARE(m_repo->insert(submission(5), u"2026-11-22"_s, 3, 100), InsertResult::Ok);
+        QCOMPARE(m_repo->countOnDay(kDep, u"2026-11-22"_s), 1);
+    }
+
+    void prunesTheOldestAtTheStoredMaximum()
+    {
+        for (int i = 0; i < 5; ++i)
+            QCOMPARE(m_repo->insert(submission(i), kDay, 100, 5), InsertResult::Ok);
+        QStringList pruned;
+        QCOMPARE(m_repo->insert(submission(5), kDay, 100, 5, &pruned), InsertResult::Ok);
+        QCOMPARE(pruned, QStringList{submission(0).id});
+        QCOMPARE(m_repo->count(kDep), 5);
+        const auto page = m_repo->page(kDep, 10);
+        QVERIFY(page);
+        QCOMPARE(ids(page->submissions), (QStringList{submission(5).id, submission(4).id, submission(3).id,
+                                                      submission(2).id, submission(1).id}));
+        // A lowered maximum prunes down to it in one insert.
+        QCOMPARE(m_repo->insert(submission(6), kDay, 100, 2, &pruned), InsertResult::Ok);
+        QCOMPARE(pruned.size(), 4);
+        QCOMPARE(m_repo->count(kDep), 2);
+    }
+
+    void refusedInsertChangesNothing()
+    {
+        for (int i = 0; i < 2; ++i)
+            QCOMPARE(m_repo->insert(submission(i), kDay, 2, 2), InsertResult::Ok);
+        QCOMPARE(m_repo->insert(submission(2), kDay, 2, 2), InsertResult::DailyLimitReached);
+        QCOMPARE(m_repo->count(kDep), 2);
+        QVERIFY(m_repo->find(kDep, submission(0).id)); // the refusal did not prune
+        QCOMPARE(m_repo->countOnDay(kDep, kDay), 2);
+    }
+
+    void pagesNewestFirst()
+    {
+        for (int i = 0; i < 7; ++i)
+            QCOMPARE(m_repo->insert(submission(i), kDay, 100, 100), InsertResult::Ok);
+        auto page = m_repo->page(kDep, 3);
+        QVERIFY(page);
+        QCOMPARE(ids(page->submissions), (QStringList{submission(6).id, submission(5).id, submission(4).id}));
+        QVERIFY(page->hasMore);
+        page = m_repo->page(kDep, 3, submission(4).id);
+        QCOMPARE(ids(page->submissions), (QStringList{submission(3).id, submission(2).id, submission(1).id}));
+        QVERIFY(page->hasMore);
+        page = m_repo->page(kDep, 3, submission(1).id);
+        QCOMPARE(ids(page->submissions), QStringList{submission(0).id});
+        QVERIFY(!page->hasMore);
+        page = m_repo->page(kDep, 7);
+        QCOMPARE(page->submissions.size(), 7);
+        QVERIFY(!page->hasMore);
+    }
+
+private:
+    std::unique_ptr<QTemporaryDir> m_dir;
+    std::unique_ptr<Database> m_db;
+    std::unique_ptr<SubmissionRepository> m_repo;
+};
+
+QTEST_GUILESS_MAIN(TestSubmissionRepository)
+#include "tst_submissionrepository.moc"
