@@ -83,6 +83,19 @@ Result<AccountService::NewKey> AccountService::createKey(const QString &userId, 
     return created;
 }
 
+QList<ApiKey> AccountService::keys(const QString &userId) const
+{
+    return m_keys.listForUser(userId);
+}
+
+bool AccountService::revokeKey(const QString &userId, const QString &keyId)
+{
+    const auto key = m_keys.find(keyId);
+    if (!key || key->userId != userId)
+        return false;
+    return m_keys.revoke(keyId, m_clock.now());
+}
+
 std::optional<User> AccountService::authenticate(const QByteArray &authorizationHeader)
 {
     static constexpr QByteArrayView kScheme = "bearer ";

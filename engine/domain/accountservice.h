@@ -4,6 +4,7 @@
 #include "storage/user.h"
 
 #include <QByteArray>
+#include <QList>
 #include <QString>
 
 #include <optional>
@@ -39,6 +40,10 @@ public:
     // Finds the user with this email or creates one with the given plan.
     Result<User> ensureUser(const QString &email, const QString &plan);
     Result<NewKey> createKey(const QString &userId, const QString &label);
+    // The user's keys, newest first, revoked ones included (their revokedAt is set).
+    QList<ApiKey> keys(const QString &userId) const;
+    // Revokes one of the user's keys; false when the user has no such key.
+    bool revokeKey(const QString &userId, const QString &keyId);
 
     // The user behind an "Authorization: Bearer <key>" value, if the key is live.
     std::optional<User> authenticate(const QByteArray &authorizationHeader);
