@@ -1,0 +1,94 @@
+// berth: the desktop dashboard. Runs the Berth engine in-process, so every site stays live for
+// browsers while the window (or the tray icon) is open.
+#include "appsettings.h"
+#include "engine.h"
+#include "icons.h"
+#include "mainwindow.h"
+#include "translations.h"
+
+#include <QApplication>
+#include <QCommandLineParser>
+#include <QMessageBox>
+#include <QTextStream>
+
+using namespace Qt::StringLiterals;
+
+namespace {
+
+constexpr int kExitFailure = 1;
+constexpr int kExitUsage = 2;
+
+int usageError(const QString &message)
+{
+    QTextStream(stderr) << "berth: " << message << "\nTry 'berth --help'.\n";
+    return kExitUsage;
+}
+
+} // namespace
+
+int main(int argc, char *argv[])
+{
+    QApplication app(argc, argv);
+    QCoreApplication::setApplicationName(u"berth"_s); // same data folder as berthd
+    QCoreApplication::setApplicationVersion(QStringLiteral(BERTH_VERSION));
+    QGuiApplication::setApplicationDisplayName(u"Berth"_s);
+    QGuiApplication::setDesktopFileName(u"io.berth.Berth"_s);
+    QGuiApplication::setWindowIcon(berth::Icons::appIcon());
+
+    berth::Translations translations;
+    translations.install(QLocale::system());
+
+    QCommandLineParser parser;
+    parser.setApplicationDescription(QCoreApplication::translate(
+        "main", "The Berth dashboard: publish folders as live sites. Options override the saved settings for this run."));
+    parser.addHelpOption();
+    parser.addVersionOption();
+    const QCommandLineOption listen(u"listen"_s, QCoreApplication::translate("main", "Address and port to listen on."),
+                                    u"ADDR:PORT"_s);
+    const QCommandLineOption dataDir(u"data-dir"_s, QCoreApplication::translate("main", "Where the data lives."),
+                                     u"DIR"_s);
+    const QCommandLineOption siteDomain(u"site-domain"_s,
+                                        QCoreApplication::translate("main", "Domain whose subdomains are the sites."),
+                                        u"DOMAIN"_s);
+    const QCommandLineOption baseUrl(u"base-url"_s, QCoreApplication::translate("main", "Public base URL of the API."),
+                                     u"URL"_s);
+    parser.addOptions({listen, dataDir, siteDomain, baseUrl});
+    if (!parser.parse(QCoreApplication::arguments()))
+        return usageError(parser.errorText());
+    if (parser.isSet(u"help"_s))
+        parser.showHelp();
+    if (parser.isSet(u"version"_s))
+        parser.showVersion();
+    if (!parser.positionalArguments().isEmpty())
+        return usageError(u"unexpected argument '%1'"_s.arg(parser.positionalArguments().constFirst()));
+
+    berth::AppSettings settings;
+    berth::EngineSettings engineSettings = settings.engineSettings();
+    if (parser.isSet(listen)
+        && !berth::AppSettings::parseListen(parser.value(listen), &engineSettings.listenAddress,
+                                            &engineSettings.listenPort))
+        return usageError(u"--listen expects ADDR:PORT, e.g. 127.0.0.1:8080, not '%1'"_s.arg(parser.value(listen)));
+    if (parser.isSet(dataDir))
+        engineSettings.dataDir = parser.value(dataDir);
+    if (parser.isSet(siteDomain))
+        engineSettings.siteDomain = parser.value(siteDomain);
+    if (parser.isSet(baseUrl))
+        engineSettings.baseUrl = parser.value(baseUrl);
+
+    berth::Engine engine(engineSettings);
+    QString error;
+    if (!engine.start(&error)) {
+        QMessageBox::critical(nullptr, QCoreApplication::translate("main", "Berth cannot start"),
+                              QCoreApplication::translate("main", "Berth could not start serving: %1\n\nChange the "
+                                                                  "address with --listen, or stop the other program.")
+                                  .arg(error));
+        return kExitFailure;
+    }
+    if (const auto key = engine.ownerFirstKey()) {
+        QTextStream(stdout) << "Owner API key (shown once; keep it safe):\n" << *key << "\n";
+    }
+
+    berth::MainWindow window(engine, settings);
+    window.show();
+    return QApplication::exec();
+}

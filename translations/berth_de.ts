@@ -1,0 +1,918 @@
+<?xml version="1.0" encoding="utf-8"?>
+<!DOCTYPE TS>
+<TS version="2.1" language="de">
+<context>
+    <name>berth::DeploymentActions</name>
+    <message>
+        <source>&amp;Open in Browser</source>
+        <translation>&amp;Im Browser öffnen</translation>
+    </message>
+    <message>
+        <source>&amp;Copy Address</source>
+        <translation>Adresse &amp;kopieren</translation>
+    </message>
+    <message>
+        <source>Copy &amp;Share Link</source>
+        <translation>&amp;Freigabelink kopieren</translation>
+    </message>
+    <message>
+        <source>&amp;Private</source>
+        <translation>&amp;Privat</translation>
+    </message>
+    <message>
+        <source>&amp;Access and Password…</source>
+        <translation>&amp;Zugriff und Passwort …</translation>
+    </message>
+    <message>
+        <source>&amp;Rename…</source>
+        <translation>&amp;Umbenennen …</translation>
+    </message>
+    <message>
+        <source>&amp;Edit Details…</source>
+        <translation>&amp;Details bearbeiten …</translation>
+    </message>
+    <message>
+        <source>Re&amp;deploy from Folder</source>
+        <translation>Aus dem Ordner &amp;neu veröffentlichen</translation>
+    </message>
+    <message>
+        <source>De&amp;lete…</source>
+        <translation>&amp;Löschen …</translation>
+    </message>
+    <message>
+        <source>Private sites answer only visitors who have the share link</source>
+        <translation>Private Websites antworten nur Besuchern mit dem Freigabelink</translation>
+    </message>
+    <message>
+        <source>Publish %1 again</source>
+        <translation>%1 erneut veröffentlichen</translation>
+    </message>
+    <message>
+        <source>Berth does not know a folder this site came from</source>
+        <translation>Berth kennt keinen Ordner, aus dem diese Website stammt</translation>
+    </message>
+    <message>
+        <source>Publish Folder</source>
+        <translation>Ordner veröffentlichen</translation>
+    </message>
+    <message>
+        <source>Publish HTML File</source>
+        <translation>HTML-Datei veröffentlichen</translation>
+    </message>
+    <message>
+        <source>HTML pages (*.html *.htm)</source>
+        <translation>HTML-Seiten (*.html *.htm)</translation>
+    </message>
+    <message>
+        <source>Copied %1</source>
+        <translation>%1 kopiert</translation>
+    </message>
+    <message>
+        <source>Copied the share link of %1</source>
+        <translation>Freigabelink von %1 kopiert</translation>
+    </message>
+    <message>
+        <source>Make Public</source>
+        <translation>Öffentlich machen</translation>
+    </message>
+    <message>
+        <source>Make “%1” public? Anyone with its address can visit it, and its share link and password stop being needed.</source>
+        <translation>„%1“ öffentlich machen? Alle, die die Adresse kennen, können die Website besuchen; Freigabelink und Passwort werden nicht mehr benötigt.</translation>
+    </message>
+    <message>
+        <source>Access</source>
+        <translation>Zugriff</translation>
+    </message>
+    <message>
+        <source>%1 is private: copy its share link to let people in.</source>
+        <translation>%1 ist privat: Kopieren Sie den Freigabelink, um anderen Zugang zu geben.</translation>
+    </message>
+    <message>
+        <source>%1 is public.</source>
+        <translation>%1 ist öffentlich.</translation>
+    </message>
+    <message>
+        <source>Delete Site</source>
+        <translation>Website löschen</translation>
+    </message>
+    <message>
+        <source>Delete “%1”? The site goes offline at once and its address is free for anyone. This cannot be undone.</source>
+        <translation>„%1“ löschen? Die Website ist sofort offline und ihre Adresse für alle frei. Das kann nicht rückgängig gemacht werden.</translation>
+    </message>
+    <message>
+        <source>Deleted %1</source>
+        <translation>%1 gelöscht</translation>
+    </message>
+</context>
+<context>
+    <name>berth::DeploymentTableModel</name>
+    <message numerus="yes">
+        <source>%n file(s)</source>
+        <translation>
+            <numerusform>%n Datei</numerusform>
+            <numerusform>%n Dateien</numerusform>
+        </translation>
+    </message>
+    <message>
+        <source>Double-click to open in the browser</source>
+        <translation>Doppelklicken, um sie im Browser zu öffnen</translation>
+    </message>
+    <message>
+        <source>HTML page</source>
+        <translation>HTML-Seite</translation>
+    </message>
+    <message>
+        <source>Files</source>
+        <translation>Dateien</translation>
+    </message>
+    <message>
+        <source>Public</source>
+        <translation>Öffentlich</translation>
+    </message>
+    <message>
+        <source>Private</source>
+        <translation>Privat</translation>
+    </message>
+    <message>
+        <source>Private, password</source>
+        <translation>Privat, Passwort</translation>
+    </message>
+    <message>
+        <source>Slug</source>
+        <translation>Kürzel</translation>
+    </message>
+    <message>
+        <source>Title</source>
+        <translation>Titel</translation>
+    </message>
+    <message>
+        <source>Kind</source>
+        <translation>Art</translation>
+    </message>
+    <message>
+        <source>Access</source>
+        <translation>Zugriff</translation>
+    </message>
+    <message>
+        <source>Size</source>
+        <translation>Größe</translation>
+    </message>
+    <message>
+        <source>Updated</source>
+        <translation>Aktualisiert</translation>
+    </message>
+    <message>
+        <source>Address</source>
+        <translation>Adresse</translation>
+    </message>
+</context>
+<context>
+    <name>berth::EditDetailsDialog</name>
+    <message>
+        <source>&amp;Single-page app (unknown paths serve index.html)</source>
+        <translation>&amp;Single-Page-App (unbekannte Pfade liefern index.html)</translation>
+    </message>
+    <message>
+        <source>Edit Details of %1</source>
+        <translation>Details von %1 bearbeiten</translation>
+    </message>
+    <message>
+        <source>Title</source>
+        <translation>Titel</translation>
+    </message>
+    <message>
+        <source>Description</source>
+        <translation>Beschreibung</translation>
+    </message>
+    <message>
+        <source>Favicon emoji</source>
+        <translation>Favicon-Emoji</translation>
+    </message>
+    <message>
+        <source>An emoji, e.g. ⚓</source>
+        <translation>Ein Emoji, z. B. ⚓</translation>
+    </message>
+    <message>
+        <source>&amp;Title:</source>
+        <translation>&amp;Titel:</translation>
+    </message>
+    <message>
+        <source>&amp;Description:</source>
+        <translation>&amp;Beschreibung:</translation>
+    </message>
+    <message>
+        <source>&amp;Favicon:</source>
+        <translation>&amp;Favicon:</translation>
+    </message>
+    <message>
+        <source>The description can be at most %1 characters; it has %2.</source>
+        <translation>Die Beschreibung darf höchstens %1 Zeichen lang sein; sie hat %2.</translation>
+    </message>
+</context>
+<context>
+    <name>berth::ErrorText</name>
+    <message>
+        <source>Your plan&apos;s deployment limit is reached. Delete a deployment first, or raise the limit.</source>
+        <translation>Die Höchstzahl an Websites Ihres Tarifs ist erreicht. Löschen Sie zuerst eine Website oder erhöhen Sie das Limit.</translation>
+    </message>
+    <message>
+        <source>This deployment no longer exists.</source>
+        <translation>Diese Website gibt es nicht mehr.</translation>
+    </message>
+    <message>
+        <source>Berth could not finish this: %1</source>
+        <translation>Berth konnte das nicht abschließen: %1</translation>
+    </message>
+</context>
+<context>
+    <name>berth::FolderPackager</name>
+    <message>
+        <source>“%1” is %2; a single HTML page can be at most %3.</source>
+        <translation>„%1“ ist %2 groß; eine einzelne HTML-Seite darf höchstens %3 groß sein.</translation>
+    </message>
+    <message>
+        <source>“%1” could not be read: %2</source>
+        <translation>„%1“ konnte nicht gelesen werden: %2</translation>
+    </message>
+    <message>
+        <source>“%1” is over %2; a single HTML page can be at most %2.</source>
+        <translation>„%1“ ist größer als %2; eine einzelne HTML-Seite darf höchstens %2 groß sein.</translation>
+    </message>
+    <message>
+        <source>“%1” is empty.</source>
+        <translation>„%1“ ist leer.</translation>
+    </message>
+    <message>
+        <source>“%1” has no files to publish (hidden files and .git are skipped).</source>
+        <translation>„%1“ enthält keine Dateien zum Veröffentlichen (versteckte Dateien und .git werden ausgelassen).</translation>
+    </message>
+    <message>
+        <source>“%1” holds %L2 files; a site can have at most %L3.</source>
+        <translation>„%1“ enthält %L2 Dateien; eine Website darf höchstens %L3 haben.</translation>
+    </message>
+    <message>
+        <source>“%1” cannot be published: its name cannot be part of a web address.</source>
+        <translation>„%1“ kann nicht veröffentlicht werden: Der Name kann nicht Teil einer Webadresse sein.</translation>
+    </message>
+    <message>
+        <source>“%1” is %2; each file can be at most %3.</source>
+        <translation>„%1“ ist %2 groß; jede Datei darf höchstens %3 groß sein.</translation>
+    </message>
+    <message>
+        <source>“%1” holds %2 of files; a site can be at most %3 in total.</source>
+        <translation>„%1“ enthält %2 an Dateien; eine Website darf insgesamt höchstens %3 groß sein.</translation>
+    </message>
+    <message>
+        <source>“%1” no longer exists.</source>
+        <translation>„%1“ gibt es nicht mehr.</translation>
+    </message>
+    <message>
+        <source>Only a folder or an .html file can be published; “%1” is neither.</source>
+        <translation>Nur ein Ordner oder eine .html-Datei kann veröffentlicht werden; „%1“ ist keins von beiden.</translation>
+    </message>
+    <message>
+        <source>“%1” is neither a folder nor a file.</source>
+        <translation>„%1“ ist weder ein Ordner noch eine Datei.</translation>
+    </message>
+    <message>
+        <source>Cancelled.</source>
+        <translation>Abgebrochen.</translation>
+    </message>
+    <message>
+        <source>“%1” is over %2; each file can be at most %2.</source>
+        <translation>„%1“ ist größer als %2; jede Datei darf höchstens %2 groß sein.</translation>
+    </message>
+</context>
+<context>
+    <name>berth::KeysDialog</name>
+    <message>
+        <source>&amp;Create Key</source>
+        <translation>Schlüssel &amp;erstellen</translation>
+    </message>
+    <message>
+        <source>&amp;Revoke…</source>
+        <translation>&amp;Widerrufen …</translation>
+    </message>
+    <message>
+        <source>API Keys</source>
+        <translation>API-Schlüssel</translation>
+    </message>
+    <message>
+        <source>Scripts and agents publish through the API with a key: &lt;code&gt;Authorization: Bearer bk_…&lt;/code&gt;. Berth keeps only a hash of each key.</source>
+        <translation>Skripte und Agenten veröffentlichen über die API mit einem Schlüssel: &lt;code&gt;Authorization: Bearer bk_…&lt;/code&gt;. Berth speichert von jedem Schlüssel nur einen Hash.</translation>
+    </message>
+    <message>
+        <source>API keys</source>
+        <translation>API-Schlüssel</translation>
+    </message>
+    <message>
+        <source>Label</source>
+        <translation>Bezeichnung</translation>
+    </message>
+    <message>
+        <source>Created</source>
+        <translation>Erstellt</translation>
+    </message>
+    <message>
+        <source>Last used</source>
+        <translation>Zuletzt benutzt</translation>
+    </message>
+    <message>
+        <source>Status</source>
+        <translation>Status</translation>
+    </message>
+    <message>
+        <source>Label of the new key</source>
+        <translation>Bezeichnung des neuen Schlüssels</translation>
+    </message>
+    <message>
+        <source>Label, e.g. deploy script</source>
+        <translation>Bezeichnung, z. B. Deploy-Skript</translation>
+    </message>
+    <message>
+        <source>New key</source>
+        <translation>Neuer Schlüssel</translation>
+    </message>
+    <message>
+        <source>C&amp;opy</source>
+        <translation>&amp;Kopieren</translation>
+    </message>
+    <message>
+        <source>&lt;b&gt;Copy the new key now:&lt;/b&gt; it is shown only this once.</source>
+        <translation>&lt;b&gt;Kopieren Sie den neuen Schlüssel jetzt:&lt;/b&gt; Er wird nur dieses eine Mal angezeigt.</translation>
+    </message>
+    <message>
+        <source>Never</source>
+        <translation>Nie</translation>
+    </message>
+    <message>
+        <source>Revoked %1</source>
+        <translation>Widerrufen am %1</translation>
+    </message>
+    <message>
+        <source>Active</source>
+        <translation>Aktiv</translation>
+    </message>
+    <message>
+        <source>dashboard</source>
+        <translation>Dashboard</translation>
+    </message>
+    <message>
+        <source>Revoke Key</source>
+        <translation>Schlüssel widerrufen</translation>
+    </message>
+    <message>
+        <source>Revoke the key “%1”? Scripts using it are refused from now on. This cannot be undone.</source>
+        <translation>Den Schlüssel „%1“ widerrufen? Skripte, die ihn benutzen, werden ab sofort abgewiesen. Das kann nicht rückgängig gemacht werden.</translation>
+    </message>
+    <message>
+        <source>The key could not be revoked.</source>
+        <translation>Der Schlüssel konnte nicht widerrufen werden.</translation>
+    </message>
+</context>
+<context>
+    <name>berth::MainWindow</name>
+    <message>
+        <source>Berth</source>
+        <translation>Berth</translation>
+    </message>
+    <message>
+        <source>Deployments</source>
+        <translation>Websites</translation>
+    </message>
+    <message>
+        <source>Where Berth is serving</source>
+        <translation>Wo Berth ausliefert</translation>
+    </message>
+    <message>
+        <source>&lt;b&gt;Serving&lt;/b&gt; · API &lt;a href=&quot;%1&quot;&gt;%1&lt;/a&gt; · Sites %2 · Data %3</source>
+        <translation>&lt;b&gt;Online&lt;/b&gt; · API &lt;a href=&quot;%1&quot;&gt;%1&lt;/a&gt; · Websites %2 · Daten %3</translation>
+    </message>
+    <message>
+        <source>Filter sites</source>
+        <translation>Websites filtern</translation>
+    </message>
+    <message>
+        <source>Drop a folder or an .html file here to publish it</source>
+        <translation>Ziehen Sie einen Ordner oder eine .html-Datei hierher, um sie zu veröffentlichen</translation>
+    </message>
+    <message>
+        <source>It goes live at once at its own address. Hidden files and .git are left out.</source>
+        <translation>Sie ist sofort unter einer eigenen Adresse erreichbar. Versteckte Dateien und .git werden ausgelassen.</translation>
+    </message>
+    <message>
+        <source>Choose &amp;Folder…</source>
+        <translation>&amp;Ordner auswählen …</translation>
+    </message>
+    <message>
+        <source>Choose HTML &amp;File…</source>
+        <translation>HTML-&amp;Datei auswählen …</translation>
+    </message>
+    <message>
+        <source>&amp;Publish Folder…</source>
+        <translation>Ordner &amp;veröffentlichen …</translation>
+    </message>
+    <message>
+        <source>Publish &amp;HTML File…</source>
+        <translation>&amp;HTML-Datei veröffentlichen …</translation>
+    </message>
+    <message>
+        <source>&amp;File</source>
+        <translation>&amp;Datei</translation>
+    </message>
+    <message>
+        <source>API &amp;Keys…</source>
+        <translation>API-&amp;Schlüssel …</translation>
+    </message>
+    <message>
+        <source>&amp;Settings…</source>
+        <translation>&amp;Einstellungen …</translation>
+    </message>
+    <message>
+        <source>&amp;Close Window</source>
+        <translation>Fenster &amp;schließen</translation>
+    </message>
+    <message>
+        <source>&amp;Quit</source>
+        <translation>&amp;Beenden</translation>
+    </message>
+    <message>
+        <source>&amp;Site</source>
+        <translation>&amp;Website</translation>
+    </message>
+    <message>
+        <source>&amp;View</source>
+        <translation>&amp;Ansicht</translation>
+    </message>
+    <message>
+        <source>&amp;Filter Sites</source>
+        <translation>Websites &amp;filtern</translation>
+    </message>
+    <message>
+        <source>&amp;Help</source>
+        <translation>&amp;Hilfe</translation>
+    </message>
+    <message>
+        <source>&amp;About Berth</source>
+        <translation>&amp;Über Berth</translation>
+    </message>
+    <message>
+        <source>Main</source>
+        <translation>Haupt</translation>
+    </message>
+    <message numerus="yes">
+        <source>%n site(s)</source>
+        <translation>
+            <numerusform>%n Website</numerusform>
+            <numerusform>%n Websites</numerusform>
+        </translation>
+    </message>
+    <message>
+        <source>Publish</source>
+        <translation>Veröffentlichen</translation>
+    </message>
+    <message>
+        <source>Drop one folder or .html file at a time.</source>
+        <translation>Bitte immer nur einen Ordner oder eine .html-Datei ablegen.</translation>
+    </message>
+    <message>
+        <source>Drop to replace the content of %1</source>
+        <translation>Ablegen, um den Inhalt von %1 zu ersetzen</translation>
+    </message>
+    <message>
+        <source>Drop to publish a new site</source>
+        <translation>Ablegen, um eine neue Website zu veröffentlichen</translation>
+    </message>
+    <message>
+        <source>Berth is still serving</source>
+        <translation>Berth liefert weiter aus</translation>
+    </message>
+    <message>
+        <source>Your sites stay online. Quit from the tray icon&apos;s menu.</source>
+        <translation>Ihre Websites bleiben online. Beenden Sie Berth über das Menü des Symbols im Systembereich.</translation>
+    </message>
+    <message>
+        <source>About Berth</source>
+        <translation>Über Berth</translation>
+    </message>
+    <message>
+        <source>&lt;h3&gt;Berth %1&lt;/h3&gt;&lt;p&gt;Puts a folder on a live address from your own machine.&lt;/p&gt;&lt;p&gt;Sites stay online while Berth runs, in this window or in the tray.&lt;/p&gt;&lt;p&gt;GPL-3.0-or-later&lt;/p&gt;</source>
+        <translation>&lt;h3&gt;Berth %1&lt;/h3&gt;&lt;p&gt;Bringt einen Ordner von Ihrem eigenen Rechner aus unter eine erreichbare Adresse.&lt;/p&gt;&lt;p&gt;Websites bleiben online, solange Berth läuft, in diesem Fenster oder im Systembereich.&lt;/p&gt;&lt;p&gt;GPL-3.0-or-later&lt;/p&gt;</translation>
+    </message>
+</context>
+<context>
+    <name>berth::ProtectionDialog</name>
+    <message>
+        <source>P&amp;ublic: anyone with the address can visit</source>
+        <translation>Ö&amp;ffentlich: Alle, die die Adresse kennen, können sie besuchen</translation>
+    </message>
+    <message>
+        <source>P&amp;rivate: only people with the share link can visit</source>
+        <translation>&amp;Privat: Nur wer den Freigabelink hat, kann sie besuchen</translation>
+    </message>
+    <message>
+        <source>Also require a &amp;password</source>
+        <translation>Zusätzlich ein Pass&amp;wort verlangen</translation>
+    </message>
+    <message>
+        <source>&amp;Copy</source>
+        <translation>&amp;Kopieren</translation>
+    </message>
+    <message>
+        <source>Access to %1</source>
+        <translation>Zugriff auf %1</translation>
+    </message>
+    <message>
+        <source>Password</source>
+        <translation>Passwort</translation>
+    </message>
+    <message>
+        <source>Set; type here to change it</source>
+        <translation>Gesetzt; hier tippen, um es zu ändern</translation>
+    </message>
+    <message>
+        <source>New password</source>
+        <translation>Neues Passwort</translation>
+    </message>
+    <message>
+        <source>Share link</source>
+        <translation>Freigabelink</translation>
+    </message>
+    <message>
+        <source>Copy share link</source>
+        <translation>Freigabelink kopieren</translation>
+    </message>
+    <message>
+        <source>Share link:</source>
+        <translation>Freigabelink:</translation>
+    </message>
+    <message>
+        <source>A share link is made when you save.</source>
+        <translation>Beim Speichern wird ein Freigabelink erstellt.</translation>
+    </message>
+    <message>
+        <source>Making the site public removes its share link and password.</source>
+        <translation>Wird die Website öffentlich, entfallen Freigabelink und Passwort.</translation>
+    </message>
+    <message>
+        <source>Type the password visitors will need, or untick “Also require a password”.</source>
+        <translation>Geben Sie das Passwort für Besucher ein oder entfernen Sie den Haken bei „Zusätzlich ein Passwort verlangen“.</translation>
+    </message>
+</context>
+<context>
+    <name>berth::PublishDialog</name>
+    <message>
+        <source>Replace Site Content</source>
+        <translation>Inhalt der Website ersetzen</translation>
+    </message>
+    <message>
+        <source>Publish Site</source>
+        <translation>Website veröffentlichen</translation>
+    </message>
+    <message>
+        <source>&amp;Replace</source>
+        <translation>&amp;Ersetzen</translation>
+    </message>
+    <message>
+        <source>&amp;Publish</source>
+        <translation>&amp;Veröffentlichen</translation>
+    </message>
+    <message>
+        <source>Reading files… %1 of %2</source>
+        <translation>Dateien werden gelesen … %1 von %2</translation>
+    </message>
+    <message>
+        <source>Replace “%1” with “%2”?</source>
+        <translation>„%1“ durch „%2“ ersetzen?</translation>
+    </message>
+    <message>
+        <source>Publish “%1”</source>
+        <translation>„%1“ veröffentlichen</translation>
+    </message>
+    <message>
+        <source>Reading files…</source>
+        <translation>Dateien werden gelesen …</translation>
+    </message>
+    <message>
+        <source>Everything now in %1 is replaced by these files. The address stays the same; visitors see the new version at once.</source>
+        <translation>Alles, was jetzt unter %1 liegt, wird durch diese Dateien ersetzt. Die Adresse bleibt gleich; Besucher sehen sofort die neue Version.</translation>
+    </message>
+    <message>
+        <source>Title</source>
+        <translation>Titel</translation>
+    </message>
+    <message>
+        <source>Taken from the page&apos;s &lt;title&gt; when empty</source>
+        <translation>Leer: aus dem &lt;title&gt; der Seite</translation>
+    </message>
+    <message>
+        <source>&amp;Single-page app (unknown paths serve index.html)</source>
+        <translation>&amp;Single-Page-App (unbekannte Pfade liefern index.html)</translation>
+    </message>
+    <message>
+        <source>P&amp;rivate: only people with the share link can visit</source>
+        <translation>&amp;Privat: Nur wer den Freigabelink hat, kann sie besuchen</translation>
+    </message>
+    <message>
+        <source>Password</source>
+        <translation>Passwort</translation>
+    </message>
+    <message>
+        <source>Optional: visitors also need this password</source>
+        <translation>Optional: Besucher brauchen zusätzlich dieses Passwort</translation>
+    </message>
+    <message>
+        <source>&amp;Slug:</source>
+        <translation>&amp;Kürzel:</translation>
+    </message>
+    <message>
+        <source>&amp;Title:</source>
+        <translation>&amp;Titel:</translation>
+    </message>
+    <message>
+        <source>Pass&amp;word:</source>
+        <translation>Pass&amp;wort:</translation>
+    </message>
+    <message>
+        <source>Message</source>
+        <translation>Meldung</translation>
+    </message>
+    <message>
+        <source>Progress</source>
+        <translation>Fortschritt</translation>
+    </message>
+    <message>
+        <source>Address</source>
+        <translation>Adresse</translation>
+    </message>
+    <message>
+        <source>&amp;Copy Address</source>
+        <translation>Adresse &amp;kopieren</translation>
+    </message>
+    <message>
+        <source>&amp;Open in Browser</source>
+        <translation>&amp;Im Browser öffnen</translation>
+    </message>
+    <message>
+        <source>Share link</source>
+        <translation>Freigabelink</translation>
+    </message>
+    <message>
+        <source>Copy &amp;Share Link</source>
+        <translation>&amp;Freigabelink kopieren</translation>
+    </message>
+    <message>
+        <source>The site is private. Visitors need this share link:</source>
+        <translation>Die Website ist privat. Besucher brauchen diesen Freigabelink:</translation>
+    </message>
+    <message>
+        <source>This cannot be published as it is.</source>
+        <translation>Das kann so nicht veröffentlicht werden.</translation>
+    </message>
+    <message>
+        <source>A single HTML page, %1</source>
+        <translation>Eine einzelne HTML-Seite, %1</translation>
+    </message>
+    <message numerus="yes">
+        <source>%n file(s), %1</source>
+        <translation>
+            <numerusform>%n Datei, %1</numerusform>
+            <numerusform>%n Dateien, %1</numerusform>
+        </translation>
+    </message>
+    <message numerus="yes">
+        <source>%n hidden item(s) skipped</source>
+        <translation>
+            <numerusform>%n verstecktes Element ausgelassen</numerusform>
+            <numerusform>%n versteckte Elemente ausgelassen</numerusform>
+        </translation>
+    </message>
+    <message>
+        <source>There is no index.html at the top of the folder, so the site&apos;s address shows “Not found” until one is added.</source>
+        <translation>Im Ordner liegt oben keine index.html; die Adresse der Website zeigt daher „Nicht gefunden“, bis eine hinzukommt.</translation>
+    </message>
+    <message>
+        <source>“%1” was just taken by another site. Choose another slug.</source>
+        <translation>„%1“ wurde gerade von einer anderen Website belegt. Wählen Sie ein anderes Kürzel.</translation>
+    </message>
+    <message>
+        <source>“%1” is updated</source>
+        <translation>„%1“ ist aktualisiert</translation>
+    </message>
+    <message>
+        <source>Your site is live</source>
+        <translation>Ihre Website ist online</translation>
+    </message>
+    <message>
+        <source>Replacing the content…</source>
+        <translation>Inhalt wird ersetzt …</translation>
+    </message>
+    <message>
+        <source>Publishing…</source>
+        <translation>Wird veröffentlicht …</translation>
+    </message>
+    <message>
+        <source>&amp;Done</source>
+        <translation>&amp;Fertig</translation>
+    </message>
+    <message>
+        <source>Close</source>
+        <translation>Schließen</translation>
+    </message>
+</context>
+<context>
+    <name>berth::RenameDialog</name>
+    <message>
+        <source>Rename Site</source>
+        <translation>Website umbenennen</translation>
+    </message>
+    <message>
+        <source>The site moves to its new address at once; %1 stops working.</source>
+        <translation>Die Website zieht sofort unter ihre neue Adresse um; %1 funktioniert dann nicht mehr.</translation>
+    </message>
+    <message>
+        <source>&amp;Rename</source>
+        <translation>&amp;Umbenennen</translation>
+    </message>
+    <message>
+        <source>New &amp;slug:</source>
+        <translation>Neues &amp;Kürzel:</translation>
+    </message>
+    <message>
+        <source>“%1” is already taken by another site. Choose another slug.</source>
+        <translation>„%1“ ist bereits von einer anderen Website belegt. Wählen Sie ein anderes Kürzel.</translation>
+    </message>
+</context>
+<context>
+    <name>berth::SettingsDialog</name>
+    <message>
+        <source>&amp;Keep serving from the system tray when the window is closed</source>
+        <translation>Nach dem Schließen des Fensters im &amp;Systembereich weiter ausliefern</translation>
+    </message>
+    <message>
+        <source>Settings</source>
+        <translation>Einstellungen</translation>
+    </message>
+    <message>
+        <source>Listen address and port</source>
+        <translation>Adresse und Port</translation>
+    </message>
+    <message>
+        <source>Site domain</source>
+        <translation>Domain der Websites</translation>
+    </message>
+    <message>
+        <source>localhost:PORT</source>
+        <translation>localhost:PORT</translation>
+    </message>
+    <message>
+        <source>Data folder</source>
+        <translation>Datenordner</translation>
+    </message>
+    <message>
+        <source>&amp;Browse…</source>
+        <translation>&amp;Durchsuchen …</translation>
+    </message>
+    <message>
+        <source>Data Folder</source>
+        <translation>Datenordner</translation>
+    </message>
+    <message>
+        <source>Server settings apply the next time Berth starts. The command-line options --listen, --site-domain and --data-dir override them for one run.</source>
+        <translation>Servereinstellungen gelten ab dem nächsten Start von Berth. Die Befehlszeilenoptionen --listen, --site-domain und --data-dir haben für einen Start Vorrang.</translation>
+    </message>
+    <message>
+        <source>Server</source>
+        <translation>Server</translation>
+    </message>
+    <message>
+        <source>&amp;Listen on:</source>
+        <translation>&amp;Erreichbar unter:</translation>
+    </message>
+    <message>
+        <source>Site &amp;domain:</source>
+        <translation>&amp;Domain der Websites:</translation>
+    </message>
+    <message>
+        <source>Data &amp;folder:</source>
+        <translation>Daten&amp;ordner:</translation>
+    </message>
+    <message>
+        <source>Plan limits</source>
+        <translation>Tariflimits</translation>
+    </message>
+    <message>
+        <source>Deployments</source>
+        <translation>Websites</translation>
+    </message>
+    <message>
+        <source>Submissions a day</source>
+        <translation>Einsendungen pro Tag</translation>
+    </message>
+    <message>
+        <source>Submissions kept</source>
+        <translation>Gespeicherte Einsendungen</translation>
+    </message>
+    <message>
+        <source>Counters a site</source>
+        <translation>Zähler pro Website</translation>
+    </message>
+    <message>
+        <source>Agent</source>
+        <translation>Agent</translation>
+    </message>
+    <message>
+        <source>Free</source>
+        <translation>Free</translation>
+    </message>
+    <message>
+        <source>Pro</source>
+        <translation>Pro</translation>
+    </message>
+    <message>
+        <source>The instance owner is on Pro. Sizes: a single HTML page up to %1, each file up to %2, a whole site up to %3.</source>
+        <translation>Das Eigentümerkonto der Instanz hat den Pro-Tarif. Größen: eine einzelne HTML-Seite bis %1, jede Datei bis %2, eine ganze Website bis %3.</translation>
+    </message>
+    <message>
+        <source>“%1” is not an address and port such as 127.0.0.1:8080.</source>
+        <translation>„%1“ ist keine Adresse mit Port wie 127.0.0.1:8080.</translation>
+    </message>
+</context>
+<context>
+    <name>berth::SlugEdit</name>
+    <message>
+        <source>Slug</source>
+        <translation>Kürzel</translation>
+    </message>
+    <message>
+        <source>my-site</source>
+        <translation>meine-website</translation>
+    </message>
+    <message>
+        <source>Slug check</source>
+        <translation>Prüfung des Kürzels</translation>
+    </message>
+    <message>
+        <source>Use 3 to 63 characters: a–z and 0–9 in groups joined by single hyphens, with at least one hyphen (e.g. my-site).</source>
+        <translation>Verwenden Sie 3 bis 63 Zeichen: a–z und 0–9 in Gruppen, die durch einzelne Bindestriche verbunden sind, mit mindestens einem Bindestrich (z. B. meine-website).</translation>
+    </message>
+    <message>
+        <source>“%1” is already taken by another site. Choose another slug.</source>
+        <translation>„%1“ ist bereits von einer anderen Website belegt. Wählen Sie ein anderes Kürzel.</translation>
+    </message>
+    <message>
+        <source>The address will be %1</source>
+        <translation>Die Adresse lautet dann %1</translation>
+    </message>
+</context>
+<context>
+    <name>berth::TrayController</name>
+    <message>
+        <source>&amp;Show Berth</source>
+        <translation>Berth &amp;anzeigen</translation>
+    </message>
+    <message>
+        <source>&amp;Quit Berth</source>
+        <translation>Berth &amp;beenden</translation>
+    </message>
+    <message>
+        <source>Berth is serving your sites</source>
+        <translation>Berth liefert Ihre Websites aus</translation>
+    </message>
+</context>
+<context>
+    <name>main</name>
+    <message>
+        <source>The Berth dashboard: publish folders as live sites. Options override the saved settings for this run.</source>
+        <translation>Das Berth-Dashboard: Ordner als erreichbare Websites veröffentlichen. Optionen haben für diesen Start Vorrang vor den gespeicherten Einstellungen.</translation>
+    </message>
+    <message>
+        <source>Address and port to listen on.</source>
+        <translation>Adresse und Port, unter denen Berth erreichbar ist.</translation>
+    </message>
+    <message>
+        <source>Where the data lives.</source>
+        <translation>Wo die Daten liegen.</translation>
+    </message>
+    <message>
+        <source>Domain whose subdomains are the sites.</source>
+        <translation>Domain, deren Subdomains die Websites sind.</translation>
+    </message>
+    <message>
+        <source>Public base URL of the API.</source>
+        <translation>Öffentliche Basis-URL der API.</translation>
+    </message>
+    <message>
+        <source>Berth cannot start</source>
+        <translation>Berth kann nicht starten</translation>
+    </message>
+    <message>
+        <source>Berth could not start serving: %1
+
+Change the address with --listen, or stop the other program.</source>
+        <translation>Berth konnte nicht mit dem Ausliefern beginnen: %1
+
+Ändern Sie die Adresse mit --listen oder beenden Sie das andere Programm.</translation>
+    </message>
+</context>
+</TS>

@@ -1,0 +1,916 @@
+<?xml version="1.0" encoding="utf-8"?>
+<!DOCTYPE TS>
+<TS version="2.1" language="en">
+<context>
+    <name>berth::DeploymentActions</name>
+    <message>
+        <source>&amp;Open in Browser</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>&amp;Copy Address</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Copy &amp;Share Link</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>&amp;Private</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>&amp;Access and Password…</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>&amp;Rename…</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>&amp;Edit Details…</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Re&amp;deploy from Folder</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>De&amp;lete…</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Private sites answer only visitors who have the share link</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Publish %1 again</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Berth does not know a folder this site came from</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Publish Folder</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Publish HTML File</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>HTML pages (*.html *.htm)</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Copied %1</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Copied the share link of %1</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Make Public</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Make “%1” public? Anyone with its address can visit it, and its share link and password stop being needed.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Access</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>%1 is private: copy its share link to let people in.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>%1 is public.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Delete Site</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Delete “%1”? The site goes offline at once and its address is free for anyone. This cannot be undone.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Deleted %1</source>
+        <translation type="unfinished"></translation>
+    </message>
+</context>
+<context>
+    <name>berth::DeploymentTableModel</name>
+    <message numerus="yes">
+        <source>%n file(s)</source>
+        <translation>
+            <numerusform>%n file</numerusform>
+            <numerusform>%n files</numerusform>
+        </translation>
+    </message>
+    <message>
+        <source>Double-click to open in the browser</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>HTML page</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Files</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Public</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Private</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Private, password</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Slug</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Title</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Kind</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Access</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Size</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Updated</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Address</source>
+        <translation type="unfinished"></translation>
+    </message>
+</context>
+<context>
+    <name>berth::EditDetailsDialog</name>
+    <message>
+        <source>&amp;Single-page app (unknown paths serve index.html)</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Edit Details of %1</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Title</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Description</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Favicon emoji</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>An emoji, e.g. ⚓</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>&amp;Title:</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>&amp;Description:</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>&amp;Favicon:</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>The description can be at most %1 characters; it has %2.</source>
+        <translation type="unfinished"></translation>
+    </message>
+</context>
+<context>
+    <name>berth::ErrorText</name>
+    <message>
+        <source>Your plan&apos;s deployment limit is reached. Delete a deployment first, or raise the limit.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>This deployment no longer exists.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Berth could not finish this: %1</source>
+        <translation type="unfinished"></translation>
+    </message>
+</context>
+<context>
+    <name>berth::FolderPackager</name>
+    <message>
+        <source>“%1” is %2; a single HTML page can be at most %3.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>“%1” could not be read: %2</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>“%1” is over %2; a single HTML page can be at most %2.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>“%1” is empty.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>“%1” has no files to publish (hidden files and .git are skipped).</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>“%1” holds %L2 files; a site can have at most %L3.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>“%1” cannot be published: its name cannot be part of a web address.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>“%1” is %2; each file can be at most %3.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>“%1” holds %2 of files; a site can be at most %3 in total.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>“%1” no longer exists.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Only a folder or an .html file can be published; “%1” is neither.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>“%1” is neither a folder nor a file.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Cancelled.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>“%1” is over %2; each file can be at most %2.</source>
+        <translation type="unfinished"></translation>
+    </message>
+</context>
+<context>
+    <name>berth::KeysDialog</name>
+    <message>
+        <source>&amp;Create Key</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>&amp;Revoke…</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>API Keys</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Scripts and agents publish through the API with a key: &lt;code&gt;Authorization: Bearer bk_…&lt;/code&gt;. Berth keeps only a hash of each key.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>API keys</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Label</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Created</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Last used</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Status</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Label of the new key</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Label, e.g. deploy script</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>New key</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>C&amp;opy</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>&lt;b&gt;Copy the new key now:&lt;/b&gt; it is shown only this once.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Never</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Revoked %1</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Active</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>dashboard</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Revoke Key</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Revoke the key “%1”? Scripts using it are refused from now on. This cannot be undone.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>The key could not be revoked.</source>
+        <translation type="unfinished"></translation>
+    </message>
+</context>
+<context>
+    <name>berth::MainWindow</name>
+    <message>
+        <source>Berth</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Deployments</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Where Berth is serving</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>&lt;b&gt;Serving&lt;/b&gt; · API &lt;a href=&quot;%1&quot;&gt;%1&lt;/a&gt; · Sites %2 · Data %3</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Filter sites</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Drop a folder or an .html file here to publish it</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>It goes live at once at its own address. Hidden files and .git are left out.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Choose &amp;Folder…</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Choose HTML &amp;File…</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>&amp;Publish Folder…</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Publish &amp;HTML File…</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>&amp;File</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>API &amp;Keys…</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>&amp;Settings…</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>&amp;Close Window</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>&amp;Quit</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>&amp;Site</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>&amp;View</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>&amp;Filter Sites</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>&amp;Help</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>&amp;About Berth</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Main</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message numerus="yes">
+        <source>%n site(s)</source>
+        <translation>
+            <numerusform>%n site</numerusform>
+            <numerusform>%n sites</numerusform>
+        </translation>
+    </message>
+    <message>
+        <source>Publish</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Drop one folder or .html file at a time.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Drop to replace the content of %1</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Drop to publish a new site</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Berth is still serving</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Your sites stay online. Quit from the tray icon&apos;s menu.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>About Berth</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>&lt;h3&gt;Berth %1&lt;/h3&gt;&lt;p&gt;Puts a folder on a live address from your own machine.&lt;/p&gt;&lt;p&gt;Sites stay online while Berth runs, in this window or in the tray.&lt;/p&gt;&lt;p&gt;GPL-3.0-or-later&lt;/p&gt;</source>
+        <translation type="unfinished"></translation>
+    </message>
+</context>
+<context>
+    <name>berth::ProtectionDialog</name>
+    <message>
+        <source>P&amp;ublic: anyone with the address can visit</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>P&amp;rivate: only people with the share link can visit</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Also require a &amp;password</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>&amp;Copy</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Access to %1</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Password</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Set; type here to change it</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>New password</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Share link</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Copy share link</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Share link:</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>A share link is made when you save.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Making the site public removes its share link and password.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Type the password visitors will need, or untick “Also require a password”.</source>
+        <translation type="unfinished"></translation>
+    </message>
+</context>
+<context>
+    <name>berth::PublishDialog</name>
+    <message>
+        <source>Replace Site Content</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Publish Site</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>&amp;Replace</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>&amp;Publish</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Reading files… %1 of %2</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Replace “%1” with “%2”?</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Publish “%1”</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Reading files…</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Everything now in %1 is replaced by these files. The address stays the same; visitors see the new version at once.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Title</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Taken from the page&apos;s &lt;title&gt; when empty</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>&amp;Single-page app (unknown paths serve index.html)</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>P&amp;rivate: only people with the share link can visit</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Password</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Optional: visitors also need this password</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>&amp;Slug:</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>&amp;Title:</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Pass&amp;word:</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Message</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Progress</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Address</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>&amp;Copy Address</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>&amp;Open in Browser</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Share link</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Copy &amp;Share Link</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>The site is private. Visitors need this share link:</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>This cannot be published as it is.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>A single HTML page, %1</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message numerus="yes">
+        <source>%n file(s), %1</source>
+        <translation>
+            <numerusform>%n file, %1</numerusform>
+            <numerusform>%n files, %1</numerusform>
+        </translation>
+    </message>
+    <message numerus="yes">
+        <source>%n hidden item(s) skipped</source>
+        <translation>
+            <numerusform>%n hidden item skipped</numerusform>
+            <numerusform>%n hidden items skipped</numerusform>
+        </translation>
+    </message>
+    <message>
+        <source>There is no index.html at the top of the folder, so the site&apos;s address shows “Not found” until one is added.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>“%1” was just taken by another site. Choose another slug.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>“%1” is updated</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Your site is live</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Replacing the content…</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Publishing…</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>&amp;Done</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Close</source>
+        <translation type="unfinished"></translation>
+    </message>
+</context>
+<context>
+    <name>berth::RenameDialog</name>
+    <message>
+        <source>Rename Site</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>The site moves to its new address at once; %1 stops working.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>&amp;Rename</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>New &amp;slug:</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>“%1” is already taken by another site. Choose another slug.</source>
+        <translation type="unfinished"></translation>
+    </message>
+</context>
+<context>
+    <name>berth::SettingsDialog</name>
+    <message>
+        <source>&amp;Keep serving from the system tray when the window is closed</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Settings</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Listen address and port</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Site domain</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>localhost:PORT</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Data folder</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>&amp;Browse…</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Data Folder</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Server settings apply the next time Berth starts. The command-line options --listen, --site-domain and --data-dir override them for one run.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Server</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>&amp;Listen on:</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Site &amp;domain:</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Data &amp;folder:</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Plan limits</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Deployments</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Submissions a day</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Submissions kept</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Counters a site</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Agent</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Free</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Pro</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>The instance owner is on Pro. Sizes: a single HTML page up to %1, each file up to %2, a whole site up to %3.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>“%1” is not an address and port such as 127.0.0.1:8080.</source>
+        <translation type="unfinished"></translation>
+    </message>
+</context>
+<context>
+    <name>berth::SlugEdit</name>
+    <message>
+        <source>Slug</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>my-site</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Slug check</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Use 3 to 63 characters: a–z and 0–9 in groups joined by single hyphens, with at least one hyphen (e.g. my-site).</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>“%1” is already taken by another site. Choose another slug.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>The address will be %1</source>
+        <translation type="unfinished"></translation>
+    </message>
+</context>
+<context>
+    <name>berth::TrayController</name>
+    <message>
+        <source>&amp;Show Berth</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>&amp;Quit Berth</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Berth is serving your sites</source>
+        <translation type="unfinished"></translation>
+    </message>
+</context>
+<context>
+    <name>main</name>
+    <message>
+        <source>The Berth dashboard: publish folders as live sites. Options override the saved settings for this run.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Address and port to listen on.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Where the data lives.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Domain whose subdomains are the sites.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Public base URL of the API.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Berth cannot start</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Berth could not start serving: %1
+
+Change the address with --listen, or stop the other program.</source>
+        <translation type="unfinished"></translation>
+    </message>
+</context>
+</TS>

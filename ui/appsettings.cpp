@@ -1,0 +1,99 @@
+#include "appsettings.h"
+
+#include <QRegularExpression>
+#include <QSettings>
+#include <QStandardPaths>
+
+using namespace Qt::StringLiterals;
+
+namespace berth {
+
+namespace {
+const QString kListenKey = u"server/listen"_s;
+const QString kSiteDomainKey = u"server/siteDomain"_s;
+const QString kDataDirKey = u"server/dataDir"_s;
+const QString kTrayKey = u"window/keepServingInTray"_s;
+const QString kGeometryKey = u"window/geometry"_s;
+const QString kHeaderKey = u"window/tableHeader"_s;
+const QString kSourcesGroup = u"sources/"_s;
+} // namespace
+
+AppSettings::AppSettings(const QString &iniPath)
+    // An explicit file rather than QSettings' default, which would depend on an organization name that would
+    // also move the engine's default data folder away from berthd's.
+    : m_settings(std::make_unique<QSettings>(
+          iniPath.isEmpty() ? QStandardPaths::writableLocation(QStandardPaths::AppConfigLocation) + u"/dashboard.conf"_s
+                            : iniPath,
+          QSettings::IniFormat))
+{
+}
+
+AppSettings::~AppSettings() = default;
+
+QString AppSettings::listen() const
+{
+    return m_settings->value(kListenKey, u"127.0.0.1:%1"_s.arg(kDefaultPort)).toString();
+}
+
+void AppSettings::setListen(const QString &listen) { m_settings->setValue(kListenKey, listen.trimmed()); }
+QString AppSettings::siteDomain() const { return m_settings->value(kSiteDomainKey).toString(); }
+void AppSettings::setSiteDomain(const QString &domain) { m_settings->setValue(kSiteDomainKey, domain.trimmed()); }
+QString AppSettings::dataDir() const { return m_settings->value(kDataDirKey).toString(); }
+void AppSettings::setDataDir(const QString &dir) { m_settings->setValue(kDataDirKey, dir.trimmed()); }
+bool AppSettings::keepServingInTray() const { return m_settings->value(kTrayKey, true).toBool(); }
+void AppSettings::setKeepServingInTray(bool keep) { m_settings->setValue(kTrayKey, keep); }
+QByteArray AppSettings::windowGeometry() const { return m_settings->value(kGeometryKey).toByteArray(); }
+void AppSettings::setWindowGeometry(const QByteArray &geometry) { m_settings->setValue(kGeometryKey, geometry); }
+QByteArray AppSettings::tableHeaderState() const { return m_settings->value(kHeaderKey).toByteArray(); }
+void AppSettings::setTableHeaderState(const QByteArray &state) { m_settings->setValue(kHeaderKey, state); }
+
+QString AppSettings::sourcePath(const QString &deploymentId) const
+{
+    return m_settings->value(kSourcesGroup + deploymentId).toString();
+}
+
+void AppSettings::setSourcePath(const QString &deploymentId, const QString &path)
+{
+    m_settings->setValue(kSourcesGroup + deploymentId, path);
+}
+
+void AppSettings::removeSourcePath(const QString &deploymentId) { m_settings->remove(kSourcesGroup + deploymentId); }
+
+EngineSettings AppSettings::engineSettings() const
+{
+    EngineSettings settings;
+    if (!parseListen(listen(), &settings.listenAddress, &settings.listenPort)) {
+        settings.listenAddress = QHostAddress(QHostAddress::LocalHost);
+        settings.listenPort = kDefaultPort;
+    }
+    settings.siteDomain = siteDomain();
+    settings.dataDir = dataDir();
+    return settings;
+}
+
+bool AppSettings::parseListen(const QString &text, QHostAddress *address, quint16 *port)
+{
+    // Optional host (IPv4, or IPv6 in brackets), then the port.
+    static const QRegularExpression pattern(u"^(?:(\\[[0-9A-Fa-f:.]+\\]|[0-9.]+):)?(\\d{1,5})$"_s);
+    const auto match = pattern.match(text.trimmed());
+    if (!match.hasMatch())
+        return false;
+    const uint number = match.captured(2).toUInt();
+    if (number > 65535)
+        return false;
+    QString host = match.captured(1);
+    if (host.isEmpty())
+        host = u"127.0.0.1"_s;
+    else if (host.startsWith(u'['))
+        host = host.mid(1, host.size() - 2);
+    QHostAddress parsed;
+    if (!parsed.setAddress(host))
+        return false;
+    *address = parsed;
+    *port = quint16(number);
+    return true;
+}
+
+void AppSettings::sync() { m_settings->sync(); }
+
+} // namespace berth

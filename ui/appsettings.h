@@ -1,0 +1,59 @@
+#pragma once
+
+#include "enginesettings.h"
+
+#include <QByteArray>
+#include <QString>
+
+#include <memory>
+
+QT_BEGIN_NAMESPACE
+class QSettings;
+QT_END_NAMESPACE
+
+namespace berth {
+
+// The dashboard's saved settings (QSettings): how the embedded engine serves, whether Berth keeps
+// serving from the tray, window state, and the folder each deployment was published from.
+class AppSettings final
+{
+public:
+    // An empty path means ~/.config/berth/dashboard.conf; tests pass a temporary file.
+    explicit AppSettings(const QString &iniPath = {});
+    ~AppSettings();
+    Q_DISABLE_COPY_MOVE(AppSettings)
+
+    static constexpr quint16 kDefaultPort = 8080;
+
+    QString listen() const; // "127.0.0.1:8080"
+    void setListen(const QString &listen);
+    QString siteDomain() const; // empty: localhost:<port>
+    void setSiteDomain(const QString &domain);
+    QString dataDir() const; // empty: the engine's default
+    void setDataDir(const QString &dir);
+    bool keepServingInTray() const;
+    void setKeepServingInTray(bool keep);
+
+    QByteArray windowGeometry() const;
+    void setWindowGeometry(const QByteArray &geometry);
+    QByteArray tableHeaderState() const;
+    void setTableHeaderState(const QByteArray &state);
+
+    // Where a deployment's content came from, for "Redeploy from folder".
+    QString sourcePath(const QString &deploymentId) const;
+    void setSourcePath(const QString &deploymentId, const QString &path);
+    void removeSourcePath(const QString &deploymentId);
+
+    // The engine settings these values describe (command-line overrides are applied by the caller).
+    EngineSettings engineSettings() const;
+
+    // "ADDR:PORT", "[v6]:PORT" or "PORT"; false when it is none of them.
+    static bool parseListen(const QString &text, QHostAddress *address, quint16 *port);
+
+    void sync();
+
+private:
+    std::unique_ptr<QSettings> m_settings;
+};
+
+} // namespace berth

@@ -1,0 +1,247 @@
+#include "deploymentactions.h"
+
+#include "appsettings.h"
+#include "deploymenttablemodel.h"
+#include "editdetailsdialog.h"
+#include "engine.h"
+#include "errortext.h"
+#include "icons.h"
+#include "prompter.h"
+#include "protectiondialog.h"
+#include "publishdialog.h"
+#include "renamedialog.h"
+#include "domain/deploymentservice.h"
+
+#include <QAction>
+#include <QClipboard>
+#include <QFileInfo>
+#include <QFutureWatcher>
+#include <QGuiApplication>
+#include <QMenu>
+
+using namespace Qt::StringLiterals;
+
+namespace berth {
+
+DeploymentActions::DeploymentActions(const DashboardContext &context, DeploymentTableModel &model, QWidget *window)
+    : QObject(window)
+    , openAction(makeAction(u"openAction"_s, u"open"_s, tr("&Open in Browser"), Qt::CTRL | Qt::Key_Return))
+    , copyUrlAction(makeAction(u"copyUrlAction"_s, u"copy"_s, tr("&Copy Address"), Qt::CTRL | Qt::SHIFT | Qt::Key_C))
+    , copyShareLinkAction(makeAction(u"copyShareLinkAction"_s, u"link"_s, tr("Copy &Share Link"),
+                                     Qt::CTRL | Qt::SHIFT | Qt::Key_L))
+    , privateAction(makeAction(u"privateAction"_s, u"lock"_s, tr("&Private"), Qt::CTRL | Qt::SHIFT | Qt::Key_P))
+    , protectionAction(makeAction(u"protectionAction"_s, u"key"_s, tr("&Access and Password…"),
+                                  Qt::CTRL | Qt::ALT | Qt::Key_P))
+    , renameAction(makeAction(u"renameAction"_s, u"rename"_s, tr("&Rename…"), Qt::Key_F2))
+    , editDetailsAction(makeAction(u"editDetailsAction"_s, u"edit"_s, tr("&Edit Details…"), Qt::CTRL | Qt::Key_I))
+    , redeployAction(makeAction(u"redeployAction"_s, u"redeploy"_s, tr("Re&deploy from Folder"), Qt::CTRL | Qt::Key_R))
+    , deleteAction(makeAction(u"deleteAction"_s, u"delete"_s, tr("De&lete…"), QKeySequence::Delete))
+    , m_context(context)
+    , m_model(model)
+    , m_window(window)
+{
+    privateAction->setCheckable(true);
+    privateAction->setToolTip(tr("Private sites answer only visitors who have the share link"));
+    connect(openAction, &QAction::triggered, this, &DeploymentActions::openInBrowser);
+    connect(copyUrlAction, &QAction::triggered, this, &DeploymentActions::copyUrl);
+    connect(copyShareLinkAction, &QAction::triggered, this, &DeploymentActions::copyShareLink);
+    connect(privateAction, &QAction::triggered, this, &DeploymentActions::setPrivate);
+    connect(protectionAction, &QAction::triggered, this, [this] {
+        if (const auto deployment = current())
+            openDialog(new ProtectionDialog(m_context, *deployment, m_window));
+    });
+    connect(renameAction, &QAction::triggered, this, [this] {
+        if (const auto deployment = current())
+            openDialog(new RenameDialog(m_context, *deployment, m_window));
+    });
+    connect(editDetailsAction, &QAction::triggered, this, [this] {
+        if (const auto deployment = current())
+            openDialog(new EditDetailsDialog(m_context, *deployment, m_window));
+    });
+    connect(redeployAction, &QAction::triggered, this, &DeploymentActions::redeploy);
+    connect(deleteAction, &QAction::triggered, this, &DeploymentActions::remove);
+    // A change made elsewhere (the API, another dialog) can change what applies.
+    connect(&m_model, &QAbstractItemModel::dataChanged, this, &DeploymentActions::updateActions);
+    connect(&m_model, &QAbstractItemModel::rowsRemoved, this, &DeploymentActions::updateActions);
+    updateActions();
+}
+
+QAction *DeploymentActions::makeAction(const QString &objectName, const QString &icon, const QString &text,
+                                       const QKeySequence &shortcut)
+{
+    auto *action = new QAction(Icons::icon(icon), text, this);
+    action->setObjectName(objectName);
+    action->setShortcut(shortcut);
+    action->setShortcutContext(Qt::WindowShortcut);
+    return action;
+}
+
+void DeploymentActions::addTo(QMenu *menu) const
+{
+    menu->addActions({openAction, copyUrlAction, copyShareLinkAction});
+    menu->addSeparator();
+    menu->addActions({privateAction, protectionAction});
+    menu->addSeparator();
+    menu->addActions({renameAction, editDetailsAction, redeployAction});
+    menu->addSeparator();
+    menu->addAction(deleteAction);
+}
+
+void DeploymentActions::setCurrentId(const QString &id)
+{
+    m_currentId = id;
+    updateActions();
+}
+
+std::optional<Deployment> DeploymentActions::current() const
+{
+    return m_currentId.isEmpty() ? std::nullopt : m_model.deployment(m_currentId);
+}
+
+void DeploymentActions::updateActions()
+{
+    const auto deployment = current();
+    const bool has = deployment.has_value();
+    for (QAction *action : {openAction, copyUrlAction, privateAction, protectionAction, renameAction,
+                            editDetailsAction, deleteAction})
+        action->setEnabled(has);
+    copyShareLinkAction->setEnabled(has && deployment->isProtected);
+    privateAction->setChecked(has && deployment->isProtected);
+    const QString source = has ? m_context.settings.sourcePath(deployment->id) : QString();
+    const bool sourceExists = !source.isEmpty() && QFileInfo::exists(source);
+    redeployAction->setEnabled(sourceExists);
+    redeployAction->setToolTip(sourceExists ? tr("Publish %1 again").arg(source)
+                                            : tr("Berth does not know a folder this site came from"));
+}
+
+void DeploymentActions::openDialog(QDialog *dialog)
+{
+    dialog->setAttribute(Qt::WA_DeleteOnClose);
+    connect(dialog, &QDialog::finished, this, &DeploymentActions::updateActions);
+    dialog->open();
+}
+
+void DeploymentActions::publish(const QString &path)
+{
+    auto *dialog = new PublishDialog(m_context, path, m_window);
+    connect(dialog, &PublishDialog::published, this, &DeploymentActions::published);
+    openDialog(dialog);
+}
+
+void DeploymentActions::replaceContent(const QString &deploymentId, const QString &path)
+{
+    const auto deployment = m_model.deployment(deploymentId);
+    if (!deployment)
+        return;
+    auto *dialog = new PublishDialog(m_context, path, *deployment, m_window);
+    connect(dialog, &PublishDialog::published, this, &DeploymentActions::published);
+    openDialog(dialog);
+}
+
+void DeploymentActions::choosePublishFolder()
+{
+    const QString dir = m_context.prompter.existingDirectory(m_window, tr("Publish Folder"));
+    if (!dir.isEmpty())
+        publish(dir);
+}
+
+void DeploymentActions::choosePublishFile()
+{
+    const QString file =
+        m_context.prompter.openFileName(m_window, tr("Publish HTML File"), QString(), tr("HTML pages (*.html *.htm)"));
+    if (!file.isEmpty())
+        publish(file);
+}
+
+void DeploymentActions::openInBrowser()
+{
+    if (const auto deployment = current())
+        m_context.prompter.openUrl(QUrl(m_model.urlOf(*deployment)));
+}
+
+void DeploymentActions::copyUrl()
+{
+    if (const auto deployment = current()) {
+        QGuiApplication::clipboard()->setText(m_model.urlOf(*deployment));
+        Q_EMIT statusMessage(tr("Copied %1").arg(m_model.urlOf(*deployment)));
+    }
+}
+
+void DeploymentActions::copyShareLink()
+{
+    const auto deployment = current();
+    if (!deployment || !deployment->isProtected)
+        return;
+    QGuiApplication::clipboard()->setText(m_model.shareUrlOf(*deployment));
+    Q_EMIT statusMessage(tr("Copied the share link of %1").arg(deployment->slug));
+}
+
+void DeploymentActions::setPrivate(bool makePrivate)
+{
+    const auto deployment = current();
+    if (!deployment || deployment->isProtected == makePrivate) {
+        updateActions();
+        return;
+    }
+    if (!makePrivate) {
+        const auto answer = m_context.prompter.question(
+            m_window, tr("Make Public"),
+            tr("Make “%1” public? Anyone with its address can visit it, and its share link and password stop "
+               "being needed.")
+                .arg(deployment->slug),
+            QMessageBox::Yes | QMessageBox::Cancel, QMessageBox::Yes);
+        if (answer != QMessageBox::Yes) {
+            updateActions();
+            return;
+        }
+    }
+    DeployRequest request;
+    request.protect = makePrivate;
+    auto *watcher = new QFutureWatcher<Result<Deployment>>(this);
+    connect(watcher, &QFutureWatcherBase::finished, this, [this, watcher, makePrivate] {
+        const Result<Deployment> result = watcher->future().result();
+        watcher->deleteLater();
+        updateActions();
+        if (!result) {
+            m_context.prompter.warning(m_window, tr("Access"), ErrorText::describe(result.error()));
+            return;
+        }
+        Q_EMIT statusMessage(makePrivate ? tr("%1 is private: copy its share link to let people in.")
+                                               .arg(result.value().slug)
+                                         : tr("%1 is public.").arg(result.value().slug));
+    });
+    watcher->setFuture(m_context.engine.deployments().update(m_context.owner, deployment->id, std::move(request)));
+}
+
+void DeploymentActions::redeploy()
+{
+    const auto deployment = current();
+    if (!deployment)
+        return;
+    const QString source = m_context.settings.sourcePath(deployment->id);
+    if (!source.isEmpty() && QFileInfo::exists(source))
+        replaceContent(deployment->id, source);
+}
+
+void DeploymentActions::remove()
+{
+    const auto deployment = current();
+    if (!deployment)
+        return;
+    const auto answer = m_context.prompter.question(
+        m_window, tr("Delete Site"),
+        tr("Delete “%1”? The site goes offline at once and its address is free for anyone. This cannot be undone.")
+            .arg(deployment->slug),
+        QMessageBox::Yes | QMessageBox::Cancel, QMessageBox::Cancel);
+    if (answer != QMessageBox::Yes)
+        return;
+    const auto result = m_context.engine.deployments().remove(m_context.owner, deployment->id);
+    if (!result) {
+        m_context.prompter.warning(m_window, tr("Delete Site"), ErrorText::describe(result.error()));
+        return;
+    }
+    m_context.settings.removeSourcePath(deployment->id);
+    Q_EMIT statusMessage(tr("Deleted %1").arg(deployment->slug));
+}
+
+} // namespace berth

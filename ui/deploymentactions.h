@@ -1,0 +1,72 @@
+#pragma once
+
+#include "dashboardcontext.h"
+#include "storage/deployment.h"
+
+#include <QObject>
+
+#include <optional>
+
+QT_BEGIN_NAMESPACE
+class QAction;
+class QDialog;
+class QMenu;
+QT_END_NAMESPACE
+
+namespace berth {
+
+class DeploymentTableModel;
+
+// Everything a person can do to a deployment, as actions with shortcuts for the menu bar, the
+// toolbar and the context menu; and publishing, which opens the publish sheet.
+class DeploymentActions final : public QObject
+{
+    Q_OBJECT
+
+public:
+    DeploymentActions(const DashboardContext &context, DeploymentTableModel &model, QWidget *window);
+
+    // The deployment the actions apply to (the table's current row); empty for none.
+    void setCurrentId(const QString &id);
+    QString currentId() const { return m_currentId; }
+    void addTo(QMenu *menu) const;
+
+    void publish(const QString &path);
+    void replaceContent(const QString &deploymentId, const QString &path);
+    void choosePublishFolder();
+    void choosePublishFile();
+
+    QAction *const openAction;
+    QAction *const copyUrlAction;
+    QAction *const copyShareLinkAction;
+    QAction *const privateAction;
+    QAction *const protectionAction;
+    QAction *const renameAction;
+    QAction *const editDetailsAction;
+    QAction *const redeployAction;
+    QAction *const deleteAction;
+
+Q_SIGNALS:
+    void statusMessage(const QString &text);
+    void published(const QString &deploymentId);
+
+private:
+    std::optional<Deployment> current() const;
+    QAction *makeAction(const QString &objectName, const QString &icon, const QString &text,
+                        const QKeySequence &shortcut);
+    void updateActions();
+    void openDialog(QDialog *dialog);
+    void openInBrowser();
+    void copyUrl();
+    void copyShareLink();
+    void setPrivate(bool makePrivate);
+    void redeploy();
+    void remove();
+
+    DashboardContext m_context;
+    DeploymentTableModel &m_model;
+    QWidget *m_window;
+    QString m_currentId;
+};
+
+} // namespace berth

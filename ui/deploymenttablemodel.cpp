@@ -1,0 +1,227 @@
+#include "deploymenttablemodel.h"
+
+#include "icons.h"
+#include "domain/deploymentservice.h"
+#include "domain/siteaddresses.h"
+#include "domain/sitetable.h"
+
+#include <QGuiApplication>
+#include <QLocale>
+#include <QPalette>
+
+using namespace Qt::StringLiterals;
+
+namespace berth {
+
+DeploymentTableModel::DeploymentTableModel(DeploymentService &service, const SiteTable &sites,
+                                           const SiteAddresses &addresses, User owner, QObject *parent)
+    : QAbstractTableModel(parent)
+    , m_service(service)
+    , m_sites(sites)
+    , m_addresses(addresses)
+    , m_owner(std::move(owner))
+{
+    connect(&m_service, &DeploymentService::deploymentChanged, this, &DeploymentTableModel::onChanged);
+    connect(&m_service, &DeploymentService::deploymentRemoved, this, &DeploymentTableModel::onRemoved);
+    reload();
+}
+
+void DeploymentTableModel::reload()
+{
+    beginResetModel();
+    m_rows.clear();
+    const QList<Deployment> deployments = m_service.list(m_owner);
+    for (const Deployment &deployment : deployments)
+        m_rows.append(makeRow(deployment));
+    endResetModel();
+}
+
+DeploymentTableModel::Row DeploymentTableModel::makeRow(const Deployment &deployment) const
+{
+    Row row{deployment, 0, 0};
+    if (const auto site = m_sites.find(deployment.slug)) {
+        for (const SiteFile &file : site->files)
+            row.bytes += file.size;
+        row.files = int(site->files.size());
+    }
+    return row;
+}
+
+int DeploymentTableModel::rowCount(const QModelIndex &parent) const { return parent.isValid() ? 0 : int(m_rows.size()); }
+int DeploymentTableModel::columnCount(const QModelIndex &parent) const { return parent.isValid() ? 0 : ColumnCount; }
+
+QVariant DeploymentTableModel::data(const QModelIndex &index, int role) const
+{
+    if (!checkIndex(index, CheckIndexOption::IndexIsValid | CheckIndexOption::ParentIsInvalid))
+        return {};
+    const Row &row = m_rows.at(index.row());
+    const Deployment &deployment = row.deployment;
+    switch (role) {
+    case Qt::DisplayRole:
+        return display(row, index.column());
+    case Qt::ToolTipRole:
+        if (index.column() == UpdatedColumn)
+            return QLocale().toString(deployment.updatedAt.toLocalTime(), QLocale::LongFormat);
+        if (index.column() == SizeColumn)
+            return tr("%n file(s)", nullptr, row.files);
+        if (index.column() == UrlColumn)
+            return tr("Double-click to open in the browser");
+        return deployment.description.isEmpty() ? QVariant() : QVariant(deployment.description);
+    case Qt::DecorationRole:
+        if (index.column() == AccessColumn)
+            return Icons::icon(deployment.isProtected ? u"lock"_s : u"globe"_s);
+        return {};
+    case Qt::ForegroundRole:
+        if (index.column() == UrlColumn)
+            return QGuiApplication::palette().brush(QPalette::Link);
+        return {};
+    case Qt::TextAlignmentRole:
+        if (index.column() == SizeColumn)
+            return QVariant::fromValue(Qt::AlignRight | Qt::AlignVCenter);
+        return {};
+    case IdRole:
+        return deployment.id;
+    case SortRole:
+        return sortValue(row, index.column());
+    case UrlRole:
+        return urlOf(deployment);
+    case ShareUrlRole:
+        return shareUrlOf(deployment);
+    case ProtectedRole:
+        return deployment.isProtected;
+    default:
+        return {};
+    }
+}
+
+QVariant DeploymentTableModel::display(const Row &row, int column) const
+{
+    const Deployment &deployment = row.deployment;
+    switch (column) {
+    case SlugColumn:
+        return deployment.slug;
+    case TitleColumn:
+        return deployment.favicon.isEmpty() ? deployment.title : deployment.favicon + u"  "_s + deployment.title;
+    case KindColumn:
+        return deployment.storageType == u"html" ? tr("HTML page") : tr("Files");
+    case AccessColumn:
+        return accessText(deployment);
+    case SizeColumn:
+        return QLocale().formattedDataSize(row.bytes, 1, QLocale::DataSizeTraditionalFormat);
+    case UpdatedColumn:
+        return QLocale().toString(deployment.updatedAt.toLocalTime(), QLocale::ShortFormat);
+    case UrlColumn:
+        return urlOf(deployment);
+    default:
+        return {};
+    }
+}
+
+QVariant DeploymentTableModel::sortValue(const Row &row, int column) const
+{
+    switch (column) {
+    case SizeColumn:
+        return row.bytes;
+    case UpdatedColumn:
+        return row.deployment.updatedAt;
+    case TitleColumn:
+        return row.deployment.title;
+    default:
+        return display(row, column);
+    }
+}
+
+QString DeploymentTableModel::accessText(const Deployment &deployment) const
+{
+    if (!deployment.isProtected)
+        return tr("Public");
+    return deployment.passwordHash.isEmpty() ? tr("Private") : tr("Private, password");
+}
+
+QVariant DeploymentTableModel::headerData(int section, Qt::Orientation orientation, int role) const
+{
+    if (orientation != Qt::Horizontal || role != Qt::DisplayRole)
+        return QAbstractTableModel::headerData(section, orientation, role);
+    switch (section) {
+    case SlugColumn:
+        return tr("Slug");
+    case TitleColumn:
+        return tr("Title");
+    case KindColumn:
+        return tr("Kind");
+    case AccessColumn:
+        return tr("Access");
+    case SizeColumn:
+        return tr("Size");
+    case UpdatedColumn:
+        return tr("Updated");
+    case UrlColumn:
+        return tr("Address");
+    default:
+        return {};
+    }
+}
+
+std::optional<Deployment> DeploymentTableModel::deployment(const QString &id) const
+{
+    const int row = rowOf(id);
+    if (row < 0)
+        return std::nullopt;
+    return m_rows.at(row).deployment;
+}
+
+QModelIndex DeploymentTableModel::indexOf(const QString &id, int column) const
+{
+    const int row = rowOf(id);
+    return row < 0 ? QModelIndex() : index(row, column);
+}
+
+QString DeploymentTableModel::urlOf(const Deployment &deployment) const { return m_addresses.siteUrl(deployment.slug); }
+
+QString DeploymentTableModel::shareUrlOf(const Deployment &deployment) const
+{
+    if (!deployment.isProtected || deployment.shareToken.isEmpty())
+        return {};
+    return m_addresses.shareUrl(deployment.slug, deployment.shareToken);
+}
+
+int DeploymentTableModel::rowOf(const QString &id) const
+{
+    for (int i = 0; i < m_rows.size(); ++i) {
+        if (m_rows.at(i).deployment.id == id)
+            return i;
+    }
+    return -1;
+}
+
+void DeploymentTableModel::onChanged(const QString &id)
+{
+    const auto fresh = m_service.get(m_owner, id);
+    const int row = rowOf(id);
+    if (!fresh) { // someone else's deployment: not shown
+        if (row >= 0)
+            onRemoved(id);
+        return;
+    }
+    if (row >= 0) {
+        m_rows[row] = makeRow(fresh.value());
+        Q_EMIT dataChanged(index(row, 0), index(row, ColumnCount - 1));
+        return;
+    }
+    const int end = int(m_rows.size());
+    beginInsertRows({}, end, end);
+    m_rows.append(makeRow(fresh.value()));
+    endInsertRows();
+}
+
+void DeploymentTableModel::onRemoved(const QString &id)
+{
+    const int row = rowOf(id);
+    if (row < 0)
+        return;
+    beginRemoveRows({}, row, row);
+    m_rows.removeAt(row);
+    endRemoveRows();
+}
+
+} // namespace berth

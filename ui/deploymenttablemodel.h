@@ -1,0 +1,70 @@
+#pragma once
+
+#include "storage/deployment.h"
+#include "storage/user.h"
+
+#include <QAbstractTableModel>
+
+#include <optional>
+
+namespace berth {
+
+class DeploymentService;
+class SiteAddresses;
+class SiteTable;
+
+// The owner's deployments as table rows, kept current from DeploymentService's signals: a deploy,
+// rename or protection change from the API shows here as it happens.
+class DeploymentTableModel final : public QAbstractTableModel
+{
+    Q_OBJECT
+
+public:
+    enum Column { SlugColumn, TitleColumn, KindColumn, AccessColumn, SizeColumn, UpdatedColumn, UrlColumn, ColumnCount };
+    enum Role {
+        IdRole = Qt::UserRole + 1, // the deployment id, on every column
+        SortRole,                  // a sortable value: text, bytes, time
+        UrlRole,
+        ShareUrlRole, // empty unless private
+        ProtectedRole,
+    };
+
+    DeploymentTableModel(DeploymentService &service, const SiteTable &sites, const SiteAddresses &addresses, User owner,
+                         QObject *parent = nullptr);
+
+    int rowCount(const QModelIndex &parent = {}) const override;
+    int columnCount(const QModelIndex &parent = {}) const override;
+    QVariant data(const QModelIndex &index, int role = Qt::DisplayRole) const override;
+    QVariant headerData(int section, Qt::Orientation orientation, int role = Qt::DisplayRole) const override;
+
+    std::optional<Deployment> deployment(const QString &id) const;
+    QModelIndex indexOf(const QString &id, int column = SlugColumn) const;
+    QString urlOf(const Deployment &deployment) const;
+    QString shareUrlOf(const Deployment &deployment) const;
+
+    void reload();
+
+private:
+    struct Row
+    {
+        Deployment deployment;
+        qint64 bytes = 0;
+        int files = 0;
+    };
+
+    Row makeRow(const Deployment &deployment) const;
+    int rowOf(const QString &id) const;
+    QVariant display(const Row &row, int column) const;
+    QVariant sortValue(const Row &row, int column) const;
+    QString accessText(const Deployment &deployment) const;
+    void onChanged(const QString &id);
+    void onRemoved(const QString &id);
+
+    DeploymentService &m_service;
+    const SiteTable &m_sites;
+    const SiteAddresses &m_addresses;
+    User m_owner;
+    QList<Row> m_rows;
+};
+
+} // namespace berth

@@ -1,0 +1,104 @@
+#include "editdetailsdialog.h"
+
+#include "engine.h"
+#include "errortext.h"
+#include "theme.h"
+#include "domain/deploymentservice.h"
+
+#include <QCheckBox>
+#include <QDialogButtonBox>
+#include <QFormLayout>
+#include <QLabel>
+#include <QLineEdit>
+#include <QPlainTextEdit>
+#include <QPushButton>
+#include <QVBoxLayout>
+
+using namespace Qt::StringLiterals;
+
+namespace berth {
+
+EditDetailsDialog::EditDetailsDialog(const DashboardContext &context, const Deployment &deployment, QWidget *parent)
+    : QDialog(parent)
+    , m_context(context)
+    , m_deployment(deployment)
+    , m_title(new QLineEdit(deployment.title, this))
+    , m_description(new QPlainTextEdit(deployment.description, this))
+    , m_favicon(new QLineEdit(deployment.favicon, this))
+    , m_spa(new QCheckBox(tr("&Single-page app (unknown paths serve index.html)"), this))
+    , m_message(new QLabel(this))
+{
+    setObjectName(u"editDetailsDialog"_s);
+    setWindowTitle(tr("Edit Details of %1").arg(deployment.slug));
+    setMinimumWidth(480);
+
+    m_title->setObjectName(u"titleLineEdit"_s);
+    m_title->setAccessibleName(tr("Title"));
+    m_title->setMaxLength(kMaxTitleLength);
+    m_description->setObjectName(u"descriptionTextEdit"_s);
+    m_description->setAccessibleName(tr("Description"));
+    m_description->setTabChangesFocus(true);
+    m_description->setFixedHeight(m_description->fontMetrics().lineSpacing() * 5);
+    m_favicon->setObjectName(u"faviconLineEdit"_s);
+    m_favicon->setAccessibleName(tr("Favicon emoji"));
+    m_favicon->setMaxLength(kMaxFaviconLength);
+    m_favicon->setPlaceholderText(tr("An emoji, e.g. ⚓"));
+    m_spa->setObjectName(u"spaCheckBox"_s);
+    m_spa->setChecked(deployment.isSpa);
+    m_spa->setEnabled(deployment.storageType == u"files");
+    m_message->setObjectName(u"messageLabel"_s);
+    m_message->setWordWrap(true);
+    m_message->hide();
+
+    auto *buttons = new QDialogButtonBox(QDialogButtonBox::Cancel, this);
+    m_saveButton = buttons->addButton(QDialogButtonBox::Save);
+    m_saveButton->setObjectName(u"saveButton"_s);
+    connect(buttons, &QDialogButtonBox::accepted, this, &EditDetailsDialog::accept);
+    connect(buttons, &QDialogButtonBox::rejected, this, &EditDetailsDialog::reject);
+    connect(&m_watcher, &QFutureWatcherBase::finished, this, [this] { onSaved(m_watcher.future().result()); });
+
+    auto *form = new QFormLayout;
+    form->addRow(tr("&Title:"), m_title);
+    form->addRow(tr("&Description:"), m_description);
+    form->addRow(tr("&Favicon:"), m_favicon);
+    form->addRow(QString(), m_spa);
+    auto *layout = new QVBoxLayout(this);
+    layout->addLayout(form);
+    layout->addWidget(m_message);
+    layout->addWidget(buttons);
+}
+
+void EditDetailsDialog::accept()
+{
+    const QString description = m_description->toPlainText().trimmed();
+    if (description.size() > kMaxDescriptionLength) {
+        m_message->setText(tr("The description can be at most %1 characters; it has %2.")
+                               .arg(kMaxDescriptionLength)
+                               .arg(description.size()));
+        Theme::setTone(m_message, Theme::Tone::Error);
+        m_message->show();
+        return;
+    }
+    DeployRequest request;
+    request.title = m_title->text().trimmed();
+    request.description = description.isEmpty() ? QString() : description; // empty means unset, as in the API
+    request.favicon = m_favicon->text().trimmed();
+    if (m_spa->isEnabled())
+        request.isSpa = m_spa->isChecked();
+    m_saveButton->setEnabled(false);
+    m_watcher.setFuture(m_context.engine.deployments().update(m_context.owner, m_deployment.id, std::move(request)));
+}
+
+void EditDetailsDialog::onSaved(const Result<Deployment> &result)
+{
+    m_saveButton->setEnabled(true);
+    if (!result) {
+        m_message->setText(ErrorText::describe(result.error()));
+        Theme::setTone(m_message, Theme::Tone::Error);
+        m_message->show();
+        return;
+    }
+    QDialog::accept();
+}
+
+} // namespace berth

@@ -1,0 +1,357 @@
+#include "mainwindow.h"
+
+#include "appsettings.h"
+#include "deploymentactions.h"
+#include "deploymentfiltermodel.h"
+#include "deploymenttablemodel.h"
+#include "deploymenttableview.h"
+#include "engine.h"
+#include "icons.h"
+#include "keysdialog.h"
+#include "settingsdialog.h"
+#include "traycontroller.h"
+#include "domain/accountservice.h"
+#include "domain/siteaddresses.h"
+
+#include <QApplication>
+#include <QCloseEvent>
+#include <QHeaderView>
+#include <QLabel>
+#include <QLineEdit>
+#include <QMenuBar>
+#include <QMimeData>
+#include <QPushButton>
+#include <QStackedWidget>
+#include <QStatusBar>
+#include <QToolBar>
+#include <QVBoxLayout>
+
+using namespace Qt::StringLiterals;
+
+namespace berth {
+
+namespace {
+constexpr int kStatusTimeoutMs = 5000;
+constexpr int kEmptyIconSize = 72;
+
+User ownerOf(Engine &engine)
+{
+    const auto setup = engine.accounts().ensureOwner();
+    return setup ? setup.value().owner : User();
+}
+} // namespace
+
+MainWindow::MainWindow(Engine &engine, AppSettings &settings, QWidget *parent)
+    : QMainWindow(parent)
+    , m_context{engine, ownerOf(engine), settings, m_prompter}
+    , m_model(new DeploymentTableModel(engine.deployments(), engine.sites(), engine.addresses(), m_context.owner, this))
+    , m_proxy(new DeploymentFilterModel(this))
+    , m_table(new DeploymentTableView(this))
+    , m_actions(new DeploymentActions(m_context, *m_model, this))
+    , m_tray(new TrayController(this))
+{
+    setObjectName(u"mainWindow"_s);
+    setWindowTitle(tr("Berth"));
+    setWindowIcon(Icons::appIcon());
+    setAcceptDrops(true);
+    resize(980, 560);
+
+    m_proxy->setSourceModel(m_model);
+    m_table->setObjectName(u"deploymentsTableView"_s);
+    m_table->setAccessibleName(tr("Deployments"));
+    m_table->setModel(m_proxy);
+    m_table->sortByColumn(DeploymentTableModel::UpdatedColumn, Qt::DescendingOrder);
+    m_table->horizontalHeader()->resizeSection(DeploymentTableModel::SlugColumn, 170);
+    m_table->horizontalHeader()->resizeSection(DeploymentTableModel::TitleColumn, 190);
+    if (!settings.tableHeaderState().isEmpty())
+        m_table->horizontalHeader()->restoreState(settings.tableHeaderState());
+
+    m_stack = new QStackedWidget(this);
+    m_stack->addWidget(buildEmptyState());
+    m_stack->addWidget(m_table);
+    auto *central = new QWidget(this);
+    auto *layout = new QVBoxLayout(central);
+    layout->setContentsMargins(0, 0, 0, 0);
+    layout->setSpacing(0);
+    layout->addWidget(buildHeader());
+    layout->addWidget(m_stack, 1);
+    setCentralWidget(central);
+    buildMenus();
+
+    m_count = new QLabel(this);
+    m_count->setObjectName(u"countLabel"_s);
+    statusBar()->addPermanentWidget(m_count);
+
+    connect(m_model, &QAbstractItemModel::rowsInserted, this, &MainWindow::updateView);
+    connect(m_model, &QAbstractItemModel::rowsRemoved, this, &MainWindow::updateView);
+    connect(m_model, &QAbstractItemModel::modelReset, this, &MainWindow::updateView);
+    connect(m_table->selectionModel(), &QItemSelectionModel::selectionChanged, this, &MainWindow::updateCurrent);
+    connect(m_proxy, &QAbstractItemModel::layoutChanged, this, &MainWindow::updateCurrent);
+    connect(m_table, &QAbstractItemView::activated, m_actions->openAction, &QAction::trigger);
+    connect(m_table, &QWidget::customContextMenuRequested, this, &MainWindow::showContextMenu);
+    connect(m_table, &DeploymentTableView::pathsDropped, this,
+            [this](const QStringList &paths, int row) { publishPaths(paths, idAtRow(row)); });
+    connect(m_table, &DeploymentTableView::dropTargetChanged, this, &MainWindow::showDropHint);
+    connect(m_actions, &DeploymentActions::statusMessage, this,
+            [this](const QString &text) { statusBar()->showMessage(text, kStatusTimeoutMs); });
+    connect(m_actions, &DeploymentActions::published, this, &MainWindow::selectDeployment);
+
+    if (!settings.windowGeometry().isEmpty())
+        restoreGeometry(settings.windowGeometry());
+    m_tray->setEnabled(settings.keepServingInTray());
+    updateView();
+}
+
+MainWindow::~MainWindow() = default;
+
+QWidget *MainWindow::buildHeader()
+{
+    const SiteAddresses &addresses = m_context.engine.addresses();
+    auto *header = new QWidget(this);
+    header->setObjectName(u"headerWidget"_s);
+    header->setAutoFillBackground(true);
+    header->setBackgroundRole(QPalette::AlternateBase);
+    auto *status = new QLabel(header);
+    status->setObjectName(u"servingLabel"_s);
+    status->setAccessibleName(tr("Where Berth is serving"));
+    status->setTextFormat(Qt::RichText);
+    status->setTextInteractionFlags(Qt::TextBrowserInteraction);
+    status->setOpenExternalLinks(false);
+    status->setText(tr("<b>Serving</b> · API <a href=\"%1\">%1</a> · Sites %2 · Data %3")
+                        .arg(addresses.baseUrl().toHtmlEscaped(),
+                             addresses.siteUrl(u"<slug>"_s).toHtmlEscaped(),
+                             m_context.engine.dataDir().toHtmlEscaped()));
+    connect(status, &QLabel::linkActivated, this, [this](const QString &link) { m_prompter.openUrl(QUrl(link)); });
+    auto *dot = new QLabel(header);
+    dot->setPixmap(Icons::icon(u"serving"_s).pixmap(QSize(12, 12), devicePixelRatioF()));
+    m_filter = new QLineEdit(header);
+    m_filter->setObjectName(u"filterLineEdit"_s);
+    m_filter->setAccessibleName(tr("Filter sites"));
+    m_filter->setPlaceholderText(tr("Filter sites"));
+    m_filter->setClearButtonEnabled(true);
+    m_filter->addAction(Icons::icon(u"search"_s), QLineEdit::LeadingPosition);
+    m_filter->setMaximumWidth(260);
+    connect(m_filter, &QLineEdit::textChanged, m_proxy, &DeploymentFilterModel::setFilterText);
+
+    auto *layout = new QHBoxLayout(header);
+    layout->setContentsMargins(12, 8, 12, 8);
+    layout->addWidget(dot);
+    layout->addWidget(status, 1);
+    layout->addWidget(m_filter);
+    return header;
+}
+
+QWidget *MainWindow::buildEmptyState()
+{
+    auto *page = new QWidget(this);
+    page->setObjectName(u"emptyStateWidget"_s);
+    auto *icon = new QLabel(page);
+    icon->setPixmap(Icons::icon(u"drop"_s).pixmap(QSize(kEmptyIconSize, kEmptyIconSize), devicePixelRatioF()));
+    icon->setAlignment(Qt::AlignCenter);
+    auto *text = new QLabel(tr("Drop a folder or an .html file here to publish it"), page);
+    text->setObjectName(u"emptyStateLabel"_s);
+    text->setAlignment(Qt::AlignCenter);
+    text->setWordWrap(true);
+    QFont font = text->font();
+    font.setPointSizeF(font.pointSizeF() * 1.4);
+    text->setFont(font);
+    auto *hint = new QLabel(tr("It goes live at once at its own address. Hidden files and .git are left out."), page);
+    hint->setAlignment(Qt::AlignCenter);
+    hint->setWordWrap(true);
+    hint->setForegroundRole(QPalette::PlaceholderText);
+    auto *folder = new QPushButton(Icons::icon(u"folder"_s), tr("Choose &Folder…"), page);
+    folder->setObjectName(u"chooseFolderButton"_s);
+    auto *file = new QPushButton(Icons::icon(u"file"_s), tr("Choose HTML &File…"), page);
+    file->setObjectName(u"chooseFileButton"_s);
+    connect(folder, &QPushButton::clicked, m_actions, &DeploymentActions::choosePublishFolder);
+    connect(file, &QPushButton::clicked, m_actions, &DeploymentActions::choosePublishFile);
+
+    auto *buttons = new QHBoxLayout;
+    buttons->addStretch();
+    buttons->addWidget(folder);
+    buttons->addWidget(file);
+    buttons->addStretch();
+    auto *layout = new QVBoxLayout(page);
+    layout->addStretch(2);
+    layout->addWidget(icon);
+    layout->addSpacing(8);
+    layout->addWidget(text);
+    layout->addWidget(hint);
+    layout->addSpacing(12);
+    layout->addLayout(buttons);
+    layout->addStretch(3);
+    return page;
+}
+
+void MainWindow::buildMenus()
+{
+    auto *publishFolder = new QAction(Icons::icon(u"publish"_s), tr("&Publish Folder…"), this);
+    publishFolder->setObjectName(u"publishFolderAction"_s);
+    publishFolder->setShortcut(QKeySequence::Open);
+    connect(publishFolder, &QAction::triggered, m_actions, &DeploymentActions::choosePublishFolder);
+    auto *publishFile = new QAction(Icons::icon(u"file"_s), tr("Publish &HTML File…"), this);
+    publishFile->setObjectName(u"publishFileAction"_s);
+    publishFile->setShortcut(Qt::CTRL | Qt::SHIFT | Qt::Key_O);
+    connect(publishFile, &QAction::triggered, m_actions, &DeploymentActions::choosePublishFile);
+
+    QMenu *file = menuBar()->addMenu(tr("&File"));
+    file->addActions({publishFolder, publishFile});
+    file->addSeparator();
+    QAction *keys = file->addAction(Icons::icon(u"key"_s), tr("API &Keys…"), this, &MainWindow::openKeys);
+    keys->setObjectName(u"keysAction"_s);
+    keys->setShortcut(Qt::CTRL | Qt::Key_K);
+    QAction *settings = file->addAction(Icons::icon(u"settings"_s), tr("&Settings…"), this, &MainWindow::openSettings);
+    settings->setObjectName(u"settingsAction"_s);
+    settings->setShortcut(Qt::CTRL | Qt::Key_Comma);
+    file->addSeparator();
+    file->addAction(tr("&Close Window"), QKeySequence::Close, this, &QWidget::close);
+    QAction *quit = file->addAction(Icons::icon(u"quit"_s), tr("&Quit"), QKeySequence::Quit, qApp, &QCoreApplication::quit);
+    quit->setObjectName(u"quitAction"_s);
+
+    m_actions->addTo(menuBar()->addMenu(tr("&Site")));
+    QMenu *view = menuBar()->addMenu(tr("&View"));
+    view->addAction(Icons::icon(u"search"_s), tr("&Filter Sites"), QKeySequence::Find, this, [this] {
+        m_filter->setFocus();
+        m_filter->selectAll();
+    });
+    menuBar()->addMenu(tr("&Help"))->addAction(tr("&About Berth"), this, &MainWindow::about);
+
+    QToolBar *toolbar = addToolBar(tr("Main"));
+    toolbar->setObjectName(u"mainToolBar"_s);
+    toolbar->setMovable(false);
+    toolbar->setToolButtonStyle(Qt::ToolButtonTextBesideIcon);
+    toolbar->setIconSize(QSize(18, 18));
+    toolbar->addAction(publishFolder);
+    toolbar->addSeparator();
+    toolbar->addActions({m_actions->openAction, m_actions->copyUrlAction, m_actions->privateAction,
+                         m_actions->renameAction, m_actions->deleteAction});
+}
+
+void MainWindow::updateView()
+{
+    const int count = m_model->rowCount();
+    m_stack->setCurrentIndex(count == 0 ? 0 : 1);
+    m_count->setText(tr("%n site(s)", nullptr, count));
+    updateCurrent();
+}
+
+void MainWindow::updateCurrent()
+{
+    const QModelIndexList rows = m_table->selectionModel()->selectedRows();
+    m_actions->setCurrentId(rows.isEmpty() ? QString() : rows.constFirst().data(DeploymentTableModel::IdRole).toString());
+}
+
+void MainWindow::selectDeployment(const QString &id)
+{
+    const QModelIndex index = m_proxy->mapFromSource(m_model->indexOf(id));
+    if (!index.isValid())
+        return;
+    m_table->setCurrentIndex(index);
+    m_table->selectionModel()->select(index, QItemSelectionModel::ClearAndSelect | QItemSelectionModel::Rows);
+    m_table->scrollTo(index);
+}
+
+QString MainWindow::idAtRow(int proxyRow) const
+{
+    if (proxyRow < 0)
+        return {};
+    return m_proxy->index(proxyRow, 0).data(DeploymentTableModel::IdRole).toString();
+}
+
+void MainWindow::publishPaths(const QStringList &paths, const QString &targetId)
+{
+    if (paths.isEmpty())
+        return;
+    if (paths.size() > 1) {
+        m_prompter.warning(this, tr("Publish"), tr("Drop one folder or .html file at a time."));
+        return;
+    }
+    if (targetId.isEmpty())
+        m_actions->publish(paths.constFirst());
+    else
+        m_actions->replaceContent(targetId, paths.constFirst());
+}
+
+void MainWindow::showDropHint(int proxyRow, bool active)
+{
+    if (!active) {
+        statusBar()->clearMessage();
+        return;
+    }
+    const QString id = idAtRow(proxyRow);
+    const auto deployment = id.isEmpty() ? std::nullopt : m_model->deployment(id);
+    statusBar()->showMessage(deployment ? tr("Drop to replace the content of %1").arg(deployment->slug)
+                                        : tr("Drop to publish a new site"));
+}
+
+void MainWindow::showContextMenu(const QPoint &position)
+{
+    const QModelIndex index = m_table->indexAt(position);
+    if (!index.isValid())
+        return;
+    selectDeployment(index.data(DeploymentTableModel::IdRole).toString());
+    QMenu menu(this);
+    m_actions->addTo(&menu);
+    menu.exec(m_table->viewport()->mapToGlobal(position));
+}
+
+void MainWindow::dragEnterEvent(QDragEnterEvent *event)
+{
+    if (DeploymentTableView::localPaths(event->mimeData()).isEmpty())
+        return;
+    event->acceptProposedAction();
+    statusBar()->showMessage(tr("Drop to publish a new site"));
+}
+
+void MainWindow::dropEvent(QDropEvent *event)
+{
+    const QStringList paths = DeploymentTableView::localPaths(event->mimeData());
+    if (paths.isEmpty())
+        return;
+    event->acceptProposedAction();
+    statusBar()->clearMessage();
+    publishPaths(paths);
+}
+
+void MainWindow::closeEvent(QCloseEvent *event)
+{
+    m_context.settings.setWindowGeometry(saveGeometry());
+    m_context.settings.setTableHeaderState(m_table->horizontalHeader()->saveState());
+    m_context.settings.sync();
+    if (m_context.settings.keepServingInTray() && m_tray->isVisible()) {
+        if (!m_trayHintShown)
+            m_tray->notify(tr("Berth is still serving"), tr("Your sites stay online. Quit from the tray icon's menu."));
+        m_trayHintShown = true;
+        hide();
+        event->ignore();
+        return;
+    }
+    event->accept();
+}
+
+void MainWindow::openKeys()
+{
+    auto *dialog = new KeysDialog(m_context, this);
+    dialog->setAttribute(Qt::WA_DeleteOnClose);
+    dialog->open();
+}
+
+void MainWindow::openSettings()
+{
+    auto *dialog = new SettingsDialog(m_context, this);
+    dialog->setAttribute(Qt::WA_DeleteOnClose);
+    connect(dialog, &QDialog::accepted, this,
+            [this] { m_tray->setEnabled(m_context.settings.keepServingInTray()); });
+    dialog->open();
+}
+
+void MainWindow::about()
+{
+    QMessageBox::about(this, tr("About Berth"),
+                       tr("<h3>Berth %1</h3><p>Puts a folder on a live address from your own machine.</p>"
+                          "<p>Sites stay online while Berth runs, in this window or in the tray.</p>"
+                          "<p>GPL-3.0-or-later</p>")
+                           .arg(QCoreApplication::applicationVersion()));
+}
+
+} // namespace berth

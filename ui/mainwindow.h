@@ -1,0 +1,73 @@
+#pragma once
+
+#include "dashboardcontext.h"
+#include "prompter.h"
+
+#include <QMainWindow>
+
+QT_BEGIN_NAMESPACE
+class QLabel;
+class QLineEdit;
+class QStackedWidget;
+QT_END_NAMESPACE
+
+namespace berth {
+
+class DeploymentActions;
+class DeploymentFilterModel;
+class DeploymentTableModel;
+class DeploymentTableView;
+class TrayController;
+
+// The dashboard: where Berth is serving, the owner's deployments, and everything to do with them.
+// Folders and .html files dropped anywhere on it publish a new site; dropped on a row, they replace
+// that site's content.
+class MainWindow final : public QMainWindow
+{
+    Q_OBJECT
+
+public:
+    MainWindow(Engine &engine, AppSettings &settings, QWidget *parent = nullptr);
+    ~MainWindow() override;
+
+    Prompter &prompter() { return m_prompter; }
+    DeploymentTableModel &model() const { return *m_model; }
+    DeploymentActions &actions() const { return *m_actions; }
+    DeploymentTableView *tableView() const { return m_table; }
+
+    void selectDeployment(const QString &id);
+    // Publishes one path as a new site, or replaces targetId's content with it.
+    void publishPaths(const QStringList &paths, const QString &targetId = {});
+
+protected:
+    void dragEnterEvent(QDragEnterEvent *event) override;
+    void dropEvent(QDropEvent *event) override;
+    void closeEvent(QCloseEvent *event) override;
+
+private:
+    QWidget *buildHeader();
+    QWidget *buildEmptyState();
+    void buildMenus();
+    void updateView();
+    void updateCurrent();
+    void showContextMenu(const QPoint &position);
+    void showDropHint(int proxyRow, bool active);
+    QString idAtRow(int proxyRow) const;
+    void openKeys();
+    void openSettings();
+    void about();
+
+    Prompter m_prompter;
+    DashboardContext m_context;
+    DeploymentTableModel *m_model;
+    DeploymentFilterModel *m_proxy;
+    DeploymentTableView *m_table;
+    DeploymentActions *m_actions;
+    TrayController *m_tray;
+    QStackedWidget *m_stack = nullptr;
+    QLineEdit *m_filter = nullptr;
+    QLabel *m_count = nullptr;
+    bool m_trayHintShown = false;
+};
+
+} // namespace berth

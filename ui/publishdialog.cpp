@@ -1,0 +1,397 @@
+#include "publishdialog.h"
+
+#include "appsettings.h"
+#include "engine.h"
+#include "errortext.h"
+#include "icons.h"
+#include "prompter.h"
+#include "slugedit.h"
+#include "theme.h"
+#include "domain/deploymentservice.h"
+#include "domain/siteaddresses.h"
+#include "domain/slugrules.h"
+
+#include <QCheckBox>
+#include <QClipboard>
+#include <QDialogButtonBox>
+#include <QFileInfo>
+#include <QFormLayout>
+#include <QGuiApplication>
+#include <QLabel>
+#include <QLineEdit>
+#include <QLocale>
+#include <QProgressBar>
+#include <QPushButton>
+#include <QStackedWidget>
+#include <QVBoxLayout>
+
+using namespace Qt::StringLiterals;
+
+namespace berth {
+
+namespace {
+constexpr int kHeaderIconSize = 40;
+
+QLabel *iconLabel(const QString &name, QWidget *parent)
+{
+    auto *label = new QLabel(parent);
+    label->setPixmap(Icons::icon(name).pixmap(QSize(kHeaderIconSize, kHeaderIconSize), parent->devicePixelRatioF()));
+    label->setAlignment(Qt::AlignTop);
+    return label;
+}
+
+QLabel *headingLabel(QWidget *parent)
+{
+    auto *label = new QLabel(parent);
+    QFont font = label->font();
+    font.setPointSizeF(font.pointSizeF() * 1.25);
+    font.setBold(true);
+    label->setFont(font);
+    label->setWordWrap(true);
+    return label;
+}
+} // namespace
+
+PublishDialog::PublishDialog(const DashboardContext &context, const QString &path, QWidget *parent)
+    : QDialog(parent, Qt::Sheet)
+    , m_context(context)
+    , m_path(path)
+{
+    build();
+}
+
+PublishDialog::PublishDialog(const DashboardContext &context, const QString &path, const Deployment &target,
+                             QWidget *parent)
+    : QDialog(parent, Qt::Sheet)
+    , m_context(context)
+    , m_path(path)
+    , m_target(target)
+{
+    build();
+}
+
+PublishDialog::~PublishDialog() = default;
+
+QString PublishDialog::sourceName() const { return QFileInfo(m_path).fileName(); }
+
+void PublishDialog::build()
+{
+    setObjectName(u"publishDialog"_s);
+    setWindowTitle(m_target ? tr("Replace Site Content") : tr("Publish Site"));
+    setMinimumWidth(520);
+
+    m_pages = new QStackedWidget(this);
+    m_pages->addWidget(buildForm());
+    m_pages->addWidget(buildResult());
+
+    m_buttons = new QDialogButtonBox(this);
+    m_cancelButton = m_buttons->addButton(QDialogButtonBox::Cancel);
+    m_cancelButton->setObjectName(u"cancelButton"_s);
+    m_publishButton = m_buttons->addButton(m_target ? tr("&Replace") : tr("&Publish"), QDialogButtonBox::AcceptRole);
+    m_publishButton->setObjectName(u"publishButton"_s);
+    m_publishButton->setIcon(Icons::icon(u"publish"_s));
+    m_publishButton->setDefault(true);
+    connect(m_publishButton, &QPushButton::clicked, this, &PublishDialog::requestPublish);
+    connect(m_cancelButton, &QPushButton::clicked, this, &PublishDialog::reject);
+
+    auto *layout = new QVBoxLayout(this);
+    layout->addWidget(m_pages);
+    layout->addWidget(m_buttons);
+
+    connect(&m_packager, &FolderPackager::progressChanged, this, [this](int done, int total) {
+        m_progress->setRange(0, total);
+        m_progress->setValue(done);
+        m_summary->setText(tr("Reading files… %1 of %2").arg(done).arg(total));
+    });
+    connect(&m_packager, &FolderPackager::finished, this, &PublishDialog::onPackaged);
+    connect(&m_deployWatcher, &QFutureWatcherBase::finished, this,
+            [this] { onDeployed(m_deployWatcher.future().result()); });
+
+    m_packager.start(m_path);
+    setStage(Stage::Reading);
+}
+
+QWidget *PublishDialog::buildForm()
+{
+    auto *page = new QWidget(this);
+    const bool file = QFileInfo(m_path).isFile();
+    auto *heading = headingLabel(page);
+    heading->setText(m_target ? tr("Replace “%1” with “%2”?").arg(m_target->slug, sourceName())
+                              : tr("Publish “%1”").arg(sourceName()));
+    m_summary = new QLabel(tr("Reading files…"), page);
+    m_summary->setObjectName(u"summaryLabel"_s);
+    m_summary->setWordWrap(true);
+
+    auto *header = new QGridLayout;
+    header->addWidget(iconLabel(file ? u"file"_s : u"folder"_s, page), 0, 0, 2, 1);
+    header->addWidget(heading, 0, 1);
+    header->addWidget(m_summary, 1, 1);
+    header->setColumnStretch(1, 1);
+
+    auto *layout = new QVBoxLayout(page);
+    layout->setContentsMargins(0, 0, 0, 0);
+    layout->addLayout(header);
+
+    if (m_target) {
+        auto *explanation = new QLabel(tr("Everything now in %1 is replaced by these files. The address stays the "
+                                          "same; visitors see the new version at once.")
+                                           .arg(m_context.engine.addresses().siteUrl(m_target->slug)),
+                                       page);
+        explanation->setWordWrap(true);
+        layout->addWidget(explanation);
+    } else {
+        m_slug = new SlugEdit(m_context.engine.sites(), m_context.engine.addresses(), page);
+        m_slug->setSlug(SlugRules::fromName(sourceName()));
+        connect(m_slug, &SlugEdit::validityChanged, this, &PublishDialog::updateButtons);
+        m_title = new QLineEdit(page);
+        m_title->setObjectName(u"titleLineEdit"_s);
+        m_title->setAccessibleName(tr("Title"));
+        m_title->setMaxLength(kMaxTitleLength);
+        m_title->setPlaceholderText(tr("Taken from the page's <title> when empty"));
+        m_spa = new QCheckBox(tr("&Single-page app (unknown paths serve index.html)"), page);
+        m_spa->setObjectName(u"spaCheckBox"_s);
+        m_spa->setVisible(!file);
+        m_private = new QCheckBox(tr("P&rivate: only people with the share link can visit"), page);
+        m_private->setObjectName(u"privateCheckBox"_s);
+        m_password = new QLineEdit(page);
+        m_password->setObjectName(u"passwordLineEdit"_s);
+        m_password->setAccessibleName(tr("Password"));
+        m_password->setEchoMode(QLineEdit::Password);
+        m_password->setMaxLength(kMaxPasswordLength);
+        m_password->setPlaceholderText(tr("Optional: visitors also need this password"));
+        m_password->setEnabled(false);
+        connect(m_private, &QCheckBox::toggled, m_password, &QWidget::setEnabled);
+
+        auto *form = new QFormLayout;
+        form->addRow(tr("&Slug:"), m_slug);
+        form->addRow(tr("&Title:"), m_title);
+        form->addRow(QString(), m_spa);
+        form->addRow(QString(), m_private);
+        form->addRow(tr("Pass&word:"), m_password);
+        layout->addLayout(form);
+        setFocusProxy(m_slug);
+    }
+
+    m_message = new QLabel(page);
+    m_message->setObjectName(u"messageLabel"_s);
+    m_message->setAccessibleName(tr("Message"));
+    m_message->setWordWrap(true);
+    m_message->setTextInteractionFlags(Qt::TextSelectableByMouse);
+    m_message->hide();
+    m_progress = new QProgressBar(page);
+    m_progress->setObjectName(u"progressBar"_s);
+    m_progress->setAccessibleName(tr("Progress"));
+    m_progress->setTextVisible(false);
+    layout->addWidget(m_message);
+    layout->addWidget(m_progress);
+    layout->addStretch();
+    return page;
+}
+
+QWidget *PublishDialog::buildResult()
+{
+    auto *page = new QWidget(this);
+    m_resultHeading = headingLabel(page);
+    m_resultHeading->setObjectName(u"resultHeadingLabel"_s);
+    m_url = new QLabel(page);
+    m_url->setObjectName(u"urlLabel"_s);
+    m_url->setAccessibleName(tr("Address"));
+    m_url->setTextInteractionFlags(Qt::TextSelectableByMouse | Qt::TextSelectableByKeyboard);
+    auto *copy = new QPushButton(Icons::icon(u"copy"_s), tr("&Copy Address"), page);
+    copy->setObjectName(u"copyUrlButton"_s);
+    auto *open = new QPushButton(Icons::icon(u"open"_s), tr("&Open in Browser"), page);
+    open->setObjectName(u"openUrlButton"_s);
+    connect(copy, &QPushButton::clicked, this, [this] { QGuiApplication::clipboard()->setText(m_url->text()); });
+    connect(open, &QPushButton::clicked, this, [this] { m_context.prompter.openUrl(QUrl(m_url->text())); });
+
+    m_shareRow = new QWidget(page);
+    m_shareUrl = new QLabel(m_shareRow);
+    m_shareUrl->setObjectName(u"shareUrlLabel"_s);
+    m_shareUrl->setAccessibleName(tr("Share link"));
+    m_shareUrl->setTextInteractionFlags(Qt::TextSelectableByMouse | Qt::TextSelectableByKeyboard);
+    m_shareUrl->setWordWrap(true);
+    auto *copyShare = new QPushButton(Icons::icon(u"link"_s), tr("Copy &Share Link"), m_shareRow);
+    copyShare->setObjectName(u"copyShareLinkButton"_s);
+    connect(copyShare, &QPushButton::clicked, this,
+            [this] { QGuiApplication::clipboard()->setText(m_shareUrl->text()); });
+    auto *shareLayout = new QVBoxLayout(m_shareRow);
+    shareLayout->setContentsMargins(0, 0, 0, 0);
+    shareLayout->addWidget(new QLabel(tr("The site is private. Visitors need this share link:"), m_shareRow));
+    shareLayout->addWidget(m_shareUrl);
+    shareLayout->addWidget(copyShare, 0, Qt::AlignLeft);
+
+    auto *header = new QGridLayout;
+    header->addWidget(iconLabel(u"check"_s, page), 0, 0, 2, 1);
+    header->addWidget(m_resultHeading, 0, 1);
+    header->addWidget(m_url, 1, 1);
+    header->setColumnStretch(1, 1);
+    auto *actions = new QHBoxLayout;
+    actions->addWidget(copy);
+    actions->addWidget(open);
+    actions->addStretch();
+    auto *layout = new QVBoxLayout(page);
+    layout->setContentsMargins(0, 0, 0, 0);
+    layout->addLayout(header);
+    layout->addLayout(actions);
+    layout->addWidget(m_shareRow);
+    layout->addStretch();
+    return page;
+}
+
+void PublishDialog::onPackaged()
+{
+    const auto &result = m_packager.result();
+    if (!result) // cancelled
+        return;
+    if (!result->ok()) {
+        showMessage(result->error().message, true);
+        m_summary->setText(tr("This cannot be published as it is."));
+        setStage(Stage::Failed);
+        return;
+    }
+    const PackagedSite &site = result->value();
+    QString summary = site.singleHtml ? tr("A single HTML page, %1").arg(QLocale().formattedDataSize(
+                                            site.totalBytes, 1, QLocale::DataSizeTraditionalFormat))
+                                      : tr("%n file(s), %1", nullptr, site.fileCount)
+                                            .arg(QLocale().formattedDataSize(site.totalBytes, 1,
+                                                                             QLocale::DataSizeTraditionalFormat));
+    if (site.skippedHidden > 0)
+        summary += u" · "_s + tr("%n hidden item(s) skipped", nullptr, site.skippedHidden);
+    m_summary->setText(summary);
+    if (!site.hasIndex)
+        showMessage(tr("There is no index.html at the top of the folder, so the site's address shows “Not found” "
+                       "until one is added."),
+                    false);
+    setStage(Stage::Ready);
+    if (m_publishRequested)
+        deploy();
+}
+
+void PublishDialog::requestPublish()
+{
+    if (m_stage == Stage::Done) {
+        accept();
+        return;
+    }
+    if (m_slug && !m_slug->isValid())
+        return;
+    m_publishRequested = true;
+    if (m_stage == Stage::Ready)
+        deploy();
+    else
+        setStage(m_stage); // locks the form until the files are read; then it deploys
+
+}
+
+void PublishDialog::deploy()
+{
+    DeployRequest request = m_packager.result()->value().content;
+    if (!m_target) {
+        request.slug = m_slug->slug();
+        if (!m_title->text().trimmed().isEmpty())
+            request.title = m_title->text().trimmed();
+        request.isSpa = m_spa->isChecked();
+        if (m_private->isChecked()) {
+            request.protect = true;
+            if (!m_password->text().isEmpty())
+                request.password = m_password->text();
+        }
+    }
+    DeploymentService &service = m_context.engine.deployments();
+    setStage(Stage::Publishing);
+    m_deployWatcher.setFuture(m_target ? service.update(m_context.owner, m_target->id, std::move(request))
+                                       : service.create(m_context.owner, std::move(request)));
+}
+
+void PublishDialog::onDeployed(const Result<Deployment> &result)
+{
+    m_publishRequested = false;
+    if (!result) {
+        if (result.error().kind == Error::Kind::Conflict && m_slug)
+            m_slug->showProblem(tr("“%1” was just taken by another site. Choose another slug.").arg(m_slug->slug()));
+        else
+            showMessage(ErrorText::describe(result.error()), true);
+        setStage(Stage::Ready);
+        return;
+    }
+    m_published = result.value();
+    const SiteAddresses &addresses = m_context.engine.addresses();
+    m_context.settings.setSourcePath(m_published->id, m_packager.result()->value().sourcePath);
+    m_resultHeading->setText(m_target ? tr("“%1” is updated").arg(m_published->slug) : tr("Your site is live"));
+    m_url->setText(addresses.siteUrl(m_published->slug));
+    m_shareRow->setVisible(m_published->isProtected);
+    if (m_published->isProtected)
+        m_shareUrl->setText(addresses.shareUrl(m_published->slug, m_published->shareToken));
+    setStage(Stage::Done);
+    Q_EMIT published(m_published->id);
+}
+
+void PublishDialog::showMessage(const QString &text, bool error)
+{
+    m_message->setText(text);
+    Theme::setTone(m_message, error ? Theme::Tone::Error : Theme::Tone::Normal);
+    m_message->setVisible(!text.isEmpty());
+}
+
+void PublishDialog::setStage(Stage stage)
+{
+    m_stage = stage;
+    const bool busy = stage == Stage::Reading || stage == Stage::Publishing;
+    m_progress->setVisible(busy);
+    if (stage == Stage::Publishing) {
+        m_progress->setRange(0, 0); // the engine's part has no steps to count
+        m_summary->setText(m_target ? tr("Replacing the content…") : tr("Publishing…"));
+    }
+    const bool editable = (stage == Stage::Reading || stage == Stage::Ready) && !m_publishRequested;
+    for (QWidget *field : {static_cast<QWidget *>(m_slug), static_cast<QWidget *>(m_title),
+                           static_cast<QWidget *>(m_spa), static_cast<QWidget *>(m_private)}) {
+        if (field)
+            field->setEnabled(editable);
+    }
+    if (m_password)
+        m_password->setEnabled(editable && m_private->isChecked());
+    if (stage == Stage::Done)
+        m_pages->setCurrentIndex(1);
+    updateButtons();
+}
+
+void PublishDialog::updateButtons()
+{
+    switch (m_stage) {
+    case Stage::Done:
+        m_cancelButton->hide();
+        m_publishButton->setText(tr("&Done"));
+        m_publishButton->setIcon(QIcon());
+        m_publishButton->setEnabled(true);
+        m_publishButton->setFocus();
+        return;
+    case Stage::Failed:
+        m_publishButton->setEnabled(false);
+        m_cancelButton->setText(tr("Close"));
+        return;
+    case Stage::Publishing:
+        // The engine's commit is short and cannot be taken back halfway: no cancel during it.
+        m_publishButton->setEnabled(false);
+        m_cancelButton->setEnabled(false);
+        return;
+    case Stage::Reading:
+    case Stage::Ready:
+        m_publishButton->setEnabled(!m_publishRequested && (!m_slug || m_slug->isValid()));
+        m_cancelButton->setEnabled(true);
+        return;
+    }
+}
+
+void PublishDialog::reject()
+{
+    if (m_stage == Stage::Publishing)
+        return;
+    if (m_stage == Stage::Done) {
+        accept();
+        return;
+    }
+    m_packager.cancel();
+    QDialog::reject();
+}
+
+} // namespace berth

@@ -1,0 +1,92 @@
+#pragma once
+
+#include "dashboardcontext.h"
+#include "folderpackager.h"
+#include "storage/deployment.h"
+
+#include <QDialog>
+#include <QFutureWatcher>
+
+#include <optional>
+
+QT_BEGIN_NAMESPACE
+class QCheckBox;
+class QDialogButtonBox;
+class QLabel;
+class QLineEdit;
+class QProgressBar;
+class QPushButton;
+class QStackedWidget;
+QT_END_NAMESPACE
+
+namespace berth {
+
+class SlugEdit;
+
+// The sheet shown for a dropped folder or .html file: proposes a slug and options for a new site
+// (or confirms replacing an existing site's content), reads the files in the background, deploys
+// with progress and cancel, then shows the live address with Copy and Open.
+class PublishDialog final : public QDialog
+{
+    Q_OBJECT
+
+public:
+    enum class Stage { Reading, Ready, Publishing, Done, Failed };
+
+    // Publishes path as a new site.
+    PublishDialog(const DashboardContext &context, const QString &path, QWidget *parent = nullptr);
+    // Replaces target's whole content with path.
+    PublishDialog(const DashboardContext &context, const QString &path, const Deployment &target,
+                  QWidget *parent = nullptr);
+    ~PublishDialog() override;
+
+    Stage stage() const { return m_stage; }
+    QString deploymentId() const { return m_published ? m_published->id : QString(); }
+
+Q_SIGNALS:
+    void published(const QString &deploymentId);
+
+protected:
+    void reject() override;
+
+private:
+    void build();
+    QWidget *buildForm();
+    QWidget *buildResult();
+    void onPackaged();
+    void requestPublish();
+    void deploy();
+    void onDeployed(const Result<Deployment> &result);
+    void showMessage(const QString &text, bool error);
+    void setStage(Stage stage);
+    void updateButtons();
+    QString sourceName() const;
+
+    DashboardContext m_context;
+    QString m_path;
+    std::optional<Deployment> m_target; // set when replacing
+    std::optional<Deployment> m_published;
+    FolderPackager m_packager;
+    QFutureWatcher<Result<Deployment>> m_deployWatcher;
+    Stage m_stage = Stage::Reading;
+    bool m_publishRequested = false;
+
+    QStackedWidget *m_pages = nullptr;
+    QLabel *m_summary = nullptr;
+    SlugEdit *m_slug = nullptr;
+    QLineEdit *m_title = nullptr;
+    QCheckBox *m_spa = nullptr;
+    QCheckBox *m_private = nullptr;
+    QLineEdit *m_password = nullptr;
+    QLabel *m_message = nullptr;
+    QProgressBar *m_progress = nullptr;
+    QDialogButtonBox *m_buttons = nullptr;
+    QPushButton *m_publishButton = nullptr;
+    QPushButton *m_cancelButton = nullptr;
+    QLabel *m_resultHeading = nullptr;
+    QLabel *m_url = nullptr;
+    QLabel *m_shareUrl = nullptr;
+    QWidget *m_shareRow = nullptr;
+};
+
+} // namespace berth
