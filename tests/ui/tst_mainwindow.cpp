@@ -1,0 +1,317 @@
+// The main window driven as a person would: drops of real folders, the publish sheet, the actions.
+// Each result is checked where it matters: in the table and over HTTP on the live engine.
+#include "uitestsupport.h"
+
+#include "deploymentactions.h"
+#include "deploymenttablemodel.h"
+#include "deploymenttableview.h"
+#include "publishdialog.h"
+#include "translations.h"
+#include "domain/deploymentservice.h"
+#include "domain/siteaddresses.h"
+#include "domain/slugrules.h"
+
+#include <QAction>
+#include <QClipboard>
+#include <QLabel>
+#include <QLineEdit>
+#include <QMenuBar>
+#include <QPushButton>
+#include <QStackedWidget>
+
+using namespace Qt::StringLiterals;
+using namespace berth;
+using berth::test::Dashboard;
+
+class TestMainWindow : public QObject
+{
+    Q_OBJECT
+
+private:
+    Translations m_translations; // English, as on most systems: the plural forms come from berth_en.ts
+    std::unique_ptr<Dashboard> m_dashboard;
+    std::unique_ptr<QTemporaryDir> m_files;
+
+    MainWindow &window() { return m_dashboard->window(); }
+    DeploymentTableModel &model() { return window().model(); }
+    QWidget *viewport() { return window().tableView()->viewport(); }
+
+    // Waits for the publish sheet, checks it read the files, publishes, and returns the new id.
+    QString publishThroughSheet(const QString &slug = {})
+    {
+        PublishDialog *sheet = nullptr;
+        if (!QTest::qWaitFor([&] { return (sheet = berth::test::openDialog<PublishDialog>(&window())); }, 5000))
+            return {};
+        if (!QTest::qWaitFor([&] { return sheet->stage() == PublishDialog::Stage::Ready; }, 10'000))
+            return {};
+        if (!slug.isEmpty()) {
+            auto *edit = sheet->findChild<QLineEdit *>(u"slugLineEdit"_s);
+            edit->selectAll();
+            QTest::keyClicks(edit, slug);
+        }
+        QTest::mouseClick(sheet->findChild<QPushButton *>(u"publishButton"_s), Qt::LeftButton);
+        if (!QTest::qWaitFor([&] { return sheet->stage() == PublishDialog::Stage::Done; }, 10'000))
+            return {};
+        return sheet->deploymentId();
+    }
+
+private Q_SLOTS:
+    void initTestCase() { m_translations.install(QLocale(QLocale::English, QLocale::UnitedStates)); }
+    void init()
+    {
+        m_dashboard = std::make_unique<Dashboard>();
+        QVERIFY(m_dashboard->start());
+        m_files = std::make_unique<QTemporaryDir>();
+    }
+    void cleanup()
+    {
+        m_dashboard.reset();
+        m_files.reset();
+    }
+
+    void showsWhereBerthServesAndInvitesADrop()
+    {
+        const SiteAddresses &addresses = m_dashboard->engine().addresses();
+        const QString serving = window().findChild<QLabel *>(u"servingLabel"_s)->text();
+        QVERIFY2(serving.contains(addresses.baseUrl()), qPrintable(serving));
+        QVERIFY(serving.contains(addresses.siteUrl(u"&lt;slug&gt;"_s)));
+        auto *empty = window().findChild<QLabel *>(u"emptyStateLabel"_s);
+        QVERIFY(empty->isVisible());
+        QCOMPARE(empty->text(), u"Drop a folder or an .html file here to publish it"_s);
+        QVERIFY(!window().tableView()->isVisible());
+    }
+
+    void droppedFolderBecomesALiveSite()
+    {
+        const QString folder = m_files->filePath(u"Summer Trip"_s);
+        QVERIFY(berth::test::writeTree(folder, {{u"index.html"_s, "<title>Trip</title><h1>Dropped</h1>"},
+                                                {u"css/site.css"_s, "h1 { color: teal }"},
+                                                {u".git/config"_s, "[core]"},
+                                                {u".env"_s, "SECRET=1"}}));
+        berth::test::dropPaths(&window(), QPoint(200, 200), {folder});
+
+        PublishDialog *sheet = nullptr;
+        QTRY_VERIFY((sheet = berth::test::openDialog<PublishDialog>(&window())));
+        auto *slug = sheet->findChild<QLineEdit *>(u"slugLineEdit"_s);
+        QCOMPARE(slug->text(), u"summer-trip"_s); // proposed from the folder's name
+        QTRY_COMPARE(sheet->stage(), PublishDialog::Stage::Ready);
+        const QString summary = sheet->findChild<QLabel *>(u"summaryLabel"_s)->text();
+        QVERIFY2(summary.contains(u"2 files"_s) && summary.contains(u"2 hidden items skipped"_s), qPrintable(summary));
+
+        QTest::mouseClick(sheet->findChild<QPushButton *>(u"publishButton"_s), Qt::LeftButton);
+        QTRY_COMPARE(sheet->stage(), PublishDialog::Stage::Done);
+        const QString url = sheet->findChild<QLabel *>(u"urlLabel"_s)->text();
+        QCOMPARE(url, m_dashboard->engine().addresses().siteUrl(u"summer-trip"_s));
+        QTest::mouseClick(sheet->findChild<QPushButton *>(u"copyUrlButton"_s), Qt::LeftButton);
+        QCOMPARE(QGuiApplication::clipboard()->text(), url);
+
+        QTRY_COMPARE(model().rowCount(), 1);
+        QVERIFY(window().tableView()->isVisible());
+        const QModelIndex row = model().index(0, DeploymentTableModel::SlugColumn);
+        QCOMPARE(row.data().toString(), u"summer-trip"_s);
+        QCOMPARE(model().index(0, DeploymentTableModel::TitleColumn).data().toString(), u"Trip"_s);
+        QCOMPARE(model().index(0, DeploymentTableModel::KindColumn).data().toString(), u"Files"_s);
+
+        auto &client = m_dashboard->client();
+        const auto page = client.site(u"summer-trip"_s);
+        QCOMPARE(page.status, 200);
+        QCOMPARE(page.body, QByteArray("<title>Trip</title><h1>Dropped</h1>"));
+        QCOMPARE(client.site(u"summer-trip"_s, u"/css/site.css"_s).body, QByteArray("h1 { color: teal }"));
+        QCOMPARE(client.site(u"summer-trip"_s, u"/.git/config"_s).status, 404); // hidden files stay home
+        QCOMPARE(client.site(u"summer-trip"_s, u"/.env"_s).status, 404);
+        QCOMPARE(m_dashboard->settings().sourcePath(sheet->deploymentId()), folder);
+    }
+
+    void droppedHtmlFileBecomesASinglePageSite()
+    {
+        const QString file = m_files->filePath(u"launch.html"_s);
+        QVERIFY(berth::test::writeTree(m_files->path(), {{u"launch.html"_s, "<h1>Launch</h1>"}}));
+        berth::test::dropPaths(&window(), QPoint(100, 100), {file});
+        const QString id = publishThroughSheet(u"launch-page"_s);
+        QVERIFY(!id.isEmpty());
+        QCOMPARE(model().index(0, DeploymentTableModel::KindColumn).data().toString(), u"HTML page"_s);
+        QCOMPARE(m_dashboard->client().site(u"launch-page"_s).body, QByteArray("<h1>Launch</h1>"));
+    }
+
+    void folderDroppedOnARowReplacesThatSite()
+    {
+        const QString id = m_dashboard->deploy(u"old-site"_s, {{u"index.html"_s, "v1"}, {u"old.css"_s, "o"}});
+        QVERIFY(!id.isEmpty());
+        QTRY_COMPARE(model().rowCount(), 1);
+        const QString folder = m_files->filePath(u"new-version"_s);
+        QVERIFY(berth::test::writeTree(folder, {{u"index.html"_s, "v2"}}));
+
+        const QRect row = window().tableView()->visualRect(window().tableView()->model()->index(0, 1));
+        berth::test::dropPaths(viewport(), row.center(), {folder});
+        PublishDialog *sheet = nullptr;
+        QTRY_VERIFY((sheet = berth::test::openDialog<PublishDialog>(&window())));
+        QVERIFY(!sheet->findChild<QLineEdit *>(u"slugLineEdit"_s)); // a confirmation, not a new site's form
+        QCOMPARE(m_dashboard->client().site(u"old-site"_s).body, QByteArray("v1")); // nothing happens unconfirmed
+        QTRY_COMPARE(sheet->stage(), PublishDialog::Stage::Ready);
+        QTest::mouseClick(sheet->findChild<QPushButton *>(u"publishButton"_s), Qt::LeftButton);
+        QTRY_COMPARE(sheet->stage(), PublishDialog::Stage::Done);
+
+        QCOMPARE(sheet->deploymentId(), id);
+        QCOMPARE(model().rowCount(), 1);
+        QCOMPARE(m_dashboard->client().site(u"old-site"_s).body, QByteArray("v2"));
+        QCOMPARE(m_dashboard->client().site(u"old-site"_s, u"/old.css"_s).status, 404);
+    }
+
+    void dropBelowTheRowsPublishesANewSite()
+    {
+        QVERIFY(!m_dashboard->deploy(u"first-site"_s, {{u"index.html"_s, "1"}}).isEmpty());
+        QTRY_COMPARE(model().rowCount(), 1);
+        const QString folder = m_files->filePath(u"second"_s);
+        QVERIFY(berth::test::writeTree(folder, {{u"index.html"_s, "2"}}));
+        berth::test::dropPaths(viewport(), QPoint(20, viewport()->height() - 10), {folder});
+        QVERIFY(!publishThroughSheet(u"second-site"_s).isEmpty());
+        QTRY_COMPARE(model().rowCount(), 2);
+        QCOMPARE(m_dashboard->client().site(u"first-site"_s).body, QByteArray("1"));
+    }
+
+    void refusedDropSaysWhichFileIsTooLarge()
+    {
+        const QString folder = m_files->filePath(u"too-big"_s);
+        QVERIFY(berth::test::writeTree(folder, {{u"index.html"_s, "<h1>hi</h1>"}}));
+        QVERIFY(berth::test::writeSparse(folder + u"/media/video.bin"_s, 10 * 1024 * 1024 + 1));
+        berth::test::dropPaths(&window(), QPoint(200, 200), {folder});
+
+        PublishDialog *sheet = nullptr;
+        QTRY_VERIFY((sheet = berth::test::openDialog<PublishDialog>(&window())));
+        QTRY_COMPARE(sheet->stage(), PublishDialog::Stage::Failed);
+        auto *message = sheet->findChild<QLabel *>(u"messageLabel"_s);
+        QVERIFY(message->isVisible());
+        QVERIFY2(message->text().contains(u"media/video.bin"_s) && message->text().contains(u"10.0 MB"_s),
+                 qPrintable(message->text()));
+        QVERIFY(!sheet->findChild<QPushButton *>(u"publishButton"_s)->isEnabled());
+        QCOMPARE(m_dashboard->engine().deployments().listAll().size(), 0);
+    }
+
+    void privateSiteNeedsItsShareLink()
+    {
+        const QString id = m_dashboard->deploy(u"secret-plans"_s, {{u"index.html"_s, "plans"}});
+        QTRY_COMPARE(model().rowCount(), 1);
+        m_dashboard->select(id);
+        DeploymentActions &actions = window().actions();
+        QVERIFY(!actions.copyShareLinkAction->isEnabled());
+        actions.privateAction->trigger();
+        QTRY_VERIFY(model().index(0, 0).data(DeploymentTableModel::ProtectedRole).toBool());
+        QCOMPARE(model().index(0, DeploymentTableModel::AccessColumn).data().toString(), u"Private"_s);
+        QVERIFY(actions.privateAction->isChecked());
+
+        auto &client = m_dashboard->client();
+#if !__has_include("site/privategate.h")
+        QEXPECT_FAIL("", "needs engine/site's private gate (403 without a share token), built in another issue", Abort);
+#endif
+        QCOMPARE(client.site(u"secret-plans"_s).status, 403);
+
+        QTRY_VERIFY(actions.copyShareLinkAction->isEnabled());
+        actions.copyShareLinkAction->trigger();
+        const QUrl link(QGuiApplication::clipboard()->text());
+        QCOMPARE(link.host(), u"secret-plans.localhost"_s);
+        QVERIFY(link.query().startsWith(u"_token="_s));
+        const auto redirect = client.site(u"secret-plans"_s, u"/?"_s + link.query());
+        QCOMPARE(redirect.status, 302);
+        const QByteArray cookie = redirect.header("set-cookie").split(';').constFirst();
+        QVERIFY(!cookie.isEmpty());
+        const auto admitted = client.site(u"secret-plans"_s, redirect.header("location").isEmpty()
+                                                                 ? u"/"_s
+                                                                 : QString::fromUtf8(redirect.header("location")),
+                                          "GET", {{"Cookie", cookie}});
+        QCOMPARE(admitted.status, 200);
+        QCOMPARE(admitted.body, QByteArray("plans"));
+
+        // Back to public, after the confirmation.
+        window().prompter().setNextAnswer(QMessageBox::Yes);
+        actions.privateAction->trigger();
+        QTRY_VERIFY(!model().index(0, 0).data(DeploymentTableModel::ProtectedRole).toBool());
+        QCOMPARE(client.site(u"secret-plans"_s).status, 200);
+    }
+
+    void deleteAsksFirst()
+    {
+        const QString id = m_dashboard->deploy(u"short-lived"_s, {{u"index.html"_s, "bye"}});
+        QTRY_COMPARE(model().rowCount(), 1);
+        m_dashboard->select(id);
+        window().prompter().setNextAnswer(QMessageBox::Cancel);
+        window().actions().deleteAction->trigger();
+        QVERIFY(window().prompter().lastMessage().contains(u"short-lived"_s));
+        QCOMPARE(model().rowCount(), 1);
+        QCOMPARE(m_dashboard->client().site(u"short-lived"_s).status, 200);
+
+        window().prompter().setNextAnswer(QMessageBox::Yes);
+        window().actions().deleteAction->trigger();
+        QTRY_COMPARE(model().rowCount(), 0);
+        QCOMPARE(m_dashboard->client().site(u"short-lived"_s).status, 404);
+        QVERIFY(window().findChild<QLabel *>(u"emptyStateLabel"_s)->isVisible());
+    }
+
+    void redeployUsesTheFolderItCameFrom()
+    {
+        const QString folder = m_files->filePath(u"blog"_s);
+        QVERIFY(berth::test::writeTree(folder, {{u"index.html"_s, "first post"}}));
+        berth::test::dropPaths(&window(), QPoint(200, 200), {folder});
+        const QString id = publishThroughSheet(u"my-blog"_s);
+        QVERIFY(!id.isEmpty());
+        berth::test::openDialog<PublishDialog>(&window())->accept();
+        QTRY_VERIFY(!berth::test::openDialog<PublishDialog>(&window()));
+
+        QVERIFY(berth::test::writeTree(folder, {{u"index.html"_s, "second post"}}));
+        m_dashboard->select(id);
+        QVERIFY(window().actions().redeployAction->isEnabled());
+        window().actions().redeployAction->trigger();
+        QCOMPARE(publishThroughSheet(), id);
+        QCOMPARE(m_dashboard->client().site(u"my-blog"_s).body, QByteArray("second post"));
+    }
+
+    void filterKeepsMatchingRows()
+    {
+        QVERIFY(!m_dashboard->deploy(u"alpha-site"_s, {{u"index.html"_s, "a"}}).isEmpty());
+        QVERIFY(!m_dashboard->deploy(u"beta-site"_s, {{u"index.html"_s, "b"}}).isEmpty());
+        QTRY_COMPARE(window().tableView()->model()->rowCount(), 2);
+        QTest::keyClicks(window().findChild<QLineEdit *>(u"filterLineEdit"_s), u"beta"_s);
+        QCOMPARE(window().tableView()->model()->rowCount(), 1);
+        QCOMPARE(window().tableView()->model()->index(0, 0).data().toString(), u"beta-site"_s);
+    }
+
+    void everyDeploymentActionHasAShortcutAndAMenuEntry()
+    {
+        DeploymentActions &actions = window().actions();
+        QMenu *site = nullptr;
+        for (QAction *menu : window().menuBar()->actions()) {
+            if (menu->menu() && menu->text() == u"&Site"_s)
+                site = menu->menu();
+        }
+        QVERIFY(site);
+        for (QAction *action : {actions.openAction, actions.copyUrlAction, actions.copyShareLinkAction,
+                                actions.privateAction, actions.protectionAction, actions.renameAction,
+                                actions.editDetailsAction, actions.redeployAction, actions.deleteAction}) {
+            QVERIFY2(!action->shortcut().isEmpty(), qPrintable(action->objectName()));
+            QVERIFY2(site->actions().contains(action), qPrintable(action->objectName()));
+            QVERIFY2(!action->icon().isNull(), qPrintable(action->objectName()));
+        }
+    }
+
+    void everyControlHasAnAccessibleName()
+    {
+        QVERIFY(!m_dashboard->deploy(u"named-site"_s, {{u"index.html"_s, "n"}}).isEmpty());
+        const QString folder = m_files->filePath(u"a11y"_s);
+        QVERIFY(berth::test::writeTree(folder, {{u"index.html"_s, "x"}}));
+        berth::test::dropPaths(&window(), QPoint(200, 200), {folder});
+        QTRY_VERIFY(berth::test::openDialog<PublishDialog>(&window()));
+        const auto widgets = window().findChildren<QWidget *>();
+        for (QWidget *widget : widgets) {
+            if (!widget->isVisible() || !widget->focusPolicy())
+                continue;
+            QString name = widget->accessibleName();
+            if (auto *button = qobject_cast<QAbstractButton *>(widget); button && name.isEmpty())
+                name = button->text();
+            QVERIFY2(!name.isEmpty() || qobject_cast<QAbstractScrollArea *>(widget->parentWidget()),
+                     qPrintable(u"%1 (%2) has no accessible name"_s.arg(widget->objectName(),
+                                                                        QString::fromLatin1(widget->metaObject()->className()))));
+        }
+    }
+};
+
+QTEST_MAIN(TestMainWindow)
+#include "tst_mainwindow.moc"

@@ -1,0 +1,63 @@
+#pragma once
+
+#include "appsettings.h"
+#include "enginefixture.h"
+#include "mainwindow.h"
+
+#include <QTemporaryDir>
+#include <QtTest>
+
+#include <memory>
+
+namespace berth::test {
+
+// One real dashboard per test, KeePassXC-style: a real engine on port 0 over a fresh data folder,
+// fresh settings in a temporary file, and the real MainWindow shown on the offscreen platform.
+class Dashboard
+{
+public:
+    Dashboard();
+    ~Dashboard();
+
+    bool start();
+
+    EngineFixture &fixture() { return m_fixture; }
+    Engine &engine() { return m_fixture.engine(); }
+    HttpTestClient &client() { return m_fixture.client(); }
+    AppSettings &settings() { return *m_settings; }
+    MainWindow &window() { return *m_window; }
+    User owner();
+
+    // Creates a deployment through the engine (not the UI) and waits for it.
+    QString deploy(const QString &slug, const QList<std::pair<QString, QByteArray>> &files);
+    // Selects the deployment's row, as a click would.
+    void select(const QString &id);
+
+private:
+    EngineFixture m_fixture;
+    QTemporaryDir m_settingsDir;
+    std::unique_ptr<AppSettings> m_settings;
+    std::unique_ptr<MainWindow> m_window;
+};
+
+// Files on disk for a test to drop: relative path -> content.
+bool writeTree(const QString &root, const QList<std::pair<QString, QByteArray>> &files);
+// A file of exactly `bytes` bytes without writing them (a sparse file): size limits are checked first.
+bool writeSparse(const QString &path, qint64 bytes);
+
+// A real drag of local files onto widget at pos: enter, move, drop, as the platform sends them.
+void dropPaths(QWidget *widget, const QPoint &pos, const QStringList &paths);
+
+// The dialog of type T that is open (visible) under parent, or null.
+template<typename T>
+T *openDialog(QWidget *parent)
+{
+    const auto dialogs = parent->findChildren<T *>();
+    for (T *dialog : dialogs) {
+        if (dialog->isVisible())
+            return dialog;
+    }
+    return nullptr;
+}
+
+} // namespace berth::test
