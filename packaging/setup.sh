@@ -13,12 +13,15 @@ build_dir="$top/build/release"
 # Debian 12 packages needed to build and run Berth.
 build_packages=(
     cmake ninja-build g++ pkg-config libsodium-dev
-    qt6-base-dev qt6-httpserver-dev qt6-websockets-dev libqt6sql6-sqlite qt6-l10n-tools qt6-tools-dev qt6-tools-dev-tools libgl-dev
+    qt6-base-dev qt6-httpserver-dev qt6-websockets-dev libqt6sql6-sqlite qt6-l10n-tools qt6-tools-dev qt6-tools-dev-tools libgl-dev qt6-svg-dev
 )
 # Extra packages the test suite needs (clang and its runtime for the libFuzzer target).
 test_packages=(
     clang libclang-rt-14-dev
 )
+
+# The dashboard's CTest check of its AppStream metadata.
+test_packages+=(appstream)
 
 install_missing() {
     local missing=()
@@ -53,6 +56,10 @@ case "$command" in
     run)
         install_missing "${build_packages[@]}"
         build
+        # The dashboard where there is a desktop to show it on; the headless server otherwise.
+        if [ -n "${DISPLAY:-}${WAYLAND_DISPLAY:-}" ]; then
+            exec "$build_dir/app/berth/berth" "$@"
+        fi
         exec "$build_dir/app/berthd/berthd" "$@"
         ;;
     test)
