@@ -2,19 +2,27 @@
 
 #include "hostdispatcher.h"
 #include "api/apirouter.h"
+#include "api/counterscontroller.h"
+#include "api/submissionscontroller.h"
 #include "api/deploymentscontroller.h"
 #include "domain/accountservice.h"
 #include "domain/clock.h"
+#include "domain/counterservice.h"
 #include "domain/deploymentservice.h"
 #include "domain/limits.h"
+#include "domain/ratelimiter.h"
 #include "domain/siteaddresses.h"
 #include "domain/sitetable.h"
+#include "domain/submissionservice.h"
 #include "http/httpservice.h"
+#include "site/builtinendpoints.h"
 #include "site/siteserver.h"
 #include "storage/apikeyrepository.h"
 #include "storage/blobstore.h"
+#include "storage/counterrepository.h"
 #include "storage/database.h"
 #include "storage/deploymentrepository.h"
+#include "storage/submissionrepository.h"
 #include "storage/userrepository.h"
 
 #include <QDir>
@@ -34,23 +42,34 @@ constexpr char kFaultPointVariable[] = "BERTH_FAULT_POINT";
 
 struct Engine::Parts
 {
-    explicit Parts(const QString &dataDir)
-        : database(QDir(dataDir).filePath(u"berth.sqlite"_s))
-        , blobs(QDir(dataDir).filePath(u"blobs"_s))
+    explicit Parts(const EngineSettings &settings)
+        : clock(settings.clock ? *settings.clock : systemClock)
+        , rateLimiter(clock)
+        , database(QDir(settings.dataDir).filePath(u"berth.sqlite"_s))
+        , blobs(QDir(settings.dataDir).filePath(u"blobs"_s))
         , deploymentRepository(database)
         , userRepository(database)
         , keyRepository(database)
         , accounts(userRepository, keyRepository, clock)
         , deployments(deploymentRepository, blobs, siteTable, plans, clock, workers)
         , addresses(QString(), QString())
-        , router(accounts)
+        , router(accounts, rateLimiter, settings.apiRequestsPerMinute)
         , deploymentsController(deployments, addresses)
+        , submissionRepository(database)
+        , counterRepository(database)
+        , submissions(submissionRepository, deploymentRepository, userRepository, plans, clock)
+        , counters(counterRepository, deploymentRepository, userRepository, plans, clock)
+        , submissionsController(submissions)
+        , countersController(counters)
+        , builtinEndpoints(submissions, counters, rateLimiter, settings.trustedProxies)
         , siteServer(siteTable, blobs)
         , dispatcher(addresses, router, siteServer)
     {
     }
 
-    SystemClock clock;
+    SystemClock systemClock;
+    const Clock &clock;
+    RateLimiter rateLimiter;
     PlanTable plans;
     QThreadPool workers;
     Database database;
@@ -64,6 +83,13 @@ struct Engine::Parts
     SiteAddresses addresses; // set once the port is known
     ApiRouter router;
     DeploymentsController deploymentsController;
+    SubmissionRepository submissionRepository;
+    CounterRepository counterRepository;
+    SubmissionService submissions;
+    CounterService counters;
+    SubmissionsController submissionsController;
+    CountersController countersController;
+    BuiltinEndpoints builtinEndpoints;
     SiteServer siteServer;
     HostDispatcher dispatcher;
     std::unique_ptr<HttpService> http;
@@ -77,8 +103,11 @@ Engine::Engine(EngineSettings settings, QObject *parent)
 {
     if (m_settings.dataDir.isEmpty())
         m_settings.dataDir = QStandardPaths::writableLocation(QStandardPaths::AppDataLocation);
-    m_parts = std::make_unique<Parts>(m_settings.dataDir);
+    m_parts = std::make_unique<Parts>(m_settings);
     m_parts->deploymentsController.registerRoutes(m_parts->router);
+    m_parts->submissionsController.registerRoutes(m_parts->router);
+    m_parts->countersController.registerRoutes(m_parts->router);
+    m_parts->siteServer.setEndpoints(&m_parts->builtinEndpoints);
 
     if (const QByteArray point = qgetenv(kFaultPointVariable); !point.isEmpty()) {
         m_parts->deployments.setFaultHook([point](const char *reached) {
@@ -144,6 +173,8 @@ const SiteAddresses &Engine::addresses() const { return m_parts->addresses; }
 std::optional<QString> Engine::ownerFirstKey() const { return m_parts->ownerFirstKey; }
 AccountService &Engine::accounts() { return m_parts->accounts; }
 DeploymentService &Engine::deployments() { return m_parts->deployments; }
+SubmissionService &Engine::submissions() { return m_parts->submissions; }
+CounterService &Engine::counters() { return m_parts->counters; }
 const SiteTable &Engine::sites() const { return m_parts->siteTable; }
 const PlanTable &Engine::plans() const { return m_parts->plans; }
 

@@ -10,10 +10,12 @@
 namespace berth {
 
 class AccountService;
+class CounterService;
 class DeploymentService;
 class PlanTable;
 class SiteAddresses;
 class SiteTable;
+class SubmissionService;
 
 // The whole service in one object, for both front ends: storage, domain services, and the HTTP
 // server in front of them. Owns everything it creates and hands each part what it needs.
@@ -39,6 +41,8 @@ public:
 
     AccountService &accounts();
     DeploymentService &deployments();
+    SubmissionService &submissions(); // emits submissionReceived for the dashboard
+    CounterService &counters();       // emits counterChanged for the dashboard
     const SiteTable &sites() const;
     const PlanTable &plans() const;
 

@@ -2,6 +2,7 @@
 
 #include "api/apirouter.h"
 #include "domain/siteaddresses.h"
+#include "site/builtinendpoints.h"
 #include "site/siteserver.h"
 
 using namespace Qt::StringLiterals;
@@ -41,9 +42,13 @@ void HostDispatcher::handle(const HttpRequest &request, ResponseSink sink)
 BodyLimit HostDispatcher::bodyLimit(const RequestHead &head) const
 {
     const QString host = normalisedHost(head.host);
-    if (!m_addresses.slugForHost(host) && m_addresses.isApiHost(host)) {
-        const qsizetype query = head.target.indexOf('?');
-        const QByteArray path = query < 0 ? head.target : head.target.left(query);
+    const qsizetype query = head.target.indexOf('?');
+    const QByteArray path = query < 0 ? head.target : head.target.left(query);
+    if (m_addresses.slugForHost(host)) {
+        // A form submission is small: refuse a bigger one before reading it (the endpoint checks again).
+        if (head.method == "POST" && (path == "/_submit" || path == "/_submit/"))
+            return {BuiltinEndpoints::kMaxSubmissionBytes, BuiltinEndpoints::tooLargeMessage()};
+    } else if (m_addresses.isApiHost(host)) {
         const bool isDeploy = (head.method == "POST" && (path == "/deploy" || path == "/deploy/"))
             || (head.method == "PUT" && path.startsWith("/deploy/"));
         if (isDeploy)

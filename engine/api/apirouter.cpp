@@ -1,13 +1,16 @@
 #include "apirouter.h"
 
+#include "ratelimited.h"
 #include "domain/accountservice.h"
 
 using namespace Qt::StringLiterals;
 
 namespace berth {
 
-ApiRouter::ApiRouter(AccountService &accounts)
+ApiRouter::ApiRouter(AccountService &accounts, RateLimiter &limiter, int requestsPerMinute)
     : m_accounts(accounts)
+    , m_limiter(limiter)
+    , m_requestsPerMinute(requestsPerMinute)
 {
 }
 
@@ -71,6 +74,16 @@ void ApiRouter::handle(const HttpRequest &request, ResponseSink sink) const
         HttpResponse response = HttpResponse::jsonError(401, u"Unauthorized"_s);
         response.setHeader("WWW-Authenticate", "Bearer");
         sink.send(std::move(response));
+        return;
+    }
+    // Keyed by the key's hash (never the secret itself); only after authentication, so nobody can use up
+    // another key's allowance with a made-up header.
+    static constexpr QByteArrayView kScheme = "Bearer ";
+    const QByteArray secret = request.header("authorization").mid(kScheme.size()).trimmed();
+    const RateDecision decision = m_limiter.hit(u"api:"_s + QString::fromLatin1(AccountService::hashSecret(secret)),
+                                                m_requestsPerMinute, RateLimits::kMinuteMs);
+    if (!decision.allowed) {
+        sink.send(rateLimited(decision));
         return;
     }
     ApiCall call{request, std::move(sink), *user, params};

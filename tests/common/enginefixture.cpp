@@ -13,31 +13,33 @@ EngineFixture::~EngineFixture() { stop(); }
 
 bool EngineFixture::start()
 {
-    EngineSettings settings;
-    settings.dataDir = m_dir.path();
-    settings.listenPort = 0;
-    m_engine = std::make_unique<Engine>(settings);
-    QString error;
-    if (!m_engine->start(&error)) {
-        qWarning("engine did not start: %s", qPrintable(error));
+    return start(EngineSettings());
+}
+
+bool EngineFixture::start(EngineSettings settings)
+{
+    m_settings = std::move(settings);
+    m_settings.dataDir = m_dir.path();
+    m_settings.listenPort = 0;
+    if (!startEngine("start"))
         return false;
-    }
     if (const auto key = m_engine->ownerFirstKey())
         m_ownerKey = key->toLatin1();
-    m_client = std::make_unique<HttpTestClient>(m_engine->port());
     return !m_ownerKey.isEmpty();
 }
 
 bool EngineFixture::restart()
 {
     stop();
-    EngineSettings settings;
-    settings.dataDir = m_dir.path();
-    settings.listenPort = 0;
-    m_engine = std::make_unique<Engine>(settings);
+    return startEngine("restart");
+}
+
+bool EngineFixture::startEngine(const char *what)
+{
+    m_engine = std::make_unique<Engine>(m_settings);
     QString error;
     if (!m_engine->start(&error)) {
-        qWarning("engine did not restart: %s", qPrintable(error));
+        qWarning("engine did not %s: %s", what, qPrintable(error));
         return false;
     }
     m_client = std::make_unique<HttpTestClient>(m_engine->port());

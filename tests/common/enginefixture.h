@@ -18,6 +18,9 @@ public:
     ~EngineFixture();
 
     bool start();   // false (with a QWARN) when the engine does not start
+    // With settings of the test's own (a ManualClock, trusted proxies, limits); the fixture sets the data
+    // directory and port 0. Kept for restart().
+    bool start(EngineSettings settings);
     bool restart(); // stops and starts again on the same data directory
     void stop();
 
@@ -29,7 +32,10 @@ public:
     QByteArray keyFor(const QString &email, const QString &plan = QStringLiteral("free"));
 
 private:
+    bool startEngine(const char *what);
+
     QTemporaryDir m_dir;
+    EngineSettings m_settings;
     std::unique_ptr<Engine> m_engine;
     std::unique_ptr<HttpTestClient> m_client;
     QByteArray m_ownerKey;

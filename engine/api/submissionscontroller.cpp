@@ -1,0 +1,125 @@
+#include "submissionscontroller.h"
+
+#include "apierror.h"
+#include "submissionscsv.h"
+#include "domain/clock.h"
+#include "domain/submissionservice.h"
+#include "http/formencoding.h"
+
+#include <QJsonArray>
+
+using namespace Qt::StringLiterals;
+
+namespace berth {
+
+namespace {
+
+// What the query string asks for, parsed; validation of the values is the service's.
+struct ListQuery
+{
+    std::optional<int> limit; // unset: the default page size (JSON) or everything (CSV)
+    QString before;
+    bool csv = false;
+};
+
+Result<ListQuery> parseListQuery(const QByteArray &query)
+{
+    const FormFields fields = parseUrlEncoded(query);
+    ListQuery parsed;
+    if (const QString limit = formValue(fields, u"limit"_s); !limit.isNull()) {
+        bool ok = false;
+        const int value = limit.toInt(&ok);
+        parsed.limit = ok ? value : 0; // 0 is out of range: the service's message names the range
+    }
+    parsed.before = formValue(fields, u"before"_s);
+    const QString format = formValue(fields, u"format"_s);
+    if (!format.isNull() && format != u"json"_s && format != u"csv"_s)
+        return Error{Error::Kind::BadRequest, u"format must be json or csv"_s};
+    parsed.csv = format == u"csv"_s;
+    return parsed;
+}
+
+QJsonObject submissionJson(const Submission &submission)
+{
+    return {{u"id"_s, submission.id},
+            {u"data"_s, submission.data},
+            {u"created_at"_s, isoTimestamp(submission.createdAt)}};
+}
+
+} // namespace
+
+SubmissionsController::SubmissionsController(SubmissionService &service)
+    : m_service(service)
+{
+}
+
+void SubmissionsController::registerRoutes(ApiRouter &router)
+{
+    using C = SubmissionsController;
+    static const ControllerRoute<C> kRoutes[] = {
+        {"GET", "/deploy/:id/submissions", &C::list},
+        {"DELETE", "/deploy/:id/submissions/:sid", &C::remove},
+    };
+    router.addRoutes(this, kRoutes);
+}
+
+void SubmissionsController::list(ApiCall &call)
+{
+    const auto query = parseListQuery(call.request.query);
+    if (!query) {
+        call.sink.send(errorResponse(query.error()));
+        return;
+    }
+    const QString &deploymentId = call.params.at(0);
+    const ListQuery &wanted = query.value();
+
+    if (wanted.csv) {
+        // Without a limit, the export holds every stored submission: page through them all.
+        const bool everything = !wanted.limit && wanted.before.isEmpty();
+        QList<Submission> rows;
+        QString before = wanted.before;
+        do {
+            const auto page = m_service.list(call.user, deploymentId,
+                                             everything ? SubmissionService::kMaxPageSize : wanted.limit.value_or(
+                                                     SubmissionService::kDefaultPageSize),
+                                             before);
+            if (!page) {
+                call.sink.send(errorResponse(page.error()));
+                return;
+            }
+            rows += page.value().submissions;
+            before = page.value().nextBefore;
+        } while (everything && !before.isEmpty());
+        HttpResponse response = HttpResponse::bytes(200, "text/csv; charset=utf-8", SubmissionsCsv::write(rows));
+        response.setHeader("Content-Disposition",
+                           "attachment; filename=\"submissions-" + deploymentId.toLatin1() + ".csv\"");
+        call.sink.send(std::move(response));
+        return;
+    }
+
+    const auto page = m_service.list(call.user, deploymentId, wanted.limit.value_or(SubmissionService::kDefaultPageSize),
+                                     wanted.before);
+    if (!page) {
+        call.sink.send(errorResponse(page.error()));
+        return;
+    }
+    QJsonArray submissions;
+    for (const Submission &submission : page.value().submissions)
+        submissions.append(submissionJson(submission));
+    const QString &next = page.value().nextBefore;
+    call.sink.send(HttpResponse::json(200, {{u"submissions"_s, submissions},
+                                            {u"total"_s, page.value().total},
+                                            {u"next_before"_s, next.isEmpty() ? QJsonValue() : QJsonValue(next)}}));
+}
+
+void SubmissionsController::remove(ApiCall &call)
+{
+    const auto removed = m_service.remove(call.user, call.params.at(0), call.params.at(1));
+    if (!removed) {
+        call.sink.send(errorResponse(removed.error()));
+        return;
+    }
+    call.sink.send(HttpResponse::json(200, {{u"id"_s, removed.value().id}, {u"message"_s, u"Submission deleted"_s}}));
+}
+
+} // namespace berth

@@ -1,0 +1,24 @@
+#include "deploymentowner.h"
+
+#include "deploymentservice.h"
+#include "storage/deploymentrepository.h"
+#include "storage/userrepository.h"
+
+namespace berth::DeploymentOwner {
+
+std::optional<Error> check(const DeploymentRepository &deployments, const User &owner, const QString &deploymentId)
+{
+    const auto deployment = deployments.find(deploymentId);
+    if (!deployment || deployment->userId != owner.id)
+        return Error{Error::Kind::NotFound, DeploymentService::notFoundMessage()};
+    return std::nullopt;
+}
+
+PlanLimits tierOf(const UserRepository &users, const PlanTable &plans, const Deployment &deployment)
+{
+    const auto user = users.find(deployment.userId);
+    // An unknown plan (or a user gone mid-request) gets the free plan's limits, as PlanTable does.
+    return plans.limits(user ? user->plan : QString());
+}
+
+} // namespace berth::DeploymentOwner

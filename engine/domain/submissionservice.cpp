@@ -1,0 +1,91 @@
+#include "submissionservice.h"
+
+#include "clock.h"
+#include "deploymentowner.h"
+#include "randomid.h"
+#include "storage/deployment.h"
+#include "storage/submissionrepository.h"
+
+using namespace Qt::StringLiterals;
+
+namespace berth {
+
+namespace {
+constexpr qint64 kSecondsPerDay = 24 * 60 * 60;
+
+QString dayOf(const QDateTime &utc) { return utc.toUTC().date().toString(Qt::ISODate); }
+} // namespace
+
+SubmissionService::SubmissionService(SubmissionRepository &submissions, DeploymentRepository &deployments,
+                                     UserRepository &users, const PlanTable &plans, const Clock &clock,
+                                     QObject *parent)
+    : QObject(parent)
+    , m_submissions(submissions)
+    , m_deployments(deployments)
+    , m_users(users)
+    , m_plans(plans)
+    , m_clock(clock)
+{
+}
+
+QString SubmissionService::dailyLimitMessage() { return u"Daily submission limit reached"_s; }
+
+Result<Submission> SubmissionService::receive(const Deployment &deployment, const QJsonObject &data)
+{
+    const PlanLimits tier = DeploymentOwner::tierOf(m_users, m_plans, deployment);
+    const Submission submission{RandomId::make(u"sub_"), deployment.id, data, m_clock.now()};
+    switch (m_submissions.insert(submission, dayOf(submission.createdAt), tier.submissionsPerDay,
+                                 tier.submissionsStored)) {
+    case SubmissionRepository::InsertResult::Ok:
+        break;
+    case SubmissionRepository::InsertResult::DailyLimitReached:
+        return Error{Error::Kind::RateLimited, dailyLimitMessage()};
+    case SubmissionRepository::InsertResult::Failed:
+        return Error{Error::Kind::Internal, u"Could not store the submission"_s};
+    }
+    Q_EMIT submissionReceived(deployment.id, submission.id);
+    return submission;
+}
+
+int SubmissionService::secondsUntilNextDay() const
+{
+    const QDateTime now = m_clock.now().toUTC();
+    const QDateTime midnight(now.date().addDays(1), QTime(0, 0), Qt::UTC);
+    return int(qBound<qint64>(1, now.secsTo(midnight), kSecondsPerDay));
+}
+
+Result<SubmissionService::Page> SubmissionService::list(const User &owner, const QString &deploymentId, int limit,
+                                                        const QString &beforeId) const
+{
+    if (const auto error = DeploymentOwner::check(m_deployments, owner, deploymentId))
+        return *error;
+    if (limit < 1 || limit > kMaxPageSize)
+        return Error{Error::Kind::BadRequest, u"limit must be an integer from 1 to %1"_s.arg(kMaxPageSize)};
+    if (!beforeId.isEmpty() && !m_submissions.find(deploymentId, beforeId))
+        return Error{Error::Kind::BadRequest, u"before names no submission of this deployment"_s};
+    const auto page = m_submissions.page(deploymentId, limit, beforeId);
+    if (!page)
+        return Error{Error::Kind::Internal, u"Could not read the submissions"_s};
+    Page result;
+    result.submissions = page->submissions;
+    result.total = m_submissions.count(deploymentId);
+    if (page->hasMore)
+        result.nextBefore = page->submissions.constLast().id;
+    return result;
+}
+
+Result<Submission> SubmissionService::remove(const User &owner, const QString &deploymentId,
+                                             const QString &submissionId)
+{
+    if (const auto error = DeploymentOwner::check(m_deployments, owner, deploymentId))
+        return *error;
+    const auto submission = m_submissions.find(deploymentId, submissionId);
+    if (!submission)
+        return Error{Error::Kind::NotFound, u"Submission not found"_s};
+    if (!m_submissions.remove(deploymentId, submissionId))
+        return Error{Error::Kind::Internal, u"Could not delete the submission"_s};
+    Q_EMIT submissionRemoved(deploymentId, submissionId);
+    return *submission;
+}
+
+} // namespace berth
