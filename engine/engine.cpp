@@ -5,16 +5,19 @@
 #include "api/counterscontroller.h"
 #include "api/submissionscontroller.h"
 #include "api/deploymentscontroller.h"
+#include "domain/accesscontrol.h"
 #include "domain/accountservice.h"
 #include "domain/clock.h"
 #include "domain/counterservice.h"
 #include "domain/deploymentservice.h"
 #include "domain/limits.h"
+#include "domain/randomid.h"
 #include "domain/ratelimiter.h"
 #include "domain/siteaddresses.h"
 #include "domain/sitetable.h"
 #include "domain/submissionservice.h"
 #include "http/httpservice.h"
+#include "site/privategate.h"
 #include "site/builtinendpoints.h"
 #include "site/siteserver.h"
 #include "storage/apikeyrepository.h"
@@ -22,6 +25,7 @@
 #include "storage/counterrepository.h"
 #include "storage/database.h"
 #include "storage/deploymentrepository.h"
+#include "storage/settingsrepository.h"
 #include "storage/submissionrepository.h"
 #include "storage/userrepository.h"
 
@@ -38,6 +42,8 @@ namespace berth {
 namespace {
 // A test names a fault point in this variable to have the process killed there (crash-safety test).
 constexpr char kFaultPointVariable[] = "BERTH_FAULT_POINT";
+constexpr char kCookieSecretSetting[] = "cookie_secret"; // signs private sites' access cookies
+constexpr int kCookieSecretBytes = 32;
 }
 
 struct Engine::Parts
@@ -50,6 +56,7 @@ struct Engine::Parts
         , deploymentRepository(database)
         , userRepository(database)
         , keyRepository(database)
+        , settingsRepository(database)
         , accounts(userRepository, keyRepository, clock)
         , deployments(deploymentRepository, blobs, siteTable, plans, clock, workers)
         , addresses(QString(), QString())
@@ -62,7 +69,9 @@ struct Engine::Parts
         , submissionsController(submissions)
         , countersController(counters)
         , builtinEndpoints(submissions, counters, rateLimiter, settings.trustedProxies)
-        , siteServer(siteTable, blobs)
+        , accessControl(clock)
+        , privateGate(accessControl, rateLimiter, workers, settings.trustedProxies)
+        , siteServer(siteTable, blobs, addresses, privateGate)
         , dispatcher(addresses, router, siteServer)
     {
     }
@@ -77,6 +86,7 @@ struct Engine::Parts
     DeploymentRepository deploymentRepository;
     UserRepository userRepository;
     ApiKeyRepository keyRepository;
+    SettingsRepository settingsRepository;
     SiteTable siteTable;
     AccountService accounts;
     DeploymentService deployments;
@@ -90,6 +100,8 @@ struct Engine::Parts
     SubmissionsController submissionsController;
     CountersController countersController;
     BuiltinEndpoints builtinEndpoints;
+    AccessControl accessControl;
+    PrivateGate privateGate;
     SiteServer siteServer;
     HostDispatcher dispatcher;
     std::unique_ptr<HttpService> http;
@@ -142,6 +154,17 @@ bool Engine::open(QString *error)
     }
     if (owner.value().firstKey)
         m_parts->ownerFirstKey = owner.value().firstKey->secret;
+
+    QString secret = m_parts->settingsRepository.value(QLatin1String(kCookieSecretSetting));
+    if (secret.isEmpty()) {
+        secret = QString::fromLatin1(RandomId::token(kCookieSecretBytes));
+        if (!m_parts->settingsRepository.setValue(QLatin1String(kCookieSecretSetting), secret)) {
+            if (error)
+                *error = u"Cannot store the instance secret"_s;
+            return false;
+        }
+    }
+    m_parts->accessControl.setSecret(secret.toLatin1());
     m_parts->opened = true;
     return true;
 }
@@ -160,6 +183,7 @@ bool Engine::start(QString *error)
     const QString baseUrl = m_settings.baseUrl.isEmpty() ? u"http://localhost:%1"_s.arg(port) : m_settings.baseUrl;
     const QString siteDomain = m_settings.siteDomain.isEmpty() ? u"localhost:%1"_s.arg(port) : m_settings.siteDomain;
     m_parts->addresses = SiteAddresses(baseUrl, siteDomain);
+    m_parts->privateGate.setSecureCookies(m_parts->addresses.isHttps());
     return true;
 }
 

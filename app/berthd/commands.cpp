@@ -1,6 +1,7 @@
 #include "commands.h"
 
 #include "engine.h"
+#include "processlimits.h"
 #include "domain/accountservice.h"
 #include "domain/limits.h"
 #include "domain/siteaddresses.h"
@@ -99,6 +100,7 @@ int serve(const QStringList &arguments)
     if (!settings.baseUrl.isEmpty() && !QUrl(settings.baseUrl).isValid())
         return usageError(u"--base-url expects an absolute URL"_s, u"serve"_s);
 
+    raiseOpenFileLimit();
     Engine engine(settings);
     QString error;
     if (!engine.start(&error)) {

@@ -1,6 +1,7 @@
 #include "deploymentservice.h"
 
 #include "clock.h"
+#include "gzip.h"
 #include "limits.h"
 #include "passwordhasher.h"
 #include "randomid.h"
@@ -45,6 +46,18 @@ QString titleOf(const QByteArray &html)
                                             QRegularExpression::CaseInsensitiveOption);
     const auto match = pattern.match(QString::fromUtf8(html.left(kMaxTitleScanBytes)));
     return match.hasMatch() ? match.captured(1).simplified() : QString();
+}
+
+// Compressed once here, at deploy time, so serving gzip costs no CPU per request. A failure only
+// means the file is served uncompressed.
+void storeGzipVariant(BlobStore &blobs, const QByteArray &hash, const QByteArray &content,
+                      const QByteArray &contentType)
+{
+    if (!Gzip::isWorthCompressing(contentType, content.size()) || !blobs.variantPathOf(hash, "gz").isEmpty())
+        return;
+    const QByteArray compressed = Gzip::compress(content);
+    if (Gzip::isWorthKeeping(content.size(), compressed.size()))
+        blobs.putVariant(hash, "gz", compressed);
 }
 
 } // namespace
@@ -178,6 +191,7 @@ QFuture<Result<DeploymentService::Staged>> DeploymentService::stage(DeployReques
                 const QByteArray hash = blobs->put(upload.content, &error);
                 if (hash.isEmpty())
                     return Error{Error::Kind::Internal, u"Could not store \"%1\": %2"_s.arg(upload.path, error)};
+                storeGzipVariant(*blobs, hash, upload.content, upload.contentType);
                 stored.append({upload.path, hash, upload.content.size(), upload.contentType});
                 if (upload.path == u"index.html")
                     staged.documentTitle = titleOf(upload.content);
@@ -230,7 +244,7 @@ Result<Deployment> DeploymentService::commitCreate(const User &owner, const Depl
     default:
         return refuse(Error{Error::Kind::Internal, u"Could not save the deployment"_s});
     }
-    m_sites.put(Site::make(deployment, files));
+    m_sites.put(Site::make(deployment, files, m_blobs));
     Q_EMIT deploymentChanged(deployment.id);
     return deployment;
 }
@@ -267,7 +281,7 @@ Result<Deployment> DeploymentService::commitUpdate(const User &owner, const QStr
         return Error{Error::Kind::Internal, u"Could not save the deployment"_s};
 
     const QList<StoredFile> files = replacesContent ? *staged.value().files : m_repository.files(deployment.versionId);
-    m_sites.put(Site::make(deployment, files));
+    m_sites.put(Site::make(deployment, files, m_blobs));
     Q_EMIT deploymentChanged(deployment.id);
     return deployment;
 }
@@ -356,7 +370,7 @@ Result<Deployment> DeploymentService::rename(const User &owner, const QString &i
     default:
         return Error{Error::Kind::Internal, u"Could not rename the deployment"_s};
     }
-    m_sites.put(Site::make(deployment, m_repository.files(deployment.versionId)));
+    m_sites.put(Site::make(deployment, m_repository.files(deployment.versionId), m_blobs));
     Q_EMIT deploymentChanged(deployment.id);
     return deployment;
 }
@@ -380,7 +394,7 @@ bool DeploymentService::loadSites(QString *error)
 {
     const QList<Deployment> deployments = m_repository.listAll();
     for (const Deployment &deployment : deployments)
-        m_sites.put(Site::make(deployment, m_repository.files(deployment.versionId)));
+        m_sites.put(Site::make(deployment, m_repository.files(deployment.versionId), m_blobs));
     if (m_sites.size() != deployments.size()) {
         if (error)
             *error = u"Deployments share a slug in the database"_s;

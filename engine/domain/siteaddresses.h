@@ -17,6 +17,7 @@ public:
 
     QString baseUrl() const { return m_baseUrl; }
     QString siteDomain() const { return m_siteDomain; }
+    bool isHttps() const { return m_scheme == QLatin1String("https"); }
     QString siteUrl(const QString &slug) const;
     QString shareUrl(const QString &slug, const QByteArray &token) const;
 

@@ -1,5 +1,9 @@
 #include "sitetable.h"
 
+#include "storage/blobstore.h"
+
+#include <QFileInfo>
+
 namespace berth {
 
 const SiteFile *Site::file(const QString &path) const
@@ -8,13 +12,17 @@ const SiteFile *Site::file(const QString &path) const
     return it == files.constEnd() ? nullptr : &it.value();
 }
 
-std::shared_ptr<const Site> Site::make(const Deployment &deployment, const QList<StoredFile> &files)
+std::shared_ptr<const Site> Site::make(const Deployment &deployment, const QList<StoredFile> &files,
+                                       const BlobStore &blobs)
 {
     auto site = std::make_shared<Site>();
     site->deployment = deployment;
     site->files.reserve(files.size());
-    for (const StoredFile &file : files)
-        site->files.insert(file.path, SiteFile{file.blob, file.size, file.contentType, '"' + file.blob + '"'});
+    for (const StoredFile &file : files) {
+        const QString gzipPath = blobs.variantPathOf(file.blob, "gz");
+        const qint64 gzipSize = gzipPath.isEmpty() ? 0 : QFileInfo(gzipPath).size();
+        site->files.insert(file.path, SiteFile{file.blob, file.size, file.contentType, '"' + file.blob + '"', gzipSize});
+    }
     return site;
 }
 

@@ -10,6 +10,8 @@
 
 namespace berth {
 
+class BlobStore;
+
 // What serving needs of one file, precomputed at deploy time.
 struct SiteFile
 {
@@ -17,6 +19,7 @@ struct SiteFile
     qint64 size = 0;
     QByteArray contentType;
     QByteArray etag; // strong ETag: the quoted content hash
+    qint64 gzipSize = 0; // size of the precompressed variant; 0 when there is none
 };
 
 // An immutable snapshot of one live deployment: replaced whole on every change, so a request
@@ -27,7 +30,8 @@ struct Site
     QHash<QString, SiteFile> files; // by normalised path
 
     const SiteFile *file(const QString &path) const;
-    static std::shared_ptr<const Site> make(const Deployment &deployment, const QList<StoredFile> &files);
+    static std::shared_ptr<const Site> make(const Deployment &deployment, const QList<StoredFile> &files,
+                                            const BlobStore &blobs);
 };
 
 // The in-memory map from slug to live site that every site request reads: no SQL on the hot path.

@@ -1,23 +1,25 @@
 #include "hotfilecache.h"
 
-#include "storage/blobstore.h"
+#include <QFile>
 
 namespace berth {
 
-HotFileCache::HotFileCache(const BlobStore &blobs)
-    : m_blobs(blobs)
-    , m_cache(kBudgetBytes)
+HotFileCache::HotFileCache()
+    : m_cache(kBudgetBytes)
 {
 }
 
-QByteArray HotFileCache::get(const QByteArray &hash)
+QByteArray HotFileCache::get(const QByteArray &key, const QString &path)
 {
-    if (const QByteArray *cached = m_cache.object(hash))
+    if (const QByteArray *cached = m_cache.object(key))
         return *cached;
-    QByteArray bytes = m_blobs.read(hash);
+    QFile file(path);
+    if (path.isEmpty() || !file.open(QIODevice::ReadOnly))
+        return {};
+    QByteArray bytes = file.readAll();
     if (bytes.isNull())
-        return bytes;
-    m_cache.insert(hash, new QByteArray(bytes), qMax<qsizetype>(1, bytes.size()));
+        bytes = QByteArray("");
+    m_cache.insert(key, new QByteArray(bytes), qMax<qsizetype>(1, bytes.size()));
     return bytes;
 }
 

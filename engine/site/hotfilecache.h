@@ -5,8 +5,6 @@
 
 namespace berth {
 
-class BlobStore;
-
 // Small blobs kept in memory, so a popular page is answered without touching the disk. Blobs are
 // immutable, so an entry never goes stale; the least recently used fall out past the budget.
 class HotFileCache final
@@ -15,15 +13,15 @@ public:
     static constexpr qint64 kMaxCachedFileBytes = 512 * 1024;
     static constexpr qint64 kBudgetBytes = 64 * 1024 * 1024;
 
-    explicit HotFileCache(const BlobStore &blobs);
+    HotFileCache();
     Q_DISABLE_COPY_MOVE(HotFileCache)
 
     static bool isCacheable(qint64 size) { return size <= kMaxCachedFileBytes; }
-    // The blob's bytes, read from disk on a miss; a null QByteArray when it cannot be read.
-    QByteArray get(const QByteArray &hash);
+    // The bytes of an immutable file (a blob or one of its variants) under its cache key, read from
+    // disk on a miss; a null QByteArray when it cannot be read.
+    QByteArray get(const QByteArray &key, const QString &path);
 
 private:
-    const BlobStore &m_blobs;
     QCache<QByteArray, QByteArray> m_cache; // cost: bytes
 };
 

@@ -1,21 +1,20 @@
 #pragma once
 
-#include "hotfilecache.h"
+#include "privategate.h"
+#include "staticresponder.h"
 #include "http/requesthandler.h"
 
 namespace berth {
 
-class BlobStore;
 class SiteEndpoints;
 class SiteTable;
-struct SiteFile;
 
-// Answers visitors of http://<slug>.<site domain>: finds the live site in memory, resolves the path,
-// and replies from the hot cache or by streaming the blob from disk.
+// Answers visitors of http://<slug>.<site domain>: finds the live site in memory, lets a private
+// site's gate decide, hands the built-in endpoints their paths, then resolves the path to a file.
 class SiteServer final
 {
 public:
-    SiteServer(const SiteTable &sites, const BlobStore &blobs);
+    SiteServer(const SiteTable &sites, const BlobStore &blobs, const SiteAddresses &addresses, PrivateGate &gate);
     Q_DISABLE_COPY_MOVE(SiteServer)
 
     // The built-in endpoints (/_submit, /_counter); none until set.
@@ -26,12 +25,9 @@ public:
     static HttpResponse noSitePage();
 
 private:
-    HttpResponse fileResponse(const HttpRequest &request, const SiteFile &file, int status);
-    static HttpResponse builtinPage(int status, const QString &resource);
-
     const SiteTable &m_sites;
-    const BlobStore &m_blobs;
-    HotFileCache m_cache;
+    PrivateGate &m_gate;
+    StaticResponder m_files;
     SiteEndpoints *m_endpoints = nullptr;
 };
 

@@ -3,6 +3,8 @@
 #include <QBuffer>
 #include <QEventLoop>
 #include <QJsonDocument>
+#include <QNetworkCookie>
+#include <QNetworkCookieJar>
 #include <QNetworkReply>
 #include <QTimer>
 
@@ -12,7 +14,17 @@ namespace berth::test {
 
 namespace {
 constexpr int kRequestTimeoutMs = 120'000; // generous: large deploys under valgrind or ASan
-}
+
+// Every request goes to 127.0.0.1 whatever its Host, so a real jar would send one site's cookies to
+// all of them. Tests pass Cookie headers explicitly instead.
+class NoCookieJar final : public QNetworkCookieJar
+{
+public:
+    using QNetworkCookieJar::QNetworkCookieJar;
+    QList<QNetworkCookie> cookiesForUrl(const QUrl &) const override { return {}; }
+    bool setCookiesFromUrl(const QList<QNetworkCookie> &, const QUrl &) override { return false; }
+};
+} // namespace
 
 QByteArray TestReply::header(const QByteArray &lowerName) const
 {
@@ -32,6 +44,7 @@ HttpTestClient::HttpTestClient(quint16 port)
     : m_port(port)
 {
     m_manager.setRedirectPolicy(QNetworkRequest::ManualRedirectPolicy);
+    m_manager.setCookieJar(new NoCookieJar(&m_manager));
 }
 
 QString HttpTestClient::apiHost() const

@@ -163,24 +163,24 @@ private Q_SLOTS:
         QTest::newRow("malformed") << QByteArray("{\"html\": ") << QString();
         QTest::newRow("array") << QByteArray("[1,2]") << u"Request body must be a JSON object"_s;
         QTest::newRow("neither") << QByteArray("{\"title\":\"x\"}") << u"html is required"_s;
-        QTest::newRow("both") << QByteArray(R"({"html":"a","files":[{"path":"a.html","content":"a"}]})")
+        QTest::newRow("both") << QByteArray("{\"html\":\"a\",\"files\":[{\"path\":\"a.html\",\"content\":\"a\"}]}")
                               << u"Provide either html or files, not both"_s;
-        QTest::newRow("html type") << QByteArray(R"({"html":42})") << QString();
-        QTest::newRow("is_spa type") << QByteArray(R"({"html":"a","is_spa":"yes"})") << QString();
-        QTest::newRow("empty slug") << QByteArray(R"({"html":"a","slug":""})") << QString();
-        QTest::newRow("single word") << QByteArray(R"({"html":"a","slug":"site"})") << QString();
-        QTest::newRow("uppercase") << QByteArray(R"({"html":"a","slug":"My-Site"})") << QString();
-        QTest::newRow("traversal") << QByteArray(R"({"files":[{"path":"../x.html","content":"a"}]})") << QString();
-        QTest::newRow("absolute") << QByteArray(R"({"files":[{"path":"/x.html","content":"a"}]})") << QString();
-        QTest::newRow("backslash") << QByteArray(R"({"files":[{"path":"a\\b.html","content":"a"}]})") << QString();
-        QTest::newRow("duplicate") << QByteArray(R"({"files":[{"path":"a.html","content":"a"},{"path":"./a.html","content":"b"}]})")
+        QTest::newRow("html type") << QByteArray("{\"html\":42}") << QString();
+        QTest::newRow("is_spa type") << QByteArray("{\"html\":\"a\",\"is_spa\":\"yes\"}") << QString();
+        QTest::newRow("empty slug") << QByteArray("{\"html\":\"a\",\"slug\":\"\"}") << QString();
+        QTest::newRow("single word") << QByteArray("{\"html\":\"a\",\"slug\":\"site\"}") << QString();
+        QTest::newRow("uppercase") << QByteArray("{\"html\":\"a\",\"slug\":\"My-Site\"}") << QString();
+        QTest::newRow("traversal") << QByteArray("{\"files\":[{\"path\":\"../x.html\",\"content\":\"a\"}]}") << QString();
+        QTest::newRow("absolute") << QByteArray("{\"files\":[{\"path\":\"/x.html\",\"content\":\"a\"}]}") << QString();
+        QTest::newRow("backslash") << QByteArray("{\"files\":[{\"path\":\"a\\\\b.html\",\"content\":\"a\"}]}") << QString();
+        QTest::newRow("duplicate") << QByteArray("{\"files\":[{\"path\":\"a.html\",\"content\":\"a\"},{\"path\":\"./a.html\",\"content\":\"b\"}]}")
                                    << QString();
-        QTest::newRow("no content") << QByteArray(R"({"files":[{"path":"a.html"}]})") << QString();
-        QTest::newRow("bad encoding") << QByteArray(R"({"files":[{"path":"a","content":"a","encoding":"hex"}]})")
+        QTest::newRow("no content") << QByteArray("{\"files\":[{\"path\":\"a.html\"}]}") << QString();
+        QTest::newRow("bad encoding") << QByteArray("{\"files\":[{\"path\":\"a\",\"content\":\"a\",\"encoding\":\"hex\"}]}")
                                       << QString();
-        QTest::newRow("bad base64") << QByteArray(R"({"files":[{"path":"a","content":"!!!","encoding":"base64"}]})")
+        QTest::newRow("bad base64") << QByteArray("{\"files\":[{\"path\":\"a\",\"content\":\"!!!\",\"encoding\":\"base64\"}]}")
                                     << QString();
-        QTest::newRow("password unprotected") << QByteArray(R"({"html":"a","password":"secret"})")
+        QTest::newRow("password unprotected") << QByteArray("{\"html\":\"a\",\"password\":\"secret\"}")
                                               << u"password requires protect: true"_s;
     }
     void badBodiesAre400()

@@ -1,0 +1,40 @@
+#pragma once
+
+#include "storage/deployment.h"
+
+#include <QByteArray>
+
+namespace berth {
+
+class Clock;
+
+// Who may see a private site. A share token opens it; so does the password gate. Either way the
+// visitor gets a cookie for that site's host alone, signed with the instance's secret and bound to
+// the deployment's current protection: turning protection off and on (a new token) or changing the
+// password invalidates every cookie issued before.
+class AccessControl final
+{
+public:
+    static constexpr char kCookieName[] = "berth_access";
+    static constexpr qint64 kCookieLifetimeSeconds = 7 * 24 * 3600;
+
+    explicit AccessControl(const Clock &clock);
+    Q_DISABLE_COPY_MOVE(AccessControl)
+
+    // The instance's signing key (kept in the database so cookies survive a restart); set once at open.
+    void setSecret(QByteArray secret) { m_secret = std::move(secret); }
+
+    static bool tokenMatches(const Deployment &deployment, const QByteArray &token); // constant time
+    QByteArray issueCookie(const Deployment &deployment) const;                      // the cookie's value
+    bool cookieGrantsAccess(const Deployment &deployment, const QByteArray &value) const;
+    // The Set-Cookie header value for a site: host-only, HttpOnly, SameSite=Lax, Secure over https.
+    QByteArray setCookieHeader(const Deployment &deployment, bool secure) const;
+
+private:
+    QByteArray signature(const Deployment &deployment, qint64 expiry) const;
+
+    QByteArray m_secret;
+    const Clock &m_clock;
+};
+
+} // namespace berth

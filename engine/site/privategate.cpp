@@ -1,0 +1,129 @@
+#include "privategate.h"
+
+#include "builtinpages.h"
+#include "api/ratelimited.h"
+#include "domain/accesscontrol.h"
+#include "domain/passwordhasher.h"
+#include "domain/ratelimiter.h"
+#include "domain/sitetable.h"
+#include "http/clientaddress.h"
+#include "http/formencoding.h"
+
+#include <QThreadPool>
+#include <QUrlQuery>
+#include <QtConcurrent>
+
+using namespace Qt::StringLiterals;
+
+namespace berth {
+
+namespace {
+
+QByteArray cookieValue(const QByteArray &cookieHeader, QByteArrayView name)
+{
+    for (const QByteArray &part : cookieHeader.split(';')) {
+        const QByteArray pair = part.trimmed();
+        if (pair.size() > name.size() && pair.startsWith(name) && pair.at(name.size()) == '=')
+            return pair.mid(name.size() + 1);
+    }
+    return {};
+}
+
+// Only a path on this same site: never "//other.host" or an absolute URL.
+QString safeNext(const QString &next)
+{
+    if (!next.startsWith(u'/') || next.startsWith(u"//"_s) || next.contains(u'\\') || next.startsWith(u"/_gate"_s))
+        return u"/"_s;
+    return next;
+}
+
+} // namespace
+
+PrivateGate::PrivateGate(const AccessControl &access, RateLimiter &limiter, QThreadPool &workers,
+                         QList<QHostAddress> trustedProxies)
+    : m_access(access)
+    , m_limiter(limiter)
+    , m_workers(workers)
+    , m_trustedProxies(std::move(trustedProxies))
+{
+}
+
+QString PrivateGate::targetWithoutToken(const HttpRequest &request)
+{
+    const qsizetype question = request.target.indexOf('?');
+    QString target = QString::fromUtf8(question < 0 ? request.target : request.target.left(question));
+    if (request.query.isEmpty())
+        return target;
+    QUrlQuery query(QString::fromUtf8(request.query));
+    query.removeAllQueryItems(u"_token"_s);
+    const QString rest = query.query(QUrl::FullyEncoded);
+    return rest.isEmpty() ? target : target + u'?' + rest;
+}
+
+bool PrivateGate::admit(const HttpRequest &request, const Site &site, ResponseSink &sink)
+{
+    const Deployment &deployment = site.deployment;
+    if (!deployment.isProtected)
+        return true;
+
+    const QString token = QUrlQuery(QString::fromUtf8(request.query)).queryItemValue(u"_token"_s, QUrl::FullyDecoded);
+    if (!token.isEmpty() && AccessControl::tokenMatches(deployment, token.toUtf8())) {
+        HttpResponse redirect;
+        redirect.status = 302;
+        redirect.setHeader("Location", targetWithoutToken(request).toUtf8());
+        redirect.setHeader("Set-Cookie", m_access.setCookieHeader(deployment, m_secureCookies));
+        redirect.setHeader("Cache-Control", "no-store");
+        redirect.setHeader("Referrer-Policy", "no-referrer");
+        sink.send(std::move(redirect));
+        return false;
+    }
+    if (m_access.cookieGrantsAccess(deployment, cookieValue(request.header("cookie"), AccessControl::kCookieName)))
+        return true;
+
+    if (request.path == QLatin1String(kGatePath) && request.method == "POST" && !deployment.passwordHash.isEmpty()) {
+        checkPassword(request, site, sink);
+        return false;
+    }
+    sink.send(denied(deployment, targetWithoutToken(request), QString()));
+    return false;
+}
+
+void PrivateGate::checkPassword(const HttpRequest &request, const Site &site, ResponseSink &sink)
+{
+    // Every attempt counts, right or wrong, before any work is done for it.
+    const QString client = clientAddress(request, m_trustedProxies).toString();
+    const RateDecision decision = m_limiter.hit(u"gate:"_s + client, RateLimits::kPasswordAttemptsPerIp);
+    if (!decision.allowed) {
+        sink.send(rateLimited(decision));
+        return;
+    }
+
+    const FormFields fields = parseUrlEncoded(request.body);
+    const QString next = safeNext(formValue(fields, u"next"_s));
+    const QString password = formValue(fields, u"password"_s);
+    const Deployment deployment = site.deployment;
+    QtConcurrent::run(&m_workers, [hash = deployment.passwordHash, password] {
+        return PasswordHasher::verify(hash, password);
+    }).then(sink.context(), [this, sink, deployment, next](bool correct) {
+        if (!correct) {
+            sink.send(denied(deployment, next, u"That password is not right. Try again."_s));
+            return;
+        }
+        HttpResponse response;
+        response.status = 303;
+        response.setHeader("Location", next.toUtf8());
+        response.setHeader("Set-Cookie", m_access.setCookieHeader(deployment, m_secureCookies));
+        response.setHeader("Cache-Control", "no-store");
+        sink.send(std::move(response));
+    });
+}
+
+HttpResponse PrivateGate::denied(const Deployment &deployment, const QString &next, const QString &message) const
+{
+    if (deployment.passwordHash.isEmpty())
+        return BuiltinPages::response(403, u"private"_s);
+    // 401: the page itself is the way to authenticate (a form, not an HTTP scheme).
+    return BuiltinPages::response(401, u"password-gate"_s, {{u"next"_s, safeNext(next)}, {u"message"_s, message}});
+}
+
+} // namespace berth

@@ -1,0 +1,49 @@
+#pragma once
+
+#include "http/requesthandler.h"
+
+#include <QHostAddress>
+#include <QList>
+
+QT_BEGIN_NAMESPACE
+class QThreadPool;
+QT_END_NAMESPACE
+
+namespace berth {
+
+class AccessControl;
+class RateLimiter;
+struct Deployment;
+struct Site;
+
+// The door of a private site. A visitor passes with a valid access cookie; a share link
+// (?_token=...) sets that cookie and redirects to the same URL without the token; the password gate
+// (POST /_gate) sets it for the right password. Everyone else gets the 403 page, or the gate when
+// the site has a password. Password checks (Argon2id, slow on purpose) run on the worker pool.
+class PrivateGate final
+{
+public:
+    static constexpr char kGatePath[] = "/_gate";
+
+    PrivateGate(const AccessControl &access, RateLimiter &limiter, QThreadPool &workers,
+                QList<QHostAddress> trustedProxies);
+    Q_DISABLE_COPY_MOVE(PrivateGate)
+
+    void setSecureCookies(bool secure) { m_secureCookies = secure; }
+
+    // True when the request may go on to the site; otherwise it has been answered.
+    bool admit(const HttpRequest &request, const Site &site, ResponseSink &sink);
+
+private:
+    void checkPassword(const HttpRequest &request, const Site &site, ResponseSink &sink);
+    HttpResponse denied(const Deployment &deployment, const QString &next, const QString &message) const;
+    static QString targetWithoutToken(const HttpRequest &request);
+
+    const AccessControl &m_access;
+    RateLimiter &m_limiter;
+    QThreadPool &m_workers;
+    QList<QHostAddress> m_trustedProxies;
+    bool m_secureCookies = false;
+};
+
+} // namespace berth

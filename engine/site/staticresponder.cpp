@@ -1,0 +1,160 @@
+#include "staticresponder.h"
+
+#include "byterange.h"
+#include "domain/sitetable.h"
+#include "storage/blobstore.h"
+
+using namespace Qt::StringLiterals;
+
+namespace berth {
+
+namespace {
+constexpr QByteArrayView kHtmlCachePolicy = "no-cache";
+constexpr QByteArrayView kAssetCachePolicy = "public, max-age=300";
+
+bool isHtml(const QByteArray &contentType) { return contentType.startsWith("text/html"); }
+
+// Whether Accept-Encoding allows gzip (an explicit q=0 refuses it).
+bool acceptsGzip(const QByteArray &acceptEncoding)
+{
+    for (const QByteArray &item : acceptEncoding.split(',')) {
+        const QList<QByteArray> parts = item.split(';');
+        const QByteArray coding = parts.first().trimmed().toLower();
+        if (coding != "gzip" && coding != "x-gzip" && coding != "*")
+            continue;
+        for (qsizetype i = 1; i < parts.size(); ++i) {
+            const QByteArray parameter = parts.at(i).trimmed();
+            if (parameter.startsWith("q=") && parameter.mid(2).toDouble() <= 0.0)
+                return false;
+        }
+        return true;
+    }
+    return false;
+}
+
+// Whether an If-None-Match list names this ETag (or is "*"); weak comparison, as RFC 9110 asks.
+bool etagMatches(const QByteArray &ifNoneMatch, const QByteArray &etag)
+{
+    for (const QByteArray &candidate : ifNoneMatch.split(',')) {
+        QByteArray trimmed = candidate.trimmed();
+        if (trimmed.startsWith("W/"))
+            trimmed = trimmed.mid(2);
+        if (trimmed == "*" || trimmed == etag)
+            return true;
+    }
+    return false;
+}
+} // namespace
+
+// One encoding of a file: either bytes in memory or a file on disk.
+struct StaticResponder::Representation
+{
+    QByteArray body;    // when in memory
+    QString filePath;   // when streamed
+    qint64 size = 0;
+    QByteArray etag;
+    bool gzip = false;
+    bool readable = true;
+};
+
+StaticResponder::StaticResponder(const BlobStore &blobs, const SiteAddresses &addresses)
+    : m_blobs(blobs)
+    , m_pages(blobs, addresses)
+{
+}
+
+StaticResponder::Representation StaticResponder::choose(const HttpRequest &request, const Site &site,
+                                                        const QString &path, const SiteFile &file, bool wantsRange)
+{
+    const bool gzipAllowed = !wantsRange && acceptsGzip(request.header("accept-encoding"));
+    Representation chosen;
+    if (site.deployment.storageType == u"html" && path == u"index.html") {
+        const auto page = m_pages.page(site, file);
+        if (!page) {
+            chosen.readable = false;
+            return chosen;
+        }
+        chosen.gzip = gzipAllowed && !page->gzip.isEmpty();
+        chosen.body = chosen.gzip ? page->gzip : page->body;
+        chosen.etag = chosen.gzip ? page->gzipEtag : page->etag;
+        chosen.size = chosen.body.size();
+        return chosen;
+    }
+
+    chosen.gzip = gzipAllowed && file.gzipSize > 0;
+    chosen.size = chosen.gzip ? file.gzipSize : file.size;
+    chosen.etag = chosen.gzip ? file.etag.chopped(1) + "-gz\"" : file.etag;
+    const QString diskPath = chosen.gzip ? m_blobs.variantPathOf(file.blob, "gz") : m_blobs.pathOf(file.blob);
+    if (HotFileCache::isCacheable(chosen.size)) {
+        chosen.body = chosen.size == 0 ? QByteArray("") : m_hotFiles.get(file.blob + (chosen.gzip ? ".gz" : ""), diskPath);
+        chosen.readable = !chosen.body.isNull();
+    } else {
+        chosen.filePath = diskPath;
+        chosen.readable = !diskPath.isEmpty();
+    }
+    return chosen;
+}
+
+HttpResponse StaticResponder::respond(const HttpRequest &request, const Site &site, const QString &path,
+                                      const SiteFile &file, int status)
+{
+    // A range applies to the identity encoding of a successful response, and only while If-Range (if
+    // any) still names this version.
+    const QByteArray rangeHeader = request.header("range");
+    const QByteArray ifRange = request.header("if-range");
+    const bool wantsRange = status == 200 && !rangeHeader.isEmpty() && (ifRange.isEmpty() || ifRange == file.etag);
+
+    Representation chosen = choose(request, site, path, file, wantsRange);
+    if (!chosen.readable)
+        return HttpResponse::jsonError(500, u"The file could not be read"_s);
+
+    HttpResponse response;
+    response.status = status;
+    response.setHeader("Content-Type", file.contentType);
+    response.setHeader("Cache-Control", (isHtml(file.contentType) ? kHtmlCachePolicy : kAssetCachePolicy).toByteArray());
+    if (file.gzipSize > 0 || isHtml(file.contentType))
+        response.setHeader("Vary", "Accept-Encoding");
+    if (status != 200) {
+        response.body = chosen.body;
+        response.filePath = chosen.filePath;
+        if (chosen.gzip)
+            response.setHeader("Content-Encoding", "gzip");
+        return response;
+    }
+
+    response.setHeader("ETag", chosen.etag);
+    response.setHeader("Accept-Ranges", "bytes");
+    if (etagMatches(request.header("if-none-match"), chosen.etag)) {
+        response.status = 304;
+        return response;
+    }
+    if (chosen.gzip)
+        response.setHeader("Content-Encoding", "gzip");
+
+    qint64 offset = 0;
+    qint64 length = chosen.size;
+    if (wantsRange) {
+        const ByteRange range = ByteRange::parse(rangeHeader, chosen.size);
+        if (range.kind == ByteRange::Kind::Unsatisfiable) {
+            HttpResponse refused = HttpResponse::jsonError(416, u"Requested range not satisfiable"_s);
+            refused.setHeader("Content-Range", range.contentRange(chosen.size));
+            return refused;
+        }
+        if (range.kind == ByteRange::Kind::Satisfiable) {
+            response.status = 206;
+            response.setHeader("Content-Range", range.contentRange(chosen.size));
+            offset = range.first;
+            length = range.length;
+        }
+    }
+    if (!chosen.filePath.isEmpty()) {
+        response.filePath = chosen.filePath;
+        response.fileOffset = offset;
+        response.fileLength = length;
+    } else {
+        response.body = (offset == 0 && length == chosen.size) ? chosen.body : chosen.body.mid(offset, length);
+    }
+    return response;
+}
+
+} // namespace berth

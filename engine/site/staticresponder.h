@@ -1,0 +1,40 @@
+#pragma once
+
+#include "hotfilecache.h"
+#include "renderedpagecache.h"
+#include "http/httpresponse.h"
+
+namespace berth {
+
+class BlobStore;
+class SiteAddresses;
+struct Site;
+struct SiteFile;
+
+// Turns a resolved file of a site into the response a browser expects: the right Content-Type, a
+// strong ETag and 304 for a match, the cache policy, one byte range (206/416) for media seeking,
+// the precompressed gzip variant when the client accepts it (with Vary), and the body from memory
+// for small files or streamed from disk for large ones.
+//
+// Cache policy: HTML is "no-cache" (always revalidated, so a deploy shows at once); every other file
+// is "public, max-age=300" and then revalidated by its ETag.
+class StaticResponder final
+{
+public:
+    StaticResponder(const BlobStore &blobs, const SiteAddresses &addresses);
+    Q_DISABLE_COPY_MOVE(StaticResponder)
+
+    HttpResponse respond(const HttpRequest &request, const Site &site, const QString &path, const SiteFile &file,
+                         int status);
+
+private:
+    struct Representation;
+    Representation choose(const HttpRequest &request, const Site &site, const QString &path, const SiteFile &file,
+                          bool wantsRange);
+
+    const BlobStore &m_blobs;
+    HotFileCache m_hotFiles;
+    RenderedPageCache m_pages;
+};
+
+} // namespace berth

@@ -1,0 +1,86 @@
+# Shared by the benchmark scripts: packages, nginx on loopback, waiting for ports, and wrk runs.
+# Source it after setting `work` (a scratch directory) and registering cleanup of `pids`.
+
+install_missing() {
+    local missing=()
+    for pkg in "$@"; do
+        dpkg-query -W -f='${Status}' "$pkg" 2>/dev/null | grep -q "install ok installed" || missing+=("$pkg")
+    done
+    [ ${#missing[@]} -eq 0 ] && return 0
+    local sudo=""
+    [ "$(id -u)" -eq 0 ] || sudo="sudo"
+    $sudo apt-get update -q
+    DEBIAN_FRONTEND=noninteractive $sudo apt-get install -y -q --no-install-recommends "${missing[@]}"
+}
+
+# A small page (about 2.7 KB) and incompressible 5 MB and 50 MB files, the same for every server.
+make_bench_files() {
+    local dir=$1
+    mkdir -p "$dir"
+    {
+        printf '<!doctype html><html><head><meta charset="utf-8"><title>Berth</title></head><body>\n'
+        for i in $(seq 1 40); do printf '<p>Paragraph %02d of a small static page, about sixty bytes.</p>\n' "$i"; done
+        printf '</body></html>\n'
+    } > "$dir/index.html"
+    head -c 5000000 /dev/urandom > "$dir/5mb.bin"
+    head -c 50000000 /dev/urandom > "$dir/50mb.bin"
+    chmod -R a+rX "$dir" && chmod a+x "$(dirname "$dir")" # nginx's workers run as nobody
+}
+
+# start_nginx ROOT PORT WORKERS: serves ROOT with sendfile, no access log; appends its pid to `pids`.
+start_nginx() {
+    local root=$1 port=$2 workers=$3
+    mkdir -p "$work/nginx/logs"
+    cat > "$work/nginx/nginx.conf" <<CONF
+worker_processes $workers;
+pid $work/nginx/nginx.pid;
+error_log $work/nginx/logs/error.log warn;
+events { worker_connections 4096; }
+http {
+    access_log off;
+    sendfile on;
+    tcp_nopush on;
+    keepalive_requests 1000000;
+    types { text/html html; application/octet-stream bin; }
+    client_body_temp_path $work/nginx/body;
+    server {
+        listen 127.0.0.1:$port;
+        root $root;
+        index index.html;
+    }
+}
+CONF
+    nginx -p "$work/nginx" -c "$work/nginx/nginx.conf" -g 'daemon off;' &
+    pids+=($!)
+}
+
+wait_for_port() {
+    for _ in $(seq 1 100); do
+        (exec 3<>"/dev/tcp/127.0.0.1/$1") 2>/dev/null && return 0
+        sleep 0.1
+    done
+    echo "server on port $1 did not start" >&2
+    return 1
+}
+
+# check_200 PORT HOST PATH LENGTH: the server must answer HEAD with 200 and that length.
+check_200() {
+    local port=$1 host=$2 path=$3 expected=$4 head
+    exec 3<>"/dev/tcp/127.0.0.1/$port"
+    printf 'HEAD %s HTTP/1.1\r\nHost: %s\r\nConnection: close\r\n\r\n' "$path" "$host" >&3
+    head=$(tr -d '\r' <&3)
+    exec 3<&-
+    if ! grep -q '^HTTP/1.1 200' <<<"$head" || ! grep -qi "^content-length: $expected\$" <<<"$head"; then
+        echo "port $port $path: not a 200 of $expected bytes:" >&2
+        echo "$head" >&2
+        exit 1
+    fi
+}
+
+# wrk_run PORT HOST PATH CONNECTIONS DURATION: prints "requests/s transfer/s p99".
+wrk_run() {
+    local port=$1 host=$2 path=$3 connections=$4 duration=$5
+    wrk -t2 -c"$connections" -d"${duration}s" --latency -H "Host: $host" "http://127.0.0.1:$port$path" |
+        awk '/Requests\/sec/ { rps = $2 } /Transfer\/sec/ { tput = $2 } /^ *99%/ { p99 = $2 }
+             END { printf "%s %s %s", rps, tput, p99 }'
+}
