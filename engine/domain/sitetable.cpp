@@ -21,7 +21,12 @@ std::shared_ptr<const Site> Site::make(const Deployment &deployment, const QList
     for (const StoredFile &file : files) {
         const QString gzipPath = blobs.variantPathOf(file.blob, "gz");
         const qint64 gzipSize = gzipPath.isEmpty() ? 0 : QFileInfo(gzipPath).size();
-        site->files.insert(file.path, SiteFile{file.blob, file.size, file.contentType, '"' + file.blob + '"', gzipSize});
+        SiteFile served{file.blob, file.size, file.contentType, '"' + file.blob + '"', gzipSize, {}, {}};
+        if (gzipSize > 0) {
+            served.gzipKey = file.blob + ".gz";
+            served.gzipEtag = '"' + file.blob + "-gz\"";
+        }
+        site->files.insert(file.path, std::move(served));
     }
     return site;
 }

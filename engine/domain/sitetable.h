@@ -20,6 +20,8 @@ struct SiteFile
     QByteArray contentType;
     QByteArray etag; // strong ETag: the quoted content hash
     qint64 gzipSize = 0; // size of the precompressed variant; 0 when there is none
+    QByteArray gzipKey;  // the variant's name in caches ("<hash>.gz")
+    QByteArray gzipEtag; // the variant's ETag
 };
 
 // An immutable snapshot of one live deployment: replaced whole on every change, so a request

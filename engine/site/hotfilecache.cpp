@@ -9,10 +9,8 @@ HotFileCache::HotFileCache()
 {
 }
 
-QByteArray HotFileCache::get(const QByteArray &key, const QString &path)
+QByteArray HotFileCache::load(const QByteArray &key, const QString &path)
 {
-    if (const QByteArray *cached = m_cache.object(key))
-        return *cached;
     QFile file(path);
     if (path.isEmpty() || !file.open(QIODevice::ReadOnly))
         return {};

@@ -18,10 +18,18 @@ public:
 
     static bool isCacheable(qint64 size) { return size <= kMaxCachedFileBytes; }
     // The bytes of an immutable file (a blob or one of its variants) under its cache key, read from
-    // disk on a miss; a null QByteArray when it cannot be read.
-    QByteArray get(const QByteArray &key, const QString &path);
+    // the path that pathOnMiss() names only on a miss; a null QByteArray when it cannot be read.
+    template<typename PathFunction>
+    QByteArray get(const QByteArray &key, PathFunction pathOnMiss)
+    {
+        if (const QByteArray *cached = m_cache.object(key))
+            return *cached;
+        return load(key, pathOnMiss());
+    }
 
 private:
+    QByteArray load(const QByteArray &key, const QString &path);
+
     QCache<QByteArray, QByteArray> m_cache; // cost: bytes
 };
 

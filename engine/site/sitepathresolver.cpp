@@ -6,14 +6,22 @@ namespace berth {
 
 namespace {
 
+// No backslash, NUL, or "." or ".." segment: checked in one pass, as this runs for every request.
 bool isSafe(const QString &path)
 {
-    if (!path.startsWith(u'/') || path.contains(u'\\') || path.contains(QChar(0)))
+    if (!path.startsWith(u'/'))
         return false;
-    const auto segments = QStringView(path).split(u'/');
-    for (const QStringView segment : segments) {
-        if (segment == u".." || segment == u".")
+    qsizetype segmentStart = 1;
+    for (qsizetype i = 1; i <= path.size(); ++i) {
+        const QChar c = i < path.size() ? path.at(i) : QChar(u'/');
+        if (c == u'\\' || (c.isNull() && i < path.size()))
             return false;
+        if (c != u'/')
+            continue;
+        const QStringView segment = QStringView(path).sliced(segmentStart, i - segmentStart);
+        if (segment == u"." || segment == u"..")
+            return false;
+        segmentStart = i + 1;
     }
     return true;
 }
@@ -37,6 +45,10 @@ SitePathResolution resolveSitePath(const Site &site, const QString &requestPath)
     QString relative = requestPath.mid(1);
     while (relative.contains(u"//"_s))
         relative.replace(u"//"_s, u"/"_s);
+    if (!relative.isEmpty() && !relative.endsWith(u'/')) {
+        if (auto exact = found(site, relative); exact.file) // the common case: a file's own path
+            return exact;
+    }
 
     QStringList candidates;
     if (relative.isEmpty() || relative.endsWith(u'/')) {
@@ -44,7 +56,7 @@ SitePathResolution resolveSitePath(const Site &site, const QString &requestPath)
         if (!relative.isEmpty())
             candidates << relative.chopped(1) + u".html"_s;
     } else {
-        candidates << relative << relative + u".html"_s << relative + u"/index.html"_s;
+        candidates << relative + u".html"_s << relative + u"/index.html"_s;
     }
     for (const QString &candidate : std::as_const(candidates)) {
         if (auto resolution = found(site, candidate); resolution.file)

@@ -83,14 +83,18 @@ StaticResponder::Representation StaticResponder::choose(const HttpRequest &reque
 
     chosen.gzip = gzipAllowed && file.gzipSize > 0;
     chosen.size = chosen.gzip ? file.gzipSize : file.size;
-    chosen.etag = chosen.gzip ? file.etag.chopped(1) + "-gz\"" : file.etag;
-    const QString diskPath = chosen.gzip ? m_blobs.variantPathOf(file.blob, "gz") : m_blobs.pathOf(file.blob);
-    if (HotFileCache::isCacheable(chosen.size)) {
-        chosen.body = chosen.size == 0 ? QByteArray("") : m_hotFiles.get(file.blob + (chosen.gzip ? ".gz" : ""), diskPath);
+    chosen.etag = chosen.gzip ? file.gzipEtag : file.etag;
+    const auto diskPath = [&] {
+        return chosen.gzip ? m_blobs.variantPathOf(file.blob, "gz") : m_blobs.pathOf(file.blob);
+    };
+    if (chosen.size == 0) {
+        chosen.body = QByteArray("");
+    } else if (HotFileCache::isCacheable(chosen.size)) {
+        chosen.body = m_hotFiles.get(chosen.gzip ? file.gzipKey : file.blob, diskPath);
         chosen.readable = !chosen.body.isNull();
     } else {
-        chosen.filePath = diskPath;
-        chosen.readable = !diskPath.isEmpty();
+        chosen.filePath = diskPath();
+        chosen.readable = !chosen.filePath.isEmpty();
     }
     return chosen;
 }
