@@ -21,10 +21,10 @@ const QString kSourcesGroup = u"sources/"_s;
 AppSettings::AppSettings(const QString &iniPath)
     // An explicit file rather than QSettings' default, which would depend on an organization name that would
     // also move the engine's default data folder away from berthd's.
-    : m_settings(std::make_unique<QSettings>(
-          iniPath.isEmpty() ? QStandardPaths::writableLocation(QStandardPaths::AppConfigLocation) + u"/dashboard.conf"_s
-                            : iniPath,
-          QSettings::IniFormat))
+    : m_settings(std::make_unique<QSettings>(iniPath.isEmpty()
+            ? QStandardPaths::writableLocation(QStandardPaths::AppConfigLocation) + u"/dashboard.conf"_s
+            : iniPath,
+        QSettings::IniFormat))
 {
 }
 
@@ -35,17 +35,50 @@ QString AppSettings::listen() const
     return m_settings->value(kListenKey, u"127.0.0.1:%1"_s.arg(kDefaultPort)).toString();
 }
 
-void AppSettings::setListen(const QString &listen) { m_settings->setValue(kListenKey, listen.trimmed()); }
-QString AppSettings::siteDomain() const { return m_settings->value(kSiteDomainKey).toString(); }
-void AppSettings::setSiteDomain(const QString &domain) { m_settings->setValue(kSiteDomainKey, domain.trimmed()); }
-QString AppSettings::dataDir() const { return m_settings->value(kDataDirKey).toString(); }
-void AppSettings::setDataDir(const QString &dir) { m_settings->setValue(kDataDirKey, dir.trimmed()); }
-bool AppSettings::keepServingInTray() const { return m_settings->value(kTrayKey, true).toBool(); }
-void AppSettings::setKeepServingInTray(bool keep) { m_settings->setValue(kTrayKey, keep); }
-QByteArray AppSettings::windowGeometry() const { return m_settings->value(kGeometryKey).toByteArray(); }
-void AppSettings::setWindowGeometry(const QByteArray &geometry) { m_settings->setValue(kGeometryKey, geometry); }
-QByteArray AppSettings::tableHeaderState() const { return m_settings->value(kHeaderKey).toByteArray(); }
-void AppSettings::setTableHeaderState(const QByteArray &state) { m_settings->setValue(kHeaderKey, state); }
+void AppSettings::setListen(const QString &listen)
+{
+    m_settings->setValue(kListenKey, listen.trimmed());
+}
+QString AppSettings::siteDomain() const
+{
+    return m_settings->value(kSiteDomainKey).toString();
+}
+void AppSettings::setSiteDomain(const QString &domain)
+{
+    m_settings->setValue(kSiteDomainKey, domain.trimmed());
+}
+QString AppSettings::dataDir() const
+{
+    return m_settings->value(kDataDirKey).toString();
+}
+void AppSettings::setDataDir(const QString &dir)
+{
+    m_settings->setValue(kDataDirKey, dir.trimmed());
+}
+bool AppSettings::keepServingInTray() const
+{
+    return m_settings->value(kTrayKey, true).toBool();
+}
+void AppSettings::setKeepServingInTray(bool keep)
+{
+    m_settings->setValue(kTrayKey, keep);
+}
+QByteArray AppSettings::windowGeometry() const
+{
+    return m_settings->value(kGeometryKey).toByteArray();
+}
+void AppSettings::setWindowGeometry(const QByteArray &geometry)
+{
+    m_settings->setValue(kGeometryKey, geometry);
+}
+QByteArray AppSettings::tableHeaderState() const
+{
+    return m_settings->value(kHeaderKey).toByteArray();
+}
+void AppSettings::setTableHeaderState(const QByteArray &state)
+{
+    m_settings->setValue(kHeaderKey, state);
+}
 
 QString AppSettings::sourcePath(const QString &deploymentId) const
 {
@@ -57,7 +90,10 @@ void AppSettings::setSourcePath(const QString &deploymentId, const QString &path
     m_settings->setValue(kSourcesGroup + deploymentId, path);
 }
 
-void AppSettings::removeSourcePath(const QString &deploymentId) { m_settings->remove(kSourcesGroup + deploymentId); }
+void AppSettings::removeSourcePath(const QString &deploymentId)
+{
+    m_settings->remove(kSourcesGroup + deploymentId);
+}
 
 EngineSettings AppSettings::engineSettings() const
 {
@@ -94,6 +130,9 @@ bool AppSettings::parseListen(const QString &text, QHostAddress *address, quint1
     return true;
 }
 
-void AppSettings::sync() { m_settings->sync(); }
+void AppSettings::sync()
+{
+    m_settings->sync();
+}
 
 } // namespace berth

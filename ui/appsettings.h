@@ -4,7 +4,6 @@
 
 #include <QByteArray>
 #include <QString>
-
 #include <memory>
 
 QT_BEGIN_NAMESPACE

@@ -2,6 +2,7 @@
 
 #include "appsettings.h"
 #include "deploymenttablemodel.h"
+#include "domain/deploymentservice.h"
 #include "editdetailsdialog.h"
 #include "engine.h"
 #include "errortext.h"
@@ -10,7 +11,6 @@
 #include "protectiondialog.h"
 #include "publishdialog.h"
 #include "renamedialog.h"
-#include "domain/deploymentservice.h"
 
 #include <QAction>
 #include <QClipboard>
@@ -27,11 +27,11 @@ DeploymentActions::DeploymentActions(const DashboardContext &context, Deployment
     : QObject(window)
     , openAction(makeAction(u"openAction"_s, u"open"_s, tr("&Open in Browser"), Qt::CTRL | Qt::Key_Return))
     , copyUrlAction(makeAction(u"copyUrlAction"_s, u"copy"_s, tr("&Copy Address"), Qt::CTRL | Qt::SHIFT | Qt::Key_C))
-    , copyShareLinkAction(makeAction(u"copyShareLinkAction"_s, u"link"_s, tr("Copy &Share Link"),
-                                     Qt::CTRL | Qt::SHIFT | Qt::Key_L))
+    , copyShareLinkAction(
+          makeAction(u"copyShareLinkAction"_s, u"link"_s, tr("Copy &Share Link"), Qt::CTRL | Qt::SHIFT | Qt::Key_L))
     , privateAction(makeAction(u"privateAction"_s, u"lock"_s, tr("&Private"), Qt::CTRL | Qt::SHIFT | Qt::Key_P))
-    , protectionAction(makeAction(u"protectionAction"_s, u"key"_s, tr("&Access and Password…"),
-                                  Qt::CTRL | Qt::ALT | Qt::Key_P))
+    , protectionAction(
+          makeAction(u"protectionAction"_s, u"key"_s, tr("&Access and Password…"), Qt::CTRL | Qt::ALT | Qt::Key_P))
     , renameAction(makeAction(u"renameAction"_s, u"rename"_s, tr("&Rename…"), Qt::Key_F2))
     , editDetailsAction(makeAction(u"editDetailsAction"_s, u"edit"_s, tr("&Edit Details…"), Qt::CTRL | Qt::Key_I))
     , redeployAction(makeAction(u"redeployAction"_s, u"redeploy"_s, tr("Re&deploy from Folder"), Qt::CTRL | Qt::Key_R))
@@ -66,8 +66,8 @@ DeploymentActions::DeploymentActions(const DashboardContext &context, Deployment
     updateActions();
 }
 
-QAction *DeploymentActions::makeAction(const QString &objectName, const QString &icon, const QString &text,
-                                       const QKeySequence &shortcut)
+QAction *DeploymentActions::makeAction(
+    const QString &objectName, const QString &icon, const QString &text, const QKeySequence &shortcut)
 {
     auto *action = new QAction(Icons::icon(icon), text, this);
     action->setObjectName(objectName);
@@ -102,16 +102,16 @@ void DeploymentActions::updateActions()
 {
     const auto deployment = current();
     const bool has = deployment.has_value();
-    for (QAction *action : {openAction, copyUrlAction, privateAction, protectionAction, renameAction,
-                            editDetailsAction, deleteAction})
+    for (QAction *action :
+        {openAction, copyUrlAction, privateAction, protectionAction, renameAction, editDetailsAction, deleteAction})
         action->setEnabled(has);
     copyShareLinkAction->setEnabled(has && deployment->isProtected);
     privateAction->setChecked(has && deployment->isProtected);
     const QString source = has ? m_context.settings.sourcePath(deployment->id) : QString();
     const bool sourceExists = !source.isEmpty() && QFileInfo::exists(source);
     redeployAction->setEnabled(sourceExists);
-    redeployAction->setToolTip(sourceExists ? tr("Publish %1 again").arg(source)
-                                            : tr("Berth does not know a folder this site came from"));
+    redeployAction->setToolTip(
+        sourceExists ? tr("Publish %1 again").arg(source) : tr("Berth does not know a folder this site came from"));
 }
 
 void DeploymentActions::openDialog(QDialog *dialog)
@@ -147,8 +147,8 @@ void DeploymentActions::choosePublishFolder()
 
 void DeploymentActions::choosePublishFile()
 {
-    const QString file =
-        m_context.prompter.openFileName(m_window, tr("Publish HTML File"), QString(), tr("HTML pages (*.html *.htm)"));
+    const QString file = m_context.prompter.openFileName(
+        m_window, tr("Publish HTML File"), QString(), tr("HTML pages (*.html *.htm)"));
     if (!file.isEmpty())
         publish(file);
 }
@@ -184,8 +184,7 @@ void DeploymentActions::setPrivate(bool makePrivate)
         return;
     }
     if (!makePrivate) {
-        const auto answer = m_context.prompter.question(
-            m_window, tr("Make Public"),
+        const auto answer = m_context.prompter.question(m_window, tr("Make Public"),
             tr("Make “%1” public? Anyone with its address can visit it, and its share link and password stop "
                "being needed.")
                 .arg(deployment->slug),
@@ -206,9 +205,9 @@ void DeploymentActions::setPrivate(bool makePrivate)
             m_context.prompter.warning(m_window, tr("Access"), ErrorText::describe(result.error()));
             return;
         }
-        Q_EMIT statusMessage(makePrivate ? tr("%1 is private: copy its share link to let people in.")
-                                               .arg(result.value().slug)
-                                         : tr("%1 is public.").arg(result.value().slug));
+        Q_EMIT statusMessage(makePrivate
+                ? tr("%1 is private: copy its share link to let people in.").arg(result.value().slug)
+                : tr("%1 is public.").arg(result.value().slug));
     });
     watcher->setFuture(m_context.engine.deployments().update(m_context.owner, deployment->id, std::move(request)));
 }
@@ -228,8 +227,7 @@ void DeploymentActions::remove()
     const auto deployment = current();
     if (!deployment)
         return;
-    const auto answer = m_context.prompter.question(
-        m_window, tr("Delete Site"),
+    const auto answer = m_context.prompter.question(m_window, tr("Delete Site"),
         tr("Delete “%1”? The site goes offline at once and its address is free for anyone. This cannot be undone.")
             .arg(deployment->slug),
         QMessageBox::Yes | QMessageBox::Cancel, QMessageBox::Cancel);

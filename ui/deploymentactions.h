@@ -4,7 +4,6 @@
 #include "storage/deployment.h"
 
 #include <QObject>
-
 #include <optional>
 
 QT_BEGIN_NAMESPACE
@@ -52,8 +51,8 @@ Q_SIGNALS:
 
 private:
     std::optional<Deployment> current() const;
-    QAction *makeAction(const QString &objectName, const QString &icon, const QString &text,
-                        const QKeySequence &shortcut);
+    QAction *makeAction(
+        const QString &objectName, const QString &icon, const QString &text, const QKeySequence &shortcut);
     void updateActions();
     void openDialog(QDialog *dialog);
     void openInBrowser();

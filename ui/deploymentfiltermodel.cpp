@@ -28,7 +28,7 @@ bool DeploymentFilterModel::filterAcceptsRow(int sourceRow, const QModelIndex &s
     const QAbstractItemModel *model = sourceModel();
     QString haystack;
     for (const int column : {DeploymentTableModel::SlugColumn, DeploymentTableModel::TitleColumn,
-                             DeploymentTableModel::AccessColumn, DeploymentTableModel::UrlColumn}) {
+             DeploymentTableModel::AccessColumn, DeploymentTableModel::UrlColumn}) {
         haystack += model->index(sourceRow, column, sourceParent).data().toString() + u' ';
         haystack += model->index(sourceRow, column, sourceParent).data(Qt::ToolTipRole).toString() + u' ';
     }

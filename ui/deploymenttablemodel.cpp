@@ -1,9 +1,9 @@
 #include "deploymenttablemodel.h"
 
-#include "icons.h"
 #include "domain/deploymentservice.h"
 #include "domain/siteaddresses.h"
 #include "domain/sitetable.h"
+#include "icons.h"
 
 #include <QGuiApplication>
 #include <QLocale>
@@ -13,8 +13,21 @@ using namespace Qt::StringLiterals;
 
 namespace berth {
 
-DeploymentTableModel::DeploymentTableModel(DeploymentService &service, const SiteTable &sites,
-                                           const SiteAddresses &addresses, User owner, QObject *parent)
+namespace {
+// Today's changes by time alone, older ones by date and time, in the locale's short forms.
+QString shortTime(const QDateTime &utc)
+{
+    const QLocale locale;
+    const QDateTime local = utc.toLocalTime();
+    const QString time = locale.toString(local.time(), QLocale::ShortFormat);
+    if (local.date() == QDate::currentDate())
+        return time;
+    return locale.toString(local.date(), QLocale::ShortFormat) + u' ' + time;
+}
+} // namespace
+
+DeploymentTableModel::DeploymentTableModel(
+    DeploymentService &service, const SiteTable &sites, const SiteAddresses &addresses, User owner, QObject *parent)
     : QAbstractTableModel(parent)
     , m_service(service)
     , m_sites(sites)
@@ -38,7 +51,7 @@ void DeploymentTableModel::reload()
 
 DeploymentTableModel::Row DeploymentTableModel::makeRow(const Deployment &deployment) const
 {
-    Row row{deployment, 0, 0};
+    Row row {deployment, 0, 0};
     if (const auto site = m_sites.find(deployment.slug)) {
         for (const SiteFile &file : site->files)
             row.bytes += file.size;
@@ -47,8 +60,14 @@ DeploymentTableModel::Row DeploymentTableModel::makeRow(const Deployment &deploy
     return row;
 }
 
-int DeploymentTableModel::rowCount(const QModelIndex &parent) const { return parent.isValid() ? 0 : int(m_rows.size()); }
-int DeploymentTableModel::columnCount(const QModelIndex &parent) const { return parent.isValid() ? 0 : ColumnCount; }
+int DeploymentTableModel::rowCount(const QModelIndex &parent) const
+{
+    return parent.isValid() ? 0 : int(m_rows.size());
+}
+int DeploymentTableModel::columnCount(const QModelIndex &parent) const
+{
+    return parent.isValid() ? 0 : ColumnCount;
+}
 
 QVariant DeploymentTableModel::data(const QModelIndex &index, int role) const
 {
@@ -109,7 +128,7 @@ QVariant DeploymentTableModel::display(const Row &row, int column) const
     case SizeColumn:
         return QLocale().formattedDataSize(row.bytes, 1, QLocale::DataSizeTraditionalFormat);
     case UpdatedColumn:
-        return QLocale().toString(deployment.updatedAt.toLocalTime(), QLocale::ShortFormat);
+        return shortTime(deployment.updatedAt);
     case UrlColumn:
         return urlOf(deployment);
     default:
@@ -176,7 +195,10 @@ QModelIndex DeploymentTableModel::indexOf(const QString &id, int column) const
     return row < 0 ? QModelIndex() : index(row, column);
 }
 
-QString DeploymentTableModel::urlOf(const Deployment &deployment) const { return m_addresses.siteUrl(deployment.slug); }
+QString DeploymentTableModel::urlOf(const Deployment &deployment) const
+{
+    return m_addresses.siteUrl(deployment.slug);
+}
 
 QString DeploymentTableModel::shareUrlOf(const Deployment &deployment) const
 {

@@ -4,7 +4,6 @@
 #include "storage/user.h"
 
 #include <QAbstractTableModel>
-
 #include <optional>
 
 namespace berth {
@@ -20,17 +19,28 @@ class DeploymentTableModel final : public QAbstractTableModel
     Q_OBJECT
 
 public:
-    enum Column { SlugColumn, TitleColumn, KindColumn, AccessColumn, SizeColumn, UpdatedColumn, UrlColumn, ColumnCount };
-    enum Role {
+    enum Column
+    {
+        SlugColumn,
+        TitleColumn,
+        KindColumn,
+        AccessColumn,
+        SizeColumn,
+        UpdatedColumn,
+        UrlColumn,
+        ColumnCount
+    };
+    enum Role
+    {
         IdRole = Qt::UserRole + 1, // the deployment id, on every column
-        SortRole,                  // a sortable value: text, bytes, time
+        SortRole, // a sortable value: text, bytes, time
         UrlRole,
         ShareUrlRole, // empty unless private
         ProtectedRole,
     };
 
     DeploymentTableModel(DeploymentService &service, const SiteTable &sites, const SiteAddresses &addresses, User owner,
-                         QObject *parent = nullptr);
+        QObject *parent = nullptr);
 
     int rowCount(const QModelIndex &parent = {}) const override;
     int columnCount(const QModelIndex &parent = {}) const override;

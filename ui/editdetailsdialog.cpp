@@ -1,9 +1,9 @@
 #include "editdetailsdialog.h"
 
+#include "domain/deploymentservice.h"
 #include "engine.h"
 #include "errortext.h"
 #include "theme.h"
-#include "domain/deploymentservice.h"
 
 #include <QCheckBox>
 #include <QDialogButtonBox>

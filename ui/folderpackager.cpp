@@ -22,8 +22,14 @@ QString size(qint64 bytes)
     return QLocale().formattedDataSize(bytes, bytes % kMiB == 0 ? 0 : 1, QLocale::DataSizeTraditionalFormat);
 }
 
-Error refusal(const QString &message) { return Error{Error::Kind::TooLarge, message}; }
-Error problem(const QString &message) { return Error{Error::Kind::BadRequest, message}; }
+Error refusal(const QString &message)
+{
+    return Error {Error::Kind::TooLarge, message};
+}
+Error problem(const QString &message)
+{
+    return Error {Error::Kind::BadRequest, message};
+}
 
 struct Entry
 {
@@ -36,8 +42,8 @@ struct Entry
 // Symbolic links to folders are not followed, so a link cycle cannot loop.
 void collect(const QDir &root, const QDir &dir, QList<Entry> &entries, int &skipped)
 {
-    const QFileInfoList infos = dir.entryInfoList(QDir::AllEntries | QDir::Hidden | QDir::System | QDir::NoDotAndDotDot,
-                                                  QDir::Name);
+    const QFileInfoList infos
+        = dir.entryInfoList(QDir::AllEntries | QDir::Hidden | QDir::System | QDir::NoDotAndDotDot, QDir::Name);
     for (const QFileInfo &info : infos) {
         if (info.fileName().startsWith(u'.')) {
             ++skipped;
@@ -81,7 +87,8 @@ Result<PackagedSite> packageHtml(const QFileInfo &info, const std::function<bool
 std::optional<Error> checkListing(const QList<Entry> &entries, const QString &folderName)
 {
     if (entries.isEmpty())
-        return problem(FolderPackager::tr("“%1” has no files to publish (hidden files and .git are skipped).").arg(folderName));
+        return problem(
+            FolderPackager::tr("“%1” has no files to publish (hidden files and .git are skipped).").arg(folderName));
     if (entries.size() > kMaxFilesPerDeployment)
         return refusal(FolderPackager::tr("“%1” holds %L2 files; a site can have at most %L3.")
                            .arg(folderName)
@@ -111,7 +118,7 @@ FolderPackager::FolderPackager(QObject *parent)
 {
     m_pool.setMaxThreadCount(1);
     connect(&m_watcher, &QFutureWatcherBase::progressValueChanged, this,
-            [this](int value) { Q_EMIT progressChanged(value, m_watcher.progressMaximum()); });
+        [this](int value) { Q_EMIT progressChanged(value, m_watcher.progressMaximum()); });
     connect(&m_watcher, &QFutureWatcherBase::finished, this, [this] {
         const QFuture<Result<PackagedSite>> future = m_watcher.future();
         // The flag, not only the future's state: a cancel may come after the worker already finished.
@@ -179,7 +186,8 @@ Result<PackagedSite> FolderPackager::package(const QString &path, const std::fun
         const Entry &entry = entries.at(i);
         QFile file(entry.absolutePath);
         if (!file.open(QIODevice::ReadOnly))
-            return problem(FolderPackager::tr("“%1” could not be read: %2").arg(entry.relativePath, file.errorString()));
+            return problem(
+                FolderPackager::tr("“%1” could not be read: %2").arg(entry.relativePath, file.errorString()));
         FileUpload upload;
         upload.path = FilePath::normalise(entry.relativePath, nullptr);
         upload.content = file.read(kMaxFileBytes + 1);

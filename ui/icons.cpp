@@ -6,8 +6,14 @@ using namespace Qt::StringLiterals;
 
 namespace berth::Icons {
 
-QIcon icon(const QString &name) { return QIcon(new SvgIconEngine(u":/icons/"_s + name + u".svg"_s)); }
+QIcon icon(const QString &name)
+{
+    return QIcon(new SvgIconEngine(u":/icons/"_s + name + u".svg"_s));
+}
 
-QIcon appIcon() { return icon(u"berth"_s); }
+QIcon appIcon()
+{
+    return icon(u"berth"_s);
+}
 
 } // namespace berth::Icons

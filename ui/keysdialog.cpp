@@ -1,9 +1,9 @@
 #include "keysdialog.h"
 
+#include "domain/accountservice.h"
 #include "engine.h"
 #include "icons.h"
 #include "prompter.h"
-#include "domain/accountservice.h"
 
 #include <QClipboard>
 #include <QDialogButtonBox>
@@ -47,7 +47,7 @@ KeysDialog::KeysDialog(const DashboardContext &context, QWidget *parent)
 
     auto *intro = new QLabel(tr("Scripts and agents publish through the API with a key: "
                                 "<code>Authorization: Bearer bk_…</code>. Berth keeps only a hash of each key."),
-                             this);
+        this);
     intro->setWordWrap(true);
     m_keys->setObjectName(u"keysTreeWidget"_s);
     m_keys->setAccessibleName(tr("API keys"));
@@ -103,9 +103,9 @@ void KeysDialog::reload()
     const QList<ApiKey> keys = m_context.engine.accounts().keys(m_context.owner.id);
     for (const ApiKey &key : keys) {
         const bool revoked = !key.revokedAt.isNull();
-        auto *item = new QTreeWidgetItem(m_keys, {key.label, when(key.createdAt),
-                                                  key.lastUsedAt.isNull() ? tr("Never") : when(key.lastUsedAt),
-                                                  revoked ? tr("Revoked %1").arg(when(key.revokedAt)) : tr("Active")});
+        auto *item = new QTreeWidgetItem(m_keys,
+            {key.label, when(key.createdAt), key.lastUsedAt.isNull() ? tr("Never") : when(key.lastUsedAt),
+                revoked ? tr("Revoked %1").arg(when(key.revokedAt)) : tr("Active")});
         item->setData(0, kIdRole, key.id);
         item->setIcon(0, Icons::icon(u"key"_s));
         item->setDisabled(revoked);
@@ -141,8 +141,7 @@ void KeysDialog::revokeSelected()
     if (selected.isEmpty())
         return;
     const QTreeWidgetItem *item = selected.constFirst();
-    const auto answer = m_context.prompter.question(
-        this, tr("Revoke Key"),
+    const auto answer = m_context.prompter.question(this, tr("Revoke Key"),
         tr("Revoke the key “%1”? Scripts using it are refused from now on. This cannot be undone.").arg(item->text(0)),
         QMessageBox::Yes | QMessageBox::Cancel, QMessageBox::Cancel);
     if (answer != QMessageBox::Yes)

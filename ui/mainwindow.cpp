@@ -5,16 +5,18 @@
 #include "deploymentfiltermodel.h"
 #include "deploymenttablemodel.h"
 #include "deploymenttableview.h"
+#include "domain/accountservice.h"
+#include "domain/siteaddresses.h"
 #include "engine.h"
+#include "iconlabel.h"
 #include "icons.h"
 #include "keysdialog.h"
 #include "settingsdialog.h"
 #include "traycontroller.h"
-#include "domain/accountservice.h"
-#include "domain/siteaddresses.h"
 
 #include <QApplication>
 #include <QCloseEvent>
+#include <QDir>
 #include <QHeaderView>
 #include <QLabel>
 #include <QLineEdit>
@@ -43,7 +45,7 @@ User ownerOf(Engine &engine)
 
 MainWindow::MainWindow(Engine &engine, AppSettings &settings, QWidget *parent)
     : QMainWindow(parent)
-    , m_context{engine, ownerOf(engine), settings, m_prompter}
+    , m_context {engine, ownerOf(engine), settings, m_prompter}
     , m_model(new DeploymentTableModel(engine.deployments(), engine.sites(), engine.addresses(), m_context.owner, this))
     , m_proxy(new DeploymentFilterModel(this))
     , m_table(new DeploymentTableView(this))
@@ -61,10 +63,12 @@ MainWindow::MainWindow(Engine &engine, AppSettings &settings, QWidget *parent)
     m_table->setAccessibleName(tr("Deployments"));
     m_table->setModel(m_proxy);
     m_table->sortByColumn(DeploymentTableModel::UpdatedColumn, Qt::DescendingOrder);
-    m_table->horizontalHeader()->resizeSection(DeploymentTableModel::SlugColumn, 170);
-    m_table->horizontalHeader()->resizeSection(DeploymentTableModel::TitleColumn, 190);
+    QHeaderView *header = m_table->horizontalHeader();
+    header->setSectionResizeMode(QHeaderView::ResizeToContents);
+    header->setSectionResizeMode(DeploymentTableModel::TitleColumn, QHeaderView::Stretch);
+    header->setStretchLastSection(false);
     if (!settings.tableHeaderState().isEmpty())
-        m_table->horizontalHeader()->restoreState(settings.tableHeaderState());
+        header->restoreState(settings.tableHeaderState());
 
     m_stack = new QStackedWidget(this);
     m_stack->addWidget(buildEmptyState());
@@ -90,10 +94,10 @@ MainWindow::MainWindow(Engine &engine, AppSettings &settings, QWidget *parent)
     connect(m_table, &QAbstractItemView::activated, m_actions->openAction, &QAction::trigger);
     connect(m_table, &QWidget::customContextMenuRequested, this, &MainWindow::showContextMenu);
     connect(m_table, &DeploymentTableView::pathsDropped, this,
-            [this](const QStringList &paths, int row) { publishPaths(paths, idAtRow(row)); });
+        [this](const QStringList &paths, int row) { publishPaths(paths, idAtRow(row)); });
     connect(m_table, &DeploymentTableView::dropTargetChanged, this, &MainWindow::showDropHint);
     connect(m_actions, &DeploymentActions::statusMessage, this,
-            [this](const QString &text) { statusBar()->showMessage(text, kStatusTimeoutMs); });
+        [this](const QString &text) { statusBar()->showMessage(text, kStatusTimeoutMs); });
     connect(m_actions, &DeploymentActions::published, this, &MainWindow::selectDeployment);
 
     if (!settings.windowGeometry().isEmpty())
@@ -117,19 +121,21 @@ QWidget *MainWindow::buildHeader()
     status->setTextFormat(Qt::RichText);
     status->setTextInteractionFlags(Qt::TextBrowserInteraction);
     status->setOpenExternalLinks(false);
+    QString dataDir = QDir::toNativeSeparators(m_context.engine.dataDir());
+    if (const QString home = QDir::homePath(); dataDir.startsWith(home + u'/'))
+        dataDir = u"~"_s + dataDir.mid(home.size());
     status->setText(tr("<b>Serving</b> · API <a href=\"%1\">%1</a> · Sites %2 · Data %3")
-                        .arg(addresses.baseUrl().toHtmlEscaped(),
-                             addresses.siteUrl(u"<slug>"_s).toHtmlEscaped(),
-                             m_context.engine.dataDir().toHtmlEscaped()));
+                        .arg(addresses.baseUrl().toHtmlEscaped(), addresses.siteUrl(u"<slug>"_s).toHtmlEscaped(),
+                            dataDir.toHtmlEscaped()));
     connect(status, &QLabel::linkActivated, this, [this](const QString &link) { m_prompter.openUrl(QUrl(link)); });
-    auto *dot = new QLabel(header);
-    dot->setPixmap(Icons::icon(u"serving"_s).pixmap(QSize(12, 12), devicePixelRatioF()));
+    auto *dot = new IconLabel(Icons::icon(u"serving"_s), 12, header);
     m_filter = new QLineEdit(header);
     m_filter->setObjectName(u"filterLineEdit"_s);
     m_filter->setAccessibleName(tr("Filter sites"));
     m_filter->setPlaceholderText(tr("Filter sites"));
     m_filter->setClearButtonEnabled(true);
     m_filter->addAction(Icons::icon(u"search"_s), QLineEdit::LeadingPosition);
+    m_filter->setMinimumWidth(180);
     m_filter->setMaximumWidth(260);
     connect(m_filter, &QLineEdit::textChanged, m_proxy, &DeploymentFilterModel::setFilterText);
 
@@ -145,9 +151,7 @@ QWidget *MainWindow::buildEmptyState()
 {
     auto *page = new QWidget(this);
     page->setObjectName(u"emptyStateWidget"_s);
-    auto *icon = new QLabel(page);
-    icon->setPixmap(Icons::icon(u"drop"_s).pixmap(QSize(kEmptyIconSize, kEmptyIconSize), devicePixelRatioF()));
-    icon->setAlignment(Qt::AlignCenter);
+    auto *icon = new IconLabel(Icons::icon(u"drop"_s), kEmptyIconSize, page);
     auto *text = new QLabel(tr("Drop a folder or an .html file here to publish it"), page);
     text->setObjectName(u"emptyStateLabel"_s);
     text->setAlignment(Qt::AlignCenter);
@@ -173,7 +177,7 @@ QWidget *MainWindow::buildEmptyState()
     buttons->addStretch();
     auto *layout = new QVBoxLayout(page);
     layout->addStretch(2);
-    layout->addWidget(icon);
+    layout->addWidget(icon, 0, Qt::AlignHCenter);
     layout->addSpacing(8);
     layout->addWidget(text);
     layout->addWidget(hint);
@@ -205,7 +209,8 @@ void MainWindow::buildMenus()
     settings->setShortcut(Qt::CTRL | Qt::Key_Comma);
     file->addSeparator();
     file->addAction(tr("&Close Window"), QKeySequence::Close, this, &QWidget::close);
-    QAction *quit = file->addAction(Icons::icon(u"quit"_s), tr("&Quit"), QKeySequence::Quit, qApp, &QCoreApplication::quit);
+    QAction *quit
+        = file->addAction(Icons::icon(u"quit"_s), tr("&Quit"), QKeySequence::Quit, qApp, &QCoreApplication::quit);
     quit->setObjectName(u"quitAction"_s);
 
     m_actions->addTo(menuBar()->addMenu(tr("&Site")));
@@ -224,7 +229,7 @@ void MainWindow::buildMenus()
     toolbar->addAction(publishFolder);
     toolbar->addSeparator();
     toolbar->addActions({m_actions->openAction, m_actions->copyUrlAction, m_actions->privateAction,
-                         m_actions->renameAction, m_actions->deleteAction});
+        m_actions->renameAction, m_actions->deleteAction});
 }
 
 void MainWindow::updateView()
@@ -238,7 +243,8 @@ void MainWindow::updateView()
 void MainWindow::updateCurrent()
 {
     const QModelIndexList rows = m_table->selectionModel()->selectedRows();
-    m_actions->setCurrentId(rows.isEmpty() ? QString() : rows.constFirst().data(DeploymentTableModel::IdRole).toString());
+    m_actions->setCurrentId(
+        rows.isEmpty() ? QString() : rows.constFirst().data(DeploymentTableModel::IdRole).toString());
 }
 
 void MainWindow::selectDeployment(const QString &id)
@@ -280,8 +286,8 @@ void MainWindow::showDropHint(int proxyRow, bool active)
     }
     const QString id = idAtRow(proxyRow);
     const auto deployment = id.isEmpty() ? std::nullopt : m_model->deployment(id);
-    statusBar()->showMessage(deployment ? tr("Drop to replace the content of %1").arg(deployment->slug)
-                                        : tr("Drop to publish a new site"));
+    statusBar()->showMessage(
+        deployment ? tr("Drop to replace the content of %1").arg(deployment->slug) : tr("Drop to publish a new site"));
 }
 
 void MainWindow::showContextMenu(const QPoint &position)
@@ -340,18 +346,17 @@ void MainWindow::openSettings()
 {
     auto *dialog = new SettingsDialog(m_context, this);
     dialog->setAttribute(Qt::WA_DeleteOnClose);
-    connect(dialog, &QDialog::accepted, this,
-            [this] { m_tray->setEnabled(m_context.settings.keepServingInTray()); });
+    connect(dialog, &QDialog::accepted, this, [this] { m_tray->setEnabled(m_context.settings.keepServingInTray()); });
     dialog->open();
 }
 
 void MainWindow::about()
 {
     QMessageBox::about(this, tr("About Berth"),
-                       tr("<h3>Berth %1</h3><p>Puts a folder on a live address from your own machine.</p>"
-                          "<p>Sites stay online while Berth runs, in this window or in the tray.</p>"
-                          "<p>GPL-3.0-or-later</p>")
-                           .arg(QCoreApplication::applicationVersion()));
+        tr("<h3>Berth %1</h3><p>Puts a folder on a live address from your own machine.</p>"
+           "<p>Sites stay online while Berth runs, in this window or in the tray.</p>"
+           "<p>GPL-3.0-or-later</p>")
+            .arg(QCoreApplication::applicationVersion()));
 }
 
 } // namespace berth

@@ -6,8 +6,7 @@
 namespace berth {
 
 QMessageBox::StandardButton Prompter::question(QWidget *parent, const QString &title, const QString &text,
-                                               QMessageBox::StandardButtons buttons,
-                                               QMessageBox::StandardButton defaultButton)
+    QMessageBox::StandardButtons buttons, QMessageBox::StandardButton defaultButton)
 {
     m_lastMessage = text;
     if (!m_answers.isEmpty())

@@ -3,7 +3,6 @@
 #include <QMessageBox>
 #include <QStringList>
 #include <QUrl>
-
 #include <functional>
 
 namespace berth {
@@ -17,8 +16,7 @@ public:
     Q_DISABLE_COPY_MOVE(Prompter)
 
     QMessageBox::StandardButton question(QWidget *parent, const QString &title, const QString &text,
-                                         QMessageBox::StandardButtons buttons,
-                                         QMessageBox::StandardButton defaultButton);
+        QMessageBox::StandardButtons buttons, QMessageBox::StandardButton defaultButton);
     void warning(QWidget *parent, const QString &title, const QString &text);
 
     QString existingDirectory(QWidget *parent, const QString &caption, const QString &dir = {});

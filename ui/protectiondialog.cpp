@@ -1,11 +1,11 @@
 #include "protectiondialog.h"
 
+#include "domain/deploymentservice.h"
+#include "domain/siteaddresses.h"
 #include "engine.h"
 #include "errortext.h"
 #include "icons.h"
 #include "theme.h"
-#include "domain/deploymentservice.h"
-#include "domain/siteaddresses.h"
 
 #include <QButtonGroup>
 #include <QCheckBox>
@@ -63,7 +63,7 @@ ProtectionDialog::ProtectionDialog(const DashboardContext &context, const Deploy
     m_copyShareLink->setObjectName(u"copyShareLinkButton"_s);
     m_copyShareLink->setAccessibleName(tr("Copy share link"));
     connect(m_copyShareLink, &QPushButton::clicked, this,
-            [this] { QGuiApplication::clipboard()->setText(m_shareLink->text()); });
+        [this] { QGuiApplication::clipboard()->setText(m_shareLink->text()); });
 
     m_message->setObjectName(u"messageLabel"_s);
     m_message->setWordWrap(true);

@@ -1,15 +1,16 @@
 #include "publishdialog.h"
 
 #include "appsettings.h"
+#include "domain/deploymentservice.h"
+#include "domain/siteaddresses.h"
+#include "domain/slugrules.h"
 #include "engine.h"
 #include "errortext.h"
+#include "iconlabel.h"
 #include "icons.h"
 #include "prompter.h"
 #include "slugedit.h"
 #include "theme.h"
-#include "domain/deploymentservice.h"
-#include "domain/siteaddresses.h"
-#include "domain/slugrules.h"
 
 #include <QCheckBox>
 #include <QClipboard>
@@ -32,12 +33,10 @@ namespace berth {
 namespace {
 constexpr int kHeaderIconSize = 40;
 
-QLabel *iconLabel(const QString &name, QWidget *parent)
+// A URL inside a sentence: never broken at its hyphens.
+QString unbroken(const QString &url)
 {
-    auto *label = new QLabel(parent);
-    label->setPixmap(Icons::icon(name).pixmap(QSize(kHeaderIconSize, kHeaderIconSize), parent->devicePixelRatioF()));
-    label->setAlignment(Qt::AlignTop);
-    return label;
+    return u"<span style=\"white-space: nowrap\">"_s + url.toHtmlEscaped() + u"</span>"_s;
 }
 
 QLabel *headingLabel(QWidget *parent)
@@ -60,8 +59,8 @@ PublishDialog::PublishDialog(const DashboardContext &context, const QString &pat
     build();
 }
 
-PublishDialog::PublishDialog(const DashboardContext &context, const QString &path, const Deployment &target,
-                             QWidget *parent)
+PublishDialog::PublishDialog(
+    const DashboardContext &context, const QString &path, const Deployment &target, QWidget *parent)
     : QDialog(parent, Qt::Sheet)
     , m_context(context)
     , m_path(path)
@@ -72,7 +71,10 @@ PublishDialog::PublishDialog(const DashboardContext &context, const QString &pat
 
 PublishDialog::~PublishDialog() = default;
 
-QString PublishDialog::sourceName() const { return QFileInfo(m_path).fileName(); }
+QString PublishDialog::sourceName() const
+{
+    return QFileInfo(m_path).fileName();
+}
 
 void PublishDialog::build()
 {
@@ -105,7 +107,7 @@ void PublishDialog::build()
     });
     connect(&m_packager, &FolderPackager::finished, this, &PublishDialog::onPackaged);
     connect(&m_deployWatcher, &QFutureWatcherBase::finished, this,
-            [this] { onDeployed(m_deployWatcher.future().result()); });
+        [this] { onDeployed(m_deployWatcher.future().result()); });
 
     m_packager.start(m_path);
     setStage(Stage::Reading);
@@ -123,7 +125,8 @@ QWidget *PublishDialog::buildForm()
     m_summary->setWordWrap(true);
 
     auto *header = new QGridLayout;
-    header->addWidget(iconLabel(file ? u"file"_s : u"folder"_s, page), 0, 0, 2, 1);
+    header->addWidget(
+        new IconLabel(Icons::icon(file ? u"file"_s : u"folder"_s), kHeaderIconSize, page), 0, 0, 2, 1, Qt::AlignTop);
     header->addWidget(heading, 0, 1);
     header->addWidget(m_summary, 1, 1);
     header->setColumnStretch(1, 1);
@@ -135,8 +138,9 @@ QWidget *PublishDialog::buildForm()
     if (m_target) {
         auto *explanation = new QLabel(tr("Everything now in %1 is replaced by these files. The address stays the "
                                           "same; visitors see the new version at once.")
-                                           .arg(m_context.engine.addresses().siteUrl(m_target->slug)),
-                                       page);
+                                           .arg(unbroken(m_context.engine.addresses().siteUrl(m_target->slug))),
+            page);
+        explanation->setTextFormat(Qt::RichText);
         explanation->setWordWrap(true);
         layout->addWidget(explanation);
     } else {
@@ -205,23 +209,24 @@ QWidget *PublishDialog::buildResult()
     connect(open, &QPushButton::clicked, this, [this] { m_context.prompter.openUrl(QUrl(m_url->text())); });
 
     m_shareRow = new QWidget(page);
-    m_shareUrl = new QLabel(m_shareRow);
-    m_shareUrl->setObjectName(u"shareUrlLabel"_s);
+    m_shareUrl = new QLineEdit(m_shareRow);
+    m_shareUrl->setObjectName(u"shareUrlLineEdit"_s);
     m_shareUrl->setAccessibleName(tr("Share link"));
-    m_shareUrl->setTextInteractionFlags(Qt::TextSelectableByMouse | Qt::TextSelectableByKeyboard);
-    m_shareUrl->setWordWrap(true);
+    m_shareUrl->setReadOnly(true);
     auto *copyShare = new QPushButton(Icons::icon(u"link"_s), tr("Copy &Share Link"), m_shareRow);
     copyShare->setObjectName(u"copyShareLinkButton"_s);
-    connect(copyShare, &QPushButton::clicked, this,
-            [this] { QGuiApplication::clipboard()->setText(m_shareUrl->text()); });
+    connect(
+        copyShare, &QPushButton::clicked, this, [this] { QGuiApplication::clipboard()->setText(m_shareUrl->text()); });
     auto *shareLayout = new QVBoxLayout(m_shareRow);
     shareLayout->setContentsMargins(0, 0, 0, 0);
     shareLayout->addWidget(new QLabel(tr("The site is private. Visitors need this share link:"), m_shareRow));
-    shareLayout->addWidget(m_shareUrl);
-    shareLayout->addWidget(copyShare, 0, Qt::AlignLeft);
+    auto *shareUrlRow = new QHBoxLayout;
+    shareUrlRow->addWidget(m_shareUrl, 1);
+    shareUrlRow->addWidget(copyShare);
+    shareLayout->addLayout(shareUrlRow);
 
     auto *header = new QGridLayout;
-    header->addWidget(iconLabel(u"check"_s, page), 0, 0, 2, 1);
+    header->addWidget(new IconLabel(Icons::icon(u"check"_s), kHeaderIconSize, page), 0, 0, 2, 1, Qt::AlignTop);
     header->addWidget(m_resultHeading, 0, 1);
     header->addWidget(m_url, 1, 1);
     header->setColumnStretch(1, 1);
@@ -250,18 +255,18 @@ void PublishDialog::onPackaged()
         return;
     }
     const PackagedSite &site = result->value();
-    QString summary = site.singleHtml ? tr("A single HTML page, %1").arg(QLocale().formattedDataSize(
-                                            site.totalBytes, 1, QLocale::DataSizeTraditionalFormat))
-                                      : tr("%n file(s), %1", nullptr, site.fileCount)
-                                            .arg(QLocale().formattedDataSize(site.totalBytes, 1,
-                                                                             QLocale::DataSizeTraditionalFormat));
+    QString summary = site.singleHtml
+        ? tr("A single HTML page, %1")
+              .arg(QLocale().formattedDataSize(site.totalBytes, 1, QLocale::DataSizeTraditionalFormat))
+        : tr("%n file(s), %1", nullptr, site.fileCount)
+              .arg(QLocale().formattedDataSize(site.totalBytes, 1, QLocale::DataSizeTraditionalFormat));
     if (site.skippedHidden > 0)
         summary += u" · "_s + tr("%n hidden item(s) skipped", nullptr, site.skippedHidden);
     m_summary->setText(summary);
     if (!site.hasIndex)
         showMessage(tr("There is no index.html at the top of the folder, so the site's address shows “Not found” "
                        "until one is added."),
-                    false);
+            false);
     setStage(Stage::Ready);
     if (m_publishRequested)
         deploy();
@@ -280,7 +285,6 @@ void PublishDialog::requestPublish()
         deploy();
     else
         setStage(m_stage); // locks the form until the files are read; then it deploys
-
 }
 
 void PublishDialog::deploy()
@@ -322,6 +326,7 @@ void PublishDialog::onDeployed(const Result<Deployment> &result)
     m_shareRow->setVisible(m_published->isProtected);
     if (m_published->isProtected)
         m_shareUrl->setText(addresses.shareUrl(m_published->slug, m_published->shareToken));
+    m_shareUrl->setCursorPosition(0);
     setStage(Stage::Done);
     Q_EMIT published(m_published->id);
 }
@@ -344,7 +349,7 @@ void PublishDialog::setStage(Stage stage)
     }
     const bool editable = (stage == Stage::Reading || stage == Stage::Ready) && !m_publishRequested;
     for (QWidget *field : {static_cast<QWidget *>(m_slug), static_cast<QWidget *>(m_title),
-                           static_cast<QWidget *>(m_spa), static_cast<QWidget *>(m_private)}) {
+             static_cast<QWidget *>(m_spa), static_cast<QWidget *>(m_private)}) {
         if (field)
             field->setEnabled(editable);
     }

@@ -6,7 +6,6 @@
 
 #include <QDialog>
 #include <QFutureWatcher>
-
 #include <optional>
 
 QT_BEGIN_NAMESPACE
@@ -31,23 +30,30 @@ class PublishDialog final : public QDialog
     Q_OBJECT
 
 public:
-    enum class Stage { Reading, Ready, Publishing, Done, Failed };
+    enum class Stage
+    {
+        Reading,
+        Ready,
+        Publishing,
+        Done,
+        Failed
+    };
 
     // Publishes path as a new site.
     PublishDialog(const DashboardContext &context, const QString &path, QWidget *parent = nullptr);
     // Replaces target's whole content with path.
-    PublishDialog(const DashboardContext &context, const QString &path, const Deployment &target,
-                  QWidget *parent = nullptr);
+    PublishDialog(
+        const DashboardContext &context, const QString &path, const Deployment &target, QWidget *parent = nullptr);
     ~PublishDialog() override;
 
     Stage stage() const { return m_stage; }
     QString deploymentId() const { return m_published ? m_published->id : QString(); }
 
+    // Cancels reading the files; refused while the engine commits.
+    void reject() override;
+
 Q_SIGNALS:
     void published(const QString &deploymentId);
-
-protected:
-    void reject() override;
 
 private:
     void build();
@@ -85,7 +91,7 @@ private:
     QPushButton *m_cancelButton = nullptr;
     QLabel *m_resultHeading = nullptr;
     QLabel *m_url = nullptr;
-    QLabel *m_shareUrl = nullptr;
+    QLineEdit *m_shareUrl = nullptr;
     QWidget *m_shareRow = nullptr;
 };
 

@@ -1,10 +1,10 @@
 #include "renamedialog.h"
 
+#include "domain/deploymentservice.h"
+#include "domain/siteaddresses.h"
 #include "engine.h"
 #include "errortext.h"
 #include "slugedit.h"
-#include "domain/deploymentservice.h"
-#include "domain/siteaddresses.h"
 
 #include <QDialogButtonBox>
 #include <QFormLayout>
@@ -27,9 +27,12 @@ RenameDialog::RenameDialog(const DashboardContext &context, const Deployment &de
     setWindowTitle(tr("Rename Site"));
     setMinimumWidth(460);
 
+    // The old address in one piece: it is a URL, not words to break at its hyphens.
+    const QString oldUrl = context.engine.addresses().siteUrl(deployment.slug).toHtmlEscaped();
     auto *intro = new QLabel(tr("The site moves to its new address at once; %1 stops working.")
-                                 .arg(context.engine.addresses().siteUrl(deployment.slug)),
-                             this);
+                                 .arg(u"<span style=\"white-space: nowrap\">"_s + oldUrl + u"</span>"_s),
+        this);
+    intro->setTextFormat(Qt::RichText);
     intro->setWordWrap(true);
     m_slug->setOwnSlug(deployment.slug);
     m_slug->setSlug(deployment.slug);
@@ -41,7 +44,8 @@ RenameDialog::RenameDialog(const DashboardContext &context, const Deployment &de
     m_renameButton->setDefault(true);
     connect(buttons, &QDialogButtonBox::accepted, this, &RenameDialog::accept);
     connect(buttons, &QDialogButtonBox::rejected, this, &RenameDialog::reject);
-    const auto update = [this] { m_renameButton->setEnabled(m_slug->isValid() && m_slug->slug() != m_deployment.slug); };
+    const auto update
+        = [this] { m_renameButton->setEnabled(m_slug->isValid() && m_slug->slug() != m_deployment.slug); };
     connect(m_slug, &SlugEdit::validityChanged, this, update);
     connect(m_slug->lineEdit(), &QLineEdit::textChanged, this, update);
     update();

@@ -1,10 +1,10 @@
 #include "settingsdialog.h"
 
 #include "appsettings.h"
+#include "domain/limits.h"
 #include "engine.h"
 #include "prompter.h"
 #include "theme.h"
-#include "domain/limits.h"
 
 #include <QCheckBox>
 #include <QDialogButtonBox>
@@ -67,7 +67,9 @@ SettingsDialog::SettingsDialog(const DashboardContext &context, QWidget *parent)
     auto *form = new QFormLayout(server);
     form->addRow(tr("&Listen on:"), m_listen);
     form->addRow(tr("Site &domain:"), m_siteDomain);
-    form->addRow(tr("Data &folder:"), dataRow);
+    auto *dataLabel = new QLabel(tr("Data &folder:"), server); // a layout cannot be a buddy: name the field
+    dataLabel->setBuddy(m_dataDir);
+    form->addRow(dataLabel, dataRow);
 
     auto *buttons = new QDialogButtonBox(QDialogButtonBox::Save | QDialogButtonBox::Cancel, this);
     buttons->button(QDialogButtonBox::Save)->setObjectName(u"saveButton"_s);
@@ -88,17 +90,17 @@ QWidget *SettingsDialog::planLimits()
     auto *table = new QTableWidget(int(PlanTable::plans().size()), 4, box);
     table->setObjectName(u"planLimitsTableWidget"_s);
     table->setAccessibleName(tr("Plan limits"));
-    table->setHorizontalHeaderLabels({tr("Deployments"), tr("Submissions a day"), tr("Submissions kept"),
-                                      tr("Counters a site")});
+    table->setHorizontalHeaderLabels(
+        {tr("Deployments"), tr("Submissions a day"), tr("Submissions kept"), tr("Counters a site")});
     table->setEditTriggers(QAbstractItemView::NoEditTriggers);
     table->horizontalHeader()->setSectionResizeMode(QHeaderView::Stretch);
-    const QStringList names{tr("Agent"), tr("Free"), tr("Pro")};
+    const QStringList names {tr("Agent"), tr("Free"), tr("Pro")};
     int row = 0;
     for (const QString &plan : PlanTable::plans()) {
         const PlanLimits limits = m_context.engine.plans().limits(plan);
         table->setVerticalHeaderItem(row, new QTableWidgetItem(names.value(row, plan)));
-        const int values[] = {limits.deployments, limits.submissionsPerDay, limits.submissionsStored,
-                              limits.countersPerDeployment};
+        const int values[]
+            = {limits.deployments, limits.submissionsPerDay, limits.submissionsStored, limits.countersPerDeployment};
         for (int column = 0; column < 4; ++column) {
             auto *item = new QTableWidgetItem(QLocale().toString(values[column]));
             item->setTextAlignment(Qt::AlignRight | Qt::AlignVCenter);
@@ -106,15 +108,14 @@ QWidget *SettingsDialog::planLimits()
         }
         ++row;
     }
-    table->setFixedHeight(table->horizontalHeader()->sizeHint().height()
-                          + table->verticalHeader()->length() + 2 * table->frameWidth());
-    const auto size = [](qint64 bytes) {
-        return QLocale().formattedDataSize(bytes, 0, QLocale::DataSizeTraditionalFormat);
-    };
+    table->setFixedHeight(
+        table->horizontalHeader()->sizeHint().height() + table->verticalHeader()->length() + 2 * table->frameWidth());
+    const auto size
+        = [](qint64 bytes) { return QLocale().formattedDataSize(bytes, 0, QLocale::DataSizeTraditionalFormat); };
     auto *note = new QLabel(tr("The instance owner is on Pro. Sizes: a single HTML page up to %1, each file up to %2, "
                                "a whole site up to %3.")
                                 .arg(size(kMaxHtmlBytes), size(kMaxFileBytes), size(kMaxTotalBytes)),
-                            box);
+        box);
     note->setWordWrap(true);
     auto *layout = new QVBoxLayout(box);
     layout->addWidget(table);

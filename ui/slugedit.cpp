@@ -49,7 +49,10 @@ SlugEdit::SlugEdit(const SiteTable &sites, const SiteAddresses &addresses, QWidg
     check();
 }
 
-QString SlugEdit::slug() const { return m_edit->text().trimmed(); }
+QString SlugEdit::slug() const
+{
+    return m_edit->text().trimmed();
+}
 
 void SlugEdit::setSlug(const QString &slug)
 {

@@ -72,10 +72,25 @@ QPixmap SvgIconEngine::scaledPixmap(const QSize &size, QIcon::Mode mode, QIcon::
     return cached;
 }
 
-QSize SvgIconEngine::actualSize(const QSize &size, QIcon::Mode, QIcon::State) { return size; }
-QIconEngine *SvgIconEngine::clone() const { return new SvgIconEngine(m_path); }
-QString SvgIconEngine::key() const { return u"berth-svg"_s; }
-QString SvgIconEngine::iconName() { return m_path; }
-bool SvgIconEngine::isNull() { return m_svg.isEmpty(); }
+QSize SvgIconEngine::actualSize(const QSize &size, QIcon::Mode, QIcon::State)
+{
+    return size;
+}
+QIconEngine *SvgIconEngine::clone() const
+{
+    return new SvgIconEngine(m_path);
+}
+QString SvgIconEngine::key() const
+{
+    return u"berth-svg"_s;
+}
+QString SvgIconEngine::iconName()
+{
+    return m_path;
+}
+bool SvgIconEngine::isNull()
+{
+    return m_svg.isEmpty();
+}
 
 } // namespace berth

@@ -5,7 +5,10 @@
 
 namespace berth::Theme {
 
-bool isDark(const QPalette &palette) { return palette.color(QPalette::Window).lightness() < 128; }
+bool isDark(const QPalette &palette)
+{
+    return palette.color(QPalette::Window).lightness() < 128;
+}
 
 QColor errorColour(const QPalette &palette)
 {

@@ -17,7 +17,12 @@ bool isDark(const QPalette &palette);
 QColor errorColour(const QPalette &palette);
 QColor successColour(const QPalette &palette);
 
-enum class Tone { Normal, Error, Success };
+enum class Tone
+{
+    Normal,
+    Error,
+    Success
+};
 // Sets the label's text colour for the tone from its current palette.
 void setTone(QLabel *label, Tone tone);
 

@@ -7,7 +7,10 @@ using namespace Qt::StringLiterals;
 
 namespace berth {
 
-Translations::~Translations() { remove(); }
+Translations::~Translations()
+{
+    remove();
+}
 
 bool Translations::install(const QLocale &locale)
 {

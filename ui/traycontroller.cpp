@@ -17,9 +17,15 @@ TrayController::TrayController(QWidget *window)
 {
 }
 
-TrayController::~TrayController() { delete m_menu; }
+TrayController::~TrayController()
+{
+    delete m_menu;
+}
 
-bool TrayController::isAvailable() const { return QSystemTrayIcon::isSystemTrayAvailable(); }
+bool TrayController::isAvailable() const
+{
+    return QSystemTrayIcon::isSystemTrayAvailable();
+}
 
 void TrayController::setEnabled(bool enabled)
 {
@@ -48,7 +54,10 @@ void TrayController::setEnabled(bool enabled)
     QApplication::setQuitOnLastWindowClosed(false);
 }
 
-bool TrayController::isVisible() const { return m_icon && m_icon->isVisible(); }
+bool TrayController::isVisible() const
+{
+    return m_icon && m_icon->isVisible();
+}
 
 void TrayController::notify(const QString &title, const QString &message)
 {

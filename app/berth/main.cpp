@@ -39,19 +39,18 @@ int main(int argc, char *argv[])
     translations.install(QLocale::system());
 
     QCommandLineParser parser;
-    parser.setApplicationDescription(QCoreApplication::translate(
-        "main", "The Berth dashboard: publish folders as live sites. Options override the saved settings for this run."));
+    parser.setApplicationDescription(QCoreApplication::translate("main",
+        "The Berth dashboard: publish folders as live sites. Options override the saved settings for this run."));
     parser.addHelpOption();
     parser.addVersionOption();
-    const QCommandLineOption listen(u"listen"_s, QCoreApplication::translate("main", "Address and port to listen on."),
-                                    u"ADDR:PORT"_s);
-    const QCommandLineOption dataDir(u"data-dir"_s, QCoreApplication::translate("main", "Where the data lives."),
-                                     u"DIR"_s);
-    const QCommandLineOption siteDomain(u"site-domain"_s,
-                                        QCoreApplication::translate("main", "Domain whose subdomains are the sites."),
-                                        u"DOMAIN"_s);
-    const QCommandLineOption baseUrl(u"base-url"_s, QCoreApplication::translate("main", "Public base URL of the API."),
-                                     u"URL"_s);
+    const QCommandLineOption listen(
+        u"listen"_s, QCoreApplication::translate("main", "Address and port to listen on."), u"ADDR:PORT"_s);
+    const QCommandLineOption dataDir(
+        u"data-dir"_s, QCoreApplication::translate("main", "Where the data lives."), u"DIR"_s);
+    const QCommandLineOption siteDomain(
+        u"site-domain"_s, QCoreApplication::translate("main", "Domain whose subdomains are the sites."), u"DOMAIN"_s);
+    const QCommandLineOption baseUrl(
+        u"base-url"_s, QCoreApplication::translate("main", "Public base URL of the API."), u"URL"_s);
     parser.addOptions({listen, dataDir, siteDomain, baseUrl});
     if (!parser.parse(QCoreApplication::arguments()))
         return usageError(parser.errorText());
@@ -65,8 +64,8 @@ int main(int argc, char *argv[])
     berth::AppSettings settings;
     berth::EngineSettings engineSettings = settings.engineSettings();
     if (parser.isSet(listen)
-        && !berth::AppSettings::parseListen(parser.value(listen), &engineSettings.listenAddress,
-                                            &engineSettings.listenPort))
+        && !berth::AppSettings::parseListen(
+            parser.value(listen), &engineSettings.listenAddress, &engineSettings.listenPort))
         return usageError(u"--listen expects ADDR:PORT, e.g. 127.0.0.1:8080, not '%1'"_s.arg(parser.value(listen)));
     if (parser.isSet(dataDir))
         engineSettings.dataDir = parser.value(dataDir);
@@ -79,9 +78,10 @@ int main(int argc, char *argv[])
     QString error;
     if (!engine.start(&error)) {
         QMessageBox::critical(nullptr, QCoreApplication::translate("main", "Berth cannot start"),
-                              QCoreApplication::translate("main", "Berth could not start serving: %1\n\nChange the "
-                                                                  "address with --listen, or stop the other program.")
-                                  .arg(error));
+            QCoreApplication::translate("main",
+                "Berth could not start serving: %1\n\nChange the "
+                "address with --listen, or stop the other program.")
+                .arg(error));
         return kExitFailure;
     }
     if (const auto key = engine.ownerFirstKey()) {

@@ -2,11 +2,11 @@
 // made through the services (as the API makes them), under QAbstractItemModelTester's contract.
 #include "deploymentfiltermodel.h"
 #include "deploymenttablemodel.h"
-#include "enginefixture.h"
 #include "domain/accountservice.h"
 #include "domain/deploymentservice.h"
 #include "domain/siteaddresses.h"
 #include "domain/sitetable.h"
+#include "enginefixture.h"
 
 #include <QAbstractItemModelTester>
 #include <QtTest>
@@ -28,14 +28,14 @@ private:
     Result<Deployment> run(QFuture<Result<Deployment>> future)
     {
         if (!QTest::qWaitFor([&] { return future.isFinished(); }, 10'000))
-            return Error{Error::Kind::Internal, u"timeout"_s};
+            return Error {Error::Kind::Internal, u"timeout"_s};
         return future.result();
     }
     QString create(const QString &slug, const QByteArray &content, const User &owner)
     {
         DeployRequest request;
         request.slug = slug;
-        request.files = QList<FileUpload>{{u"index.html"_s, content, "text/html; charset=utf-8"}};
+        request.files = QList<FileUpload> {{u"index.html"_s, content, "text/html; charset=utf-8"}};
         const auto result = run(service().create(owner, request));
         return result ? result.value().id : QString();
     }
@@ -46,10 +46,10 @@ private Q_SLOTS:
         m_fixture = std::make_unique<test::EngineFixture>();
         QVERIFY(m_fixture->start());
         m_owner = m_fixture->engine().accounts().ensureOwner().value().owner;
-        m_model = std::make_unique<DeploymentTableModel>(service(), m_fixture->engine().sites(),
-                                                         m_fixture->engine().addresses(), m_owner);
-        m_tester = std::make_unique<QAbstractItemModelTester>(m_model.get(),
-                                                              QAbstractItemModelTester::FailureReportingMode::QtTest);
+        m_model = std::make_unique<DeploymentTableModel>(
+            service(), m_fixture->engine().sites(), m_fixture->engine().addresses(), m_owner);
+        m_tester = std::make_unique<QAbstractItemModelTester>(
+            m_model.get(), QAbstractItemModelTester::FailureReportingMode::QtTest);
     }
     void cleanup()
     {
@@ -66,9 +66,9 @@ private Q_SLOTS:
         QCOMPARE(m_model->rowCount(), 1);
         QCOMPARE(m_model->index(0, DeploymentTableModel::SlugColumn).data().toString(), u"model-site"_s);
         QCOMPARE(m_model->index(0, DeploymentTableModel::SizeColumn).data(DeploymentTableModel::SortRole).toLongLong(),
-                 2048);
+            2048);
         QCOMPARE(m_model->index(0, DeploymentTableModel::UrlColumn).data().toString(),
-                 m_fixture->engine().addresses().siteUrl(u"model-site"_s));
+            m_fixture->engine().addresses().siteUrl(u"model-site"_s));
         QCOMPARE(m_model->index(0, DeploymentTableModel::AccessColumn).data().toString(), u"Public"_s);
 
         QSignalSpy changed(m_model.get(), &QAbstractItemModel::dataChanged);

@@ -1,16 +1,15 @@
 // The dialogs behind the deployment actions, driven through their widgets: rename, details,
 // access and password, API keys, settings. Effects are checked in the engine and over HTTP.
-#include "uitestsupport.h"
-
 #include "deploymentactions.h"
 #include "deploymenttablemodel.h"
+#include "domain/deploymentservice.h"
+#include "domain/siteaddresses.h"
 #include "editdetailsdialog.h"
 #include "keysdialog.h"
 #include "protectiondialog.h"
 #include "renamedialog.h"
 #include "settingsdialog.h"
-#include "domain/deploymentservice.h"
-#include "domain/siteaddresses.h"
+#include "uitestsupport.h"
 
 #include <QCheckBox>
 #include <QLabel>
@@ -33,7 +32,10 @@ private:
     std::unique_ptr<Dashboard> m_dashboard;
 
     MainWindow &window() { return m_dashboard->window(); }
-    Deployment current(const QString &id) { return m_dashboard->engine().deployments().get(m_dashboard->owner(), id).value(); }
+    Deployment current(const QString &id)
+    {
+        return m_dashboard->engine().deployments().get(m_dashboard->owner(), id).value();
+    }
     static void retype(QLineEdit *edit, const QString &text)
     {
         edit->selectAll();
@@ -138,8 +140,8 @@ private Q_SLOTS:
         QTRY_VERIFY(!openDialog<ProtectionDialog>(&window()));
         QVERIFY(current(id).isProtected);
         QVERIFY(!current(id).passwordHash.isEmpty());
-        QTRY_COMPARE(window().model().indexOf(id, DeploymentTableModel::AccessColumn).data().toString(),
-                     u"Private, password"_s);
+        QTRY_COMPARE(
+            window().model().indexOf(id, DeploymentTableModel::AccessColumn).data().toString(), u"Private, password"_s);
 
         // Again: the share link is shown, and unticking the password removes only the password.
         QTRY_VERIFY(!openDialog<ProtectionDialog>(&window()));
@@ -155,9 +157,8 @@ private Q_SLOTS:
 
     void keysCanBeCreatedOnceAndRevoked()
     {
-        auto *dialog = new KeysDialog({m_dashboard->engine(), m_dashboard->owner(), m_dashboard->settings(),
-                                       window().prompter()},
-                                      &window());
+        auto *dialog = new KeysDialog(
+            {m_dashboard->engine(), m_dashboard->owner(), m_dashboard->settings(), window().prompter()}, &window());
         dialog->setAttribute(Qt::WA_DeleteOnClose);
         dialog->show();
         auto *keys = dialog->findChild<QTreeWidget *>(u"keysTreeWidget"_s);
@@ -180,9 +181,8 @@ private Q_SLOTS:
 
     void settingsAreValidatedAndKept()
     {
-        auto *dialog = new SettingsDialog({m_dashboard->engine(), m_dashboard->owner(), m_dashboard->settings(),
-                                           window().prompter()},
-                                          &window());
+        auto *dialog = new SettingsDialog(
+            {m_dashboard->engine(), m_dashboard->owner(), m_dashboard->settings(), window().prompter()}, &window());
         dialog->setAttribute(Qt::WA_DeleteOnClose);
         dialog->show();
         auto *listen = dialog->findChild<QLineEdit *>(u"listenLineEdit"_s);

@@ -58,7 +58,7 @@ private Q_SLOTS:
         for (const FileUpload &file : *site.content.files)
             paths.append(file.path);
         paths.sort();
-        QCOMPARE(paths, (QStringList{u"css/site.css"_s, u"img/logo.svg"_s, u"index.html"_s}));
+        QCOMPARE(paths, (QStringList {u"css/site.css"_s, u"img/logo.svg"_s, u"index.html"_s}));
         QCOMPARE(site.skippedHidden, 3);
         QVERIFY(site.hasIndex);
         QCOMPARE(site.totalBytes, qint64(10 + 3 + 6));

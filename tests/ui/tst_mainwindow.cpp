@@ -1,15 +1,14 @@
 // The main window driven as a person would: drops of real folders, the publish sheet, the actions.
 // Each result is checked where it matters: in the table and over HTTP on the live engine.
-#include "uitestsupport.h"
-
 #include "deploymentactions.h"
 #include "deploymenttablemodel.h"
 #include "deploymenttableview.h"
-#include "publishdialog.h"
-#include "translations.h"
 #include "domain/deploymentservice.h"
 #include "domain/siteaddresses.h"
 #include "domain/slugrules.h"
+#include "publishdialog.h"
+#include "translations.h"
+#include "uitestsupport.h"
 
 #include <QAction>
 #include <QClipboard>
@@ -84,10 +83,9 @@ private Q_SLOTS:
     void droppedFolderBecomesALiveSite()
     {
         const QString folder = m_files->filePath(u"Summer Trip"_s);
-        QVERIFY(berth::test::writeTree(folder, {{u"index.html"_s, "<title>Trip</title><h1>Dropped</h1>"},
-                                                {u"css/site.css"_s, "h1 { color: teal }"},
-                                                {u".git/config"_s, "[core]"},
-                                                {u".env"_s, "SECRET=1"}}));
+        QVERIFY(berth::test::writeTree(folder,
+            {{u"index.html"_s, "<title>Trip</title><h1>Dropped</h1>"}, {u"css/site.css"_s, "h1 { color: teal }"},
+                {u".git/config"_s, "[core]"}, {u".env"_s, "SECRET=1"}}));
         berth::test::dropPaths(&window(), QPoint(200, 200), {folder});
 
         PublishDialog *sheet = nullptr;
@@ -182,7 +180,7 @@ private Q_SLOTS:
         auto *message = sheet->findChild<QLabel *>(u"messageLabel"_s);
         QVERIFY(message->isVisible());
         QVERIFY2(message->text().contains(u"media/video.bin"_s) && message->text().contains(u"10.0 MB"_s),
-                 qPrintable(message->text()));
+            qPrintable(message->text()));
         QVERIFY(!sheet->findChild<QPushButton *>(u"publishButton"_s)->isEnabled());
         QCOMPARE(m_dashboard->engine().deployments().listAll().size(), 0);
     }
@@ -214,10 +212,9 @@ private Q_SLOTS:
         QCOMPARE(redirect.status, 302);
         const QByteArray cookie = redirect.header("set-cookie").split(';').constFirst();
         QVERIFY(!cookie.isEmpty());
-        const auto admitted = client.site(u"secret-plans"_s, redirect.header("location").isEmpty()
-                                                                 ? u"/"_s
-                                                                 : QString::fromUtf8(redirect.header("location")),
-                                          "GET", {{"Cookie", cookie}});
+        const auto admitted = client.site(u"secret-plans"_s,
+            redirect.header("location").isEmpty() ? u"/"_s : QString::fromUtf8(redirect.header("location")), "GET",
+            {{"Cookie", cookie}});
         QCOMPARE(admitted.status, 200);
         QCOMPARE(admitted.body, QByteArray("plans"));
 
@@ -284,8 +281,8 @@ private Q_SLOTS:
         }
         QVERIFY(site);
         for (QAction *action : {actions.openAction, actions.copyUrlAction, actions.copyShareLinkAction,
-                                actions.privateAction, actions.protectionAction, actions.renameAction,
-                                actions.editDetailsAction, actions.redeployAction, actions.deleteAction}) {
+                 actions.privateAction, actions.protectionAction, actions.renameAction, actions.editDetailsAction,
+                 actions.redeployAction, actions.deleteAction}) {
             QVERIFY2(!action->shortcut().isEmpty(), qPrintable(action->objectName()));
             QVERIFY2(site->actions().contains(action), qPrintable(action->objectName()));
             QVERIFY2(!action->icon().isNull(), qPrintable(action->objectName()));
@@ -307,8 +304,8 @@ private Q_SLOTS:
             if (auto *button = qobject_cast<QAbstractButton *>(widget); button && name.isEmpty())
                 name = button->text();
             QVERIFY2(!name.isEmpty() || qobject_cast<QAbstractScrollArea *>(widget->parentWidget()),
-                     qPrintable(u"%1 (%2) has no accessible name"_s.arg(widget->objectName(),
-                                                                        QString::fromLatin1(widget->metaObject()->className()))));
+                qPrintable(u"%1 (%2) has no accessible name"_s.arg(
+                    widget->objectName(), QString::fromLatin1(widget->metaObject()->className()))));
         }
     }
 };

@@ -1,8 +1,7 @@
 // The dashboard follows the locale: German is complete and shows in the real window; English plural
 // forms come from berth_en.ts.
-#include "uitestsupport.h"
-
 #include "translations.h"
+#include "uitestsupport.h"
 
 #include <QLabel>
 #include <QMenuBar>
@@ -26,7 +25,7 @@ private Q_SLOTS:
         QStringList menus;
         for (const QAction *action : dashboard.window().menuBar()->actions())
             menus.append(action->text());
-        QCOMPARE(menus, (QStringList{u"&Datei"_s, u"&Website"_s, u"&Ansicht"_s, u"&Hilfe"_s}));
+        QCOMPARE(menus, (QStringList {u"&Datei"_s, u"&Website"_s, u"&Ansicht"_s, u"&Hilfe"_s}));
         QCOMPARE(dashboard.window().findChild<QLabel *>(u"countLabel"_s)->text(), u"0 Websites"_s);
     }
 

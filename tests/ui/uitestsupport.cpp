@@ -32,7 +32,10 @@ bool Dashboard::start()
     return QTest::qWaitForWindowExposed(m_window.get());
 }
 
-User Dashboard::owner() { return engine().accounts().ensureOwner().value().owner; }
+User Dashboard::owner()
+{
+    return engine().accounts().ensureOwner().value().owner;
+}
 
 QString Dashboard::deploy(const QString &slug, const QList<std::pair<QString, QByteArray>> &files)
 {
@@ -50,7 +53,10 @@ QString Dashboard::deploy(const QString &slug, const QList<std::pair<QString, QB
     return future.result().value().id;
 }
 
-void Dashboard::select(const QString &id) { m_window->selectDeployment(id); }
+void Dashboard::select(const QString &id)
+{
+    m_window->selectDeployment(id);
+}
 
 bool writeTree(const QString &root, const QList<std::pair<QString, QByteArray>> &files)
 {

@@ -6,7 +6,6 @@
 
 #include <QTemporaryDir>
 #include <QtTest>
-
 #include <memory>
 
 namespace berth::test {

@@ -1,17 +1,26 @@
-// berth_screenshots DIR: renders the README's pictures of the dashboard (main window, publish sheet)
-// offscreen from a throwaway engine with example sites. Run through `cmake --build <dir> --target screenshots`.
+// berth_screenshots DIR [--review]: renders the README's pictures of the dashboard (main window, publish
+// sheet) offscreen from a throwaway engine with example sites. Run through `cmake --build <dir> --target
+// screenshots`. --review also renders every other window into DIR/review, to look at before a commit.
 #include "appsettings.h"
+#include "dashboardcontext.h"
 #include "deploymentactions.h"
-#include "engine.h"
-#include "mainwindow.h"
-#include "publishdialog.h"
 #include "domain/accountservice.h"
 #include "domain/deploymentservice.h"
+#include "editdetailsdialog.h"
+#include "engine.h"
+#include "keysdialog.h"
+#include "mainwindow.h"
+#include "protectiondialog.h"
+#include "publishdialog.h"
+#include "renamedialog.h"
+#include "settingsdialog.h"
+#include "translations.h"
 
+#include <QAbstractButton>
 #include <QApplication>
 #include <QDir>
-#include <QFutureWatcher>
 #include <QEventLoop>
+#include <QFutureWatcher>
 #include <QStyleFactory>
 #include <QTemporaryDir>
 #include <QTextStream>
@@ -37,7 +46,7 @@ void waitUntil(const std::function<bool()> &done)
 
 FileUpload file(const QString &path, const QByteArray &content, const QByteArray &type)
 {
-    return FileUpload{path, content, type};
+    return FileUpload {path, content, type};
 }
 
 bool deploy(Engine &engine, const User &owner, DeployRequest request)
@@ -58,9 +67,9 @@ bool addExamples(Engine &engine)
     docs.slug = u"team-handbook"_s;
     docs.title = u"Team handbook"_s;
     docs.favicon = u"⚓"_s;
-    docs.files = QList<FileUpload>{file(u"index.html"_s, "<h1>Handbook</h1>", "text/html; charset=utf-8"),
-                                   file(u"css/site.css"_s, QByteArray(18'000, 'a'), "text/css; charset=utf-8"),
-                                   file(u"img/map.png"_s, QByteArray(410'000, 'b'), "image/png")};
+    docs.files = QList<FileUpload> {file(u"index.html"_s, "<h1>Handbook</h1>", "text/html; charset=utf-8"),
+        file(u"css/site.css"_s, QByteArray(18'000, 'a'), "text/css; charset=utf-8"),
+        file(u"img/map.png"_s, QByteArray(410'000, 'b'), "image/png")};
     DeployRequest launch;
     launch.slug = u"launch-day"_s;
     launch.html = u"<title>Launch day</title><h1>Soon</h1>"_s;
@@ -70,8 +79,8 @@ bool addExamples(Engine &engine)
     portfolio.title = u"Ana's portfolio"_s;
     portfolio.favicon = u"★"_s;
     portfolio.isSpa = true;
-    portfolio.files = QList<FileUpload>{file(u"index.html"_s, "<div id=app></div>", "text/html; charset=utf-8"),
-                                        file(u"app.js"_s, QByteArray(240'000, 'c'), "text/javascript; charset=utf-8")};
+    portfolio.files = QList<FileUpload> {file(u"index.html"_s, "<div id=app></div>", "text/html; charset=utf-8"),
+        file(u"app.js"_s, QByteArray(240'000, 'c'), "text/javascript; charset=utf-8")};
     DeployRequest notes;
     notes.slug = u"meeting-notes"_s;
     notes.html = u"<title>Meeting notes, week 47</title><p>Notes</p>"_s;
@@ -89,9 +98,9 @@ bool writeFolder(const QString &root)
     QDir dir(root);
     if (!dir.mkpath(u"photos"_s) || !dir.mkpath(u".git"_s))
         return false;
-    const QList<std::pair<QString, qsizetype>> files{{u"index.html"_s, 2'400},      {u"style.css"_s, 3'100},
-                                                      {u"photos/beach.jpg"_s, 820'000}, {u"photos/pier.jpg"_s, 640'000},
-                                                      {u".git/HEAD"_s, 23},         {u".DS_Store"_s, 6'148}};
+    const QList<std::pair<QString, qsizetype>> files {{u"index.html"_s, 2'400}, {u"style.css"_s, 3'100},
+        {u"photos/beach.jpg"_s, 820'000}, {u"photos/pier.jpg"_s, 640'000}, {u".git/HEAD"_s, 23},
+        {u".DS_Store"_s, 6'148}};
     for (const auto &[path, size] : files) {
         QFile out(dir.filePath(path));
         if (!out.open(QIODevice::WriteOnly) || out.write(QByteArray(size, 'x')) != size)
@@ -102,6 +111,9 @@ bool writeFolder(const QString &root)
 
 bool save(QWidget *widget, const QString &path)
 {
+    widget->show();
+    widget->resize(widget->size().expandedTo(widget->sizeHint()));
+    QCoreApplication::processEvents(); // palette and layout changes reach the widgets first
     const bool ok = widget->grab().save(path);
     QTextStream(stdout) << (ok ? "wrote " : "could not write ") << path << "\n";
     return ok;
@@ -109,15 +121,72 @@ bool save(QWidget *widget, const QString &path)
 
 } // namespace
 
+// Every dialog, the empty window and the publish sheet's other states, for a person to look at.
+bool review(MainWindow &window, Engine &engine, AppSettings &settings, const QString &folder, const QDir &out)
+{
+    const User owner = engine.accounts().ensureOwner().value().owner;
+    const QList<Deployment> all = engine.deployments().list(owner);
+    Deployment secret = all.constFirst();
+    for (const Deployment &deployment : all) {
+        if (!deployment.passwordHash.isEmpty())
+            secret = deployment;
+    }
+    const DashboardContext context {engine, owner, settings, window.prompter()};
+    RenameDialog rename(context, all.constFirst(), &window);
+    EditDetailsDialog details(context, all.constFirst(), &window);
+    ProtectionDialog protection(context, secret, &window);
+    KeysDialog keys(context, &window);
+    SettingsDialog settingsDialog(context, &window);
+    bool ok = save(&rename, out.filePath(u"rename.png"_s)) && save(&details, out.filePath(u"details.png"_s))
+        && save(&protection, out.filePath(u"protection.png"_s)) && save(&keys, out.filePath(u"keys.png"_s))
+        && save(&settingsDialog, out.filePath(u"settings.png"_s));
+
+    QFile big(QDir(folder).filePath(u"photos/panorama.tif"_s));
+    ok = ok && big.open(QIODevice::WriteOnly) && big.resize(12 * 1024 * 1024);
+    big.close();
+    PublishDialog refused(context, folder, &window);
+    waitUntil([&] { return refused.stage() == PublishDialog::Stage::Failed; });
+    ok = ok && save(&refused, out.filePath(u"publish-refused.png"_s));
+    big.remove();
+    PublishDialog done(context, folder, &window);
+    done.findChild<QAbstractButton *>(u"privateCheckBox"_s)->setChecked(true);
+    waitUntil([&] { return done.stage() == PublishDialog::Stage::Ready; });
+    done.findChild<QAbstractButton *>(u"publishButton"_s)->click();
+    waitUntil([&] { return done.stage() == PublishDialog::Stage::Done; });
+    ok = ok && save(&done, out.filePath(u"publish-done.png"_s));
+
+    for (const Deployment &deployment : engine.deployments().list(owner))
+        engine.deployments().remove(owner, deployment.id);
+    ok = ok && save(&window, out.filePath(u"empty.png"_s));
+    // The same window on a dark palette: icons and text must follow.
+    QPalette dark;
+    dark.setColor(QPalette::Window, QColor(0x2b, 0x2b, 0x2b));
+    dark.setColor(QPalette::WindowText, QColor(0xe8, 0xe8, 0xe8));
+    dark.setColor(QPalette::Base, QColor(0x1e, 0x1e, 0x1e));
+    dark.setColor(QPalette::AlternateBase, QColor(0x33, 0x33, 0x33));
+    dark.setColor(QPalette::Text, QColor(0xe8, 0xe8, 0xe8));
+    dark.setColor(QPalette::Button, QColor(0x3a, 0x3a, 0x3a));
+    dark.setColor(QPalette::ButtonText, QColor(0xe8, 0xe8, 0xe8));
+    dark.setColor(QPalette::PlaceholderText, QColor(0x9a, 0x9a, 0x9a));
+    dark.setColor(QPalette::Link, QColor(0x8a, 0xb4, 0xf8));
+    dark.setColor(QPalette::Disabled, QPalette::WindowText, QColor(0x80, 0x80, 0x80));
+    QApplication::setPalette(dark);
+    return ok && save(&window, out.filePath(u"empty-dark.png"_s));
+}
+
 int main(int argc, char *argv[])
 {
     QApplication app(argc, argv);
     QApplication::setStyle(QStyleFactory::create(u"Fusion"_s));
-    if (argc != 2) {
-        QTextStream(stderr) << "usage: berth_screenshots OUTPUT_DIR\n";
+    const QStringList arguments = QCoreApplication::arguments().mid(1);
+    const bool reviewing = arguments.contains(u"--review"_s);
+    if (arguments.size() != (reviewing ? 2 : 1)) {
+        QTextStream(stderr) << "usage: berth_screenshots OUTPUT_DIR [--review]\n";
         return 2;
     }
-    const QString output = QString::fromLocal8Bit(argv[1]);
+    Translations translations;
+    translations.install(QLocale(QLocale::English, QLocale::UnitedStates));
+    const QString output = arguments.constFirst() == u"--review" ? arguments.constLast() : arguments.constFirst();
     QTemporaryDir temp;
     if (!QDir().mkpath(output) || !temp.isValid())
         return 1;
@@ -136,7 +205,7 @@ int main(int argc, char *argv[])
     AppSettings appSettings(temp.filePath(u"dashboard.conf"_s));
     appSettings.setKeepServingInTray(false);
     MainWindow window(engine, appSettings);
-    window.resize(1080, 440);
+    window.resize(1080, 330);
     window.show();
     window.selectDeployment(engine.deployments().listAll().constFirst().id);
     if (!save(&window, QDir(output).filePath(u"main-window.png"_s)))
@@ -151,6 +220,11 @@ int main(int argc, char *argv[])
         sheet = window.findChild<PublishDialog *>();
         return sheet && sheet->stage() == PublishDialog::Stage::Ready;
     });
-    sheet->adjustSize();
-    return save(sheet, QDir(output).filePath(u"publish-sheet.png"_s)) ? 0 : 1;
+    if (!save(sheet, QDir(output).filePath(u"publish-sheet.png"_s)))
+        return 1;
+    sheet->reject();
+    if (!reviewing)
+        return 0;
+    const QDir reviewDir(QDir(output).filePath(u"review"_s));
+    return QDir().mkpath(reviewDir.path()) && review(window, engine, appSettings, folder, reviewDir) ? 0 : 1;
 }
