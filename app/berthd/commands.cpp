@@ -76,7 +76,15 @@ int serve(const QStringList &arguments)
                                         u"DOMAIN"_s);
     const QCommandLineOption baseUrl(u"base-url"_s, u"Public base URL of the API (default http://localhost:PORT)."_s,
                                      u"URL"_s);
-    parser.addOptions({listen, kDataDir, siteDomain, baseUrl});
+    const QCommandLineOption trustedProxy(
+        u"trusted-proxy"_s,
+        u"A reverse proxy whose X-Forwarded-For is believed for per-IP limits (repeatable; default none)."_s,
+        u"ADDR"_s);
+    const QCommandLineOption apiRate(u"api-rate"_s,
+                                     u"Management API requests per minute per API key (default %1)."_s.arg(
+                                         RateLimits::kDefaultApiRequestsPerMinute),
+                                     u"N"_s);
+    parser.addOptions({listen, kDataDir, siteDomain, baseUrl, trustedProxy, apiRate});
     if (!parser.parse(arguments))
         return usageError(parser.errorText(), u"serve"_s);
     if (parser.isSet(u"help"_s)) {
@@ -99,6 +107,18 @@ int serve(const QStringList &arguments)
     settings.baseUrl = parser.value(baseUrl);
     if (!settings.baseUrl.isEmpty() && !QUrl(settings.baseUrl).isValid())
         return usageError(u"--base-url expects an absolute URL"_s, u"serve"_s);
+    for (const QString &value : parser.values(trustedProxy)) {
+        const QHostAddress address(value);
+        if (address.isNull())
+            return usageError(u"--trusted-proxy expects an IP address, not '%1'"_s.arg(value), u"serve"_s);
+        settings.trustedProxies.append(address);
+    }
+    if (parser.isSet(apiRate)) {
+        bool ok = false;
+        settings.apiRequestsPerMinute = parser.value(apiRate).toInt(&ok);
+        if (!ok || settings.apiRequestsPerMinute < 1)
+            return usageError(u"--api-rate expects a positive whole number"_s, u"serve"_s);
+    }
 
     raiseOpenFileLimit();
     Engine engine(settings);

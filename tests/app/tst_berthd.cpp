@@ -18,7 +18,8 @@ private Q_SLOTS:
     {
         const auto serve = BerthdProcess::run({u"--help"_s});
         QCOMPARE(serve.exitCode, 0);
-        for (const char *option : {"--listen", "--data-dir", "--site-domain", "--base-url", "key create"})
+        for (const char *option : {"--listen", "--data-dir", "--site-domain", "--base-url", "--trusted-proxy", "--api-rate",
+                                   "key create"})
             QVERIFY2(serve.out.contains(option), option);
 
         const auto key = BerthdProcess::run({u"key"_s, u"create"_s, u"--help"_s});
@@ -40,6 +41,8 @@ private Q_SLOTS:
                                                  u"gold"_s}
                                   << QByteArray("--plan");
         QTest::newRow("missing value") << QStringList{u"--data-dir"_s} << QByteArray("data-dir");
+        QTest::newRow("bad proxy") << QStringList{u"--trusted-proxy"_s, u"proxy.lan"_s} << QByteArray("--trusted-proxy");
+        QTest::newRow("bad api rate") << QStringList{u"--api-rate"_s, u"0"_s} << QByteArray("--api-rate");
     }
     void badUsageExitsWith2()
     {
