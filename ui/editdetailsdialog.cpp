@@ -72,11 +72,11 @@ void EditDetailsDialog::accept()
 {
     const QString description = m_description->toPlainText().trimmed();
     if (description.size() > kMaxDescriptionLength) {
-        m_message->setText(tr("The description can be at most %1 characters; it has %2.")
-                               .arg(kMaxDescriptionLength)
-                               .arg(description.size()));
-        Theme::setTone(m_message, Theme::Tone::Error);
-        m_message->show();
+        Theme::showMessage(m_message,
+            tr("The description can be at most %1 characters; it has %2.")
+                .arg(kMaxDescriptionLength)
+                .arg(description.size()),
+            Theme::Tone::Error);
         return;
     }
     DeployRequest request;
@@ -93,9 +93,7 @@ void EditDetailsDialog::onSaved(const Result<Deployment> &result)
 {
     m_saveButton->setEnabled(true);
     if (!result) {
-        m_message->setText(ErrorText::describe(result.error()));
-        Theme::setTone(m_message, Theme::Tone::Error);
-        m_message->show();
+        Theme::showMessage(m_message, ErrorText::describe(result.error()), Theme::Tone::Error);
         return;
     }
     QDialog::accept();

@@ -109,9 +109,7 @@ void ProtectionDialog::updateFields()
         note = tr("A share link is made when you save.");
     else if (!isPrivate && m_deployment.isProtected)
         note = tr("Making the site public removes its share link and password.");
-    m_message->setText(note);
-    Theme::setTone(m_message, Theme::Tone::Normal);
-    m_message->setVisible(!note.isEmpty());
+    Theme::showMessage(m_message, note, Theme::Tone::Normal);
 }
 
 void ProtectionDialog::accept()
@@ -125,9 +123,8 @@ void ProtectionDialog::accept()
         if (m_requirePassword->isChecked() && !m_password->text().isEmpty())
             request.password = m_password->text();
         else if (m_requirePassword->isChecked() && !hadPassword) {
-            m_message->setText(tr("Type the password visitors will need, or untick “Also require a password”."));
-            Theme::setTone(m_message, Theme::Tone::Error);
-            m_message->show();
+            Theme::showMessage(m_message,
+                tr("Type the password visitors will need, or untick “Also require a password”."), Theme::Tone::Error);
             return;
         } else if (!m_requirePassword->isChecked() && hadPassword)
             request.removePassword = true;
@@ -140,9 +137,7 @@ void ProtectionDialog::onSaved(const Result<Deployment> &result)
 {
     m_saveButton->setEnabled(true);
     if (!result) {
-        m_message->setText(ErrorText::describe(result.error()));
-        Theme::setTone(m_message, Theme::Tone::Error);
-        m_message->show();
+        Theme::showMessage(m_message, ErrorText::describe(result.error()), Theme::Tone::Error);
         return;
     }
     QDialog::accept();

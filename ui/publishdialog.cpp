@@ -333,9 +333,7 @@ void PublishDialog::onDeployed(const Result<Deployment> &result)
 
 void PublishDialog::showMessage(const QString &text, bool error)
 {
-    m_message->setText(text);
-    Theme::setTone(m_message, error ? Theme::Tone::Error : Theme::Tone::Normal);
-    m_message->setVisible(!text.isEmpty());
+    Theme::showMessage(m_message, text, error ? Theme::Tone::Error : Theme::Tone::Normal);
 }
 
 void PublishDialog::setStage(Stage stage)

@@ -36,4 +36,11 @@ void setTone(QLabel *label, Tone tone)
     label->setPalette(palette);
 }
 
+void showMessage(QLabel *label, const QString &text, Tone tone)
+{
+    label->setText(text);
+    setTone(label, tone);
+    label->setVisible(!text.isEmpty());
+}
+
 } // namespace berth::Theme

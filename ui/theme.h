@@ -25,6 +25,8 @@ enum class Tone
 };
 // Sets the label's text colour for the tone from its current palette.
 void setTone(QLabel *label, Tone tone);
+// A dialog's message line: the text in the tone, shown when there is text.
+void showMessage(QLabel *label, const QString &text, Tone tone);
 
 } // namespace Theme
 } // namespace berth

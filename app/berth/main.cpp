@@ -10,6 +10,7 @@
 #include <QCommandLineParser>
 #include <QMessageBox>
 #include <QTextStream>
+#include <optional>
 
 using namespace Qt::StringLiterals;
 
@@ -24,17 +25,18 @@ int usageError(const QString &message)
     return kExitUsage;
 }
 
-} // namespace
-
-int main(int argc, char *argv[])
+// The serving options given on the command line, applied over the saved settings.
+struct Overrides
 {
-    QApplication app(argc, argv);
-    QCoreApplication::setApplicationName(u"berth"_s); // same data folder as berthd
-    QCoreApplication::setApplicationVersion(QStringLiteral(BERTH_VERSION));
-    QGuiApplication::setApplicationDisplayName(u"Berth"_s);
-    QGuiApplication::setDesktopFileName(u"io.berth.Berth"_s);
-    QGuiApplication::setWindowIcon(berth::Icons::appIcon());
+    std::optional<QString> listen, dataDir, siteDomain, baseUrl;
+};
 
+// Parses with only a QCoreApplication, so that --help, --version and usage errors work without a display.
+// Returns an exit code when the program should stop here.
+std::optional<int> parseCommandLine(int argc, char *argv[], Overrides *overrides)
+{
+    QCoreApplication core(argc, argv);
+    QCoreApplication::setApplicationVersion(QStringLiteral(BERTH_VERSION));
     berth::Translations translations;
     translations.install(QLocale::system());
 
@@ -55,24 +57,53 @@ int main(int argc, char *argv[])
     if (!parser.parse(QCoreApplication::arguments()))
         return usageError(parser.errorText());
     if (parser.isSet(u"help"_s))
-        parser.showHelp();
+        parser.showHelp(); // exits
     if (parser.isSet(u"version"_s))
-        parser.showVersion();
+        parser.showVersion(); // exits
     if (!parser.positionalArguments().isEmpty())
         return usageError(u"unexpected argument '%1'"_s.arg(parser.positionalArguments().constFirst()));
+    QHostAddress address;
+    quint16 port = 0;
+    if (parser.isSet(listen) && !berth::AppSettings::parseListen(parser.value(listen), &address, &port))
+        return usageError(u"--listen expects ADDR:PORT, e.g. 127.0.0.1:8080, not '%1'"_s.arg(parser.value(listen)));
+    const auto take = [&parser](const QCommandLineOption &option, std::optional<QString> &target) {
+        if (parser.isSet(option))
+            target = parser.value(option);
+    };
+    take(listen, overrides->listen);
+    take(dataDir, overrides->dataDir);
+    take(siteDomain, overrides->siteDomain);
+    take(baseUrl, overrides->baseUrl);
+    return std::nullopt;
+}
+
+} // namespace
+
+int main(int argc, char *argv[])
+{
+    Overrides overrides;
+    if (const auto exitCode = parseCommandLine(argc, argv, &overrides))
+        return *exitCode;
+
+    QApplication app(argc, argv);
+    QCoreApplication::setApplicationName(u"berth"_s); // same data folder as berthd
+    QCoreApplication::setApplicationVersion(QStringLiteral(BERTH_VERSION));
+    QGuiApplication::setApplicationDisplayName(u"Berth"_s);
+    QGuiApplication::setDesktopFileName(u"io.berth.Berth"_s);
+    QGuiApplication::setWindowIcon(berth::Icons::appIcon());
+    berth::Translations translations;
+    translations.install(QLocale::system());
 
     berth::AppSettings settings;
     berth::EngineSettings engineSettings = settings.engineSettings();
-    if (parser.isSet(listen)
-        && !berth::AppSettings::parseListen(
-            parser.value(listen), &engineSettings.listenAddress, &engineSettings.listenPort))
-        return usageError(u"--listen expects ADDR:PORT, e.g. 127.0.0.1:8080, not '%1'"_s.arg(parser.value(listen)));
-    if (parser.isSet(dataDir))
-        engineSettings.dataDir = parser.value(dataDir);
-    if (parser.isSet(siteDomain))
-        engineSettings.siteDomain = parser.value(siteDomain);
-    if (parser.isSet(baseUrl))
-        engineSettings.baseUrl = parser.value(baseUrl);
+    if (overrides.listen)
+        berth::AppSettings::parseListen(*overrides.listen, &engineSettings.listenAddress, &engineSettings.listenPort);
+    if (overrides.dataDir)
+        engineSettings.dataDir = *overrides.dataDir;
+    if (overrides.siteDomain)
+        engineSettings.siteDomain = *overrides.siteDomain;
+    if (overrides.baseUrl)
+        engineSettings.baseUrl = *overrides.baseUrl;
 
     berth::Engine engine(engineSettings);
     QString error;
@@ -84,9 +115,8 @@ int main(int argc, char *argv[])
                 .arg(error));
         return kExitFailure;
     }
-    if (const auto key = engine.ownerFirstKey()) {
+    if (const auto key = engine.ownerFirstKey())
         QTextStream(stdout) << "Owner API key (shown once; keep it safe):\n" << *key << "\n";
-    }
 
     berth::MainWindow window(engine, settings);
     window.show();
