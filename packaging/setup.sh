@@ -23,6 +23,9 @@ test_packages=(
 # The dashboard's CTest check of its AppStream metadata.
 test_packages+=(appstream)
 
+# The browser tests: Debian's Chromium driven by playwright-core (pinned in tests/browser/package-lock.json).
+test_packages+=(chromium)
+
 install_missing() {
     local missing=()
     for pkg in "$@"; do
@@ -34,6 +37,18 @@ install_missing() {
     [ "$(id -u)" -eq 0 ] || sudo="sudo"
     $sudo apt-get update -q
     DEBIAN_FRONTEND=noninteractive $sudo apt-get install -y -q --no-install-recommends "${missing[@]}"
+}
+
+# Node.js and npm for the browser tests: Debian's, unless a Node.js with its own npm is there already (such
+# as NodeSource's, whose nodejs package conflicts with Debian's npm).
+install_node() {
+    command -v node >/dev/null && command -v npm >/dev/null && return 0
+    install_missing nodejs npm
+}
+
+# playwright-core into tests/browser/node_modules, exactly as the lock file says.
+install_browser_test_modules() {
+    (cd "$top/tests/browser" && npm ci --no-audit --no-fund)
 }
 
 build() {
@@ -51,7 +66,11 @@ run_tests() {
 command=${1:-run}
 [ $# -gt 0 ] && shift
 case "$command" in
-    deps) install_missing "${build_packages[@]}" "${test_packages[@]}" ;;
+    deps)
+        install_missing "${build_packages[@]}" "${test_packages[@]}"
+        install_node
+        install_browser_test_modules
+        ;;
     build) install_missing "${build_packages[@]}"; build ;;
     run)
         install_missing "${build_packages[@]}"
@@ -64,6 +83,8 @@ case "$command" in
         ;;
     test)
         install_missing "${build_packages[@]}" "${test_packages[@]}"
+        install_node
+        install_browser_test_modules
         build
         run_tests
         ;;
