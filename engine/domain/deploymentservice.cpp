@@ -95,7 +95,7 @@ QFuture<Result<Deployment>> DeploymentService::createFromJson(const User &owner,
               [this, owner](Result<DeployRequest> parsed) {
                   if (!parsed)
                       return ready<Deployment>(parsed.error());
-                  return create(owner, std::move(parsed).value());
+                  return createValidated(owner, std::move(parsed).value());
               })
         .unwrap();
 }
@@ -110,12 +110,26 @@ QFuture<Result<Deployment>> DeploymentService::updateFromJson(const User &owner,
               [this, owner, id](Result<DeployRequest> parsed) {
                   if (!parsed)
                       return ready<Deployment>(parsed.error());
-                  return update(owner, id, std::move(parsed).value());
+                  return updateValidated(owner, id, std::move(parsed).value());
               })
         .unwrap();
 }
 
 QFuture<Result<Deployment>> DeploymentService::create(const User &owner, DeployRequest request)
+{
+    if (auto error = validateDeployRequest(request))
+        return ready<Deployment>(*error);
+    return createValidated(owner, std::move(request));
+}
+
+QFuture<Result<Deployment>> DeploymentService::update(const User &owner, const QString &id, DeployRequest request)
+{
+    if (auto error = validateDeployRequest(request))
+        return ready<Deployment>(*error);
+    return updateValidated(owner, id, std::move(request));
+}
+
+QFuture<Result<Deployment>> DeploymentService::createValidated(const User &owner, DeployRequest request)
 {
     if (!request.html && !request.files)
         return ready<Deployment>(Error{Error::Kind::BadRequest, u"html is required"_s});
@@ -148,7 +162,8 @@ QFuture<Result<Deployment>> DeploymentService::create(const User &owner, DeployR
     });
 }
 
-QFuture<Result<Deployment>> DeploymentService::update(const User &owner, const QString &id, DeployRequest request)
+QFuture<Result<Deployment>> DeploymentService::updateValidated(const User &owner, const QString &id,
+                                                               DeployRequest request)
 {
     const auto current = ownedDeployment(owner, id);
     if (!current)

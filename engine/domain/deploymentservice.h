@@ -41,7 +41,7 @@ public:
     // JSON bodies of POST /deploy and PUT /deploy/:id; parsed on a worker.
     QFuture<Result<Deployment>> createFromJson(const User &owner, QByteArray body);
     QFuture<Result<Deployment>> updateFromJson(const User &owner, const QString &id, QByteArray body);
-    // Requests built in-process (the dashboard).
+    // Requests built in-process (the dashboard): checked by the same rules as parsed ones.
     QFuture<Result<Deployment>> create(const User &owner, DeployRequest request);
     QFuture<Result<Deployment>> update(const User &owner, const QString &id, DeployRequest request);
 
@@ -68,6 +68,8 @@ Q_SIGNALS:
 private:
     struct Staged; // what the worker produced: stored files and password hash
 
+    QFuture<Result<Deployment>> createValidated(const User &owner, DeployRequest request);
+    QFuture<Result<Deployment>> updateValidated(const User &owner, const QString &id, DeployRequest request);
     Result<Deployment> ownedDeployment(const User &owner, const QString &id) const;
     std::optional<Error> checkProtection(const DeployRequest &request, bool currentlyProtected) const;
     QFuture<Result<Staged>> stage(DeployRequest request);

@@ -268,6 +268,44 @@ qint64 DeployRequest::contentBytes() const
     return total;
 }
 
+std::optional<Error> validateDeployRequest(const DeployRequest &request)
+{
+    if (request.html && request.files)
+        return badRequest(u"Provide either html or files, not both"_s);
+    if (request.html) {
+        if (request.html->isEmpty())
+            return badRequest(u"html must not be empty"_s);
+        if (const qint64 bytes = utf8Size(*request.html); bytes > kMaxHtmlBytes)
+            return tooLarge(u"HTML exceeds the 5 MB limit (%1 MB)"_s.arg(mebibytes(bytes)));
+    }
+    if (request.files) {
+        if (request.files->isEmpty())
+            return badRequest(u"files must not be empty"_s);
+        if (request.files->size() > kMaxFilesPerDeployment)
+            return tooLarge(u"A deployment can have at most %1 files"_s.arg(kMaxFilesPerDeployment));
+        QSet<QString> seen;
+        qint64 total = 0;
+        for (const FileUpload &file : *request.files) {
+            QString pathError;
+            if (FilePath::normalise(file.path, &pathError) != file.path)
+                return badRequest(pathError.isEmpty() ? u"file path \"%1\" is not normalised"_s.arg(file.path) : pathError);
+            if (seen.contains(file.path))
+                return badRequest(u"duplicate file path \"%1\""_s.arg(file.path));
+            seen.insert(file.path);
+            if (file.content.size() > kMaxFileBytes)
+                return tooLarge(u"File \"%1\" exceeds the 10 MB per-file limit"_s.arg(file.path));
+            total += file.content.size();
+        }
+        if (total > kMaxTotalBytes)
+            return tooLarge(u"Total deployment size exceeds the 50 MB limit"_s);
+    }
+    if (request.slug) {
+        if (const QString problem = SlugRules::validate(*request.slug); !problem.isEmpty())
+            return badRequest(problem);
+    }
+    return checkMetadata(request);
+}
+
 Result<DeployRequest> parseDeployRequest(const QByteArray &body, DeployRequest::Mode mode)
 {
     QJsonParseError parseError;

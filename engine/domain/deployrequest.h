@@ -47,6 +47,10 @@ constexpr int kMaxPasswordLength = 1024;
 
 // Parses and validates a deploy body; BadRequest or TooLarge with the spec's texts (section 7) when it is refused.
 // Pure and thread-safe, meant for a worker thread: bodies can be tens of megabytes.
+// The same rules for a request built in-process (the dashboard): sizes, file paths (already normalised),
+// duplicates, the slug and the fields. parseDeployRequest() applies them while it parses.
+std::optional<Error> validateDeployRequest(const DeployRequest &request);
+
 Result<DeployRequest> parseDeployRequest(const QByteArray &body, DeployRequest::Mode mode);
 
 // The UTF-8 size of text without encoding it.

@@ -1,0 +1,87 @@
+// The deploy rules applied to requests built in-process (the dashboard), not parsed from JSON.
+#include "domain/deployrequest.h"
+#include "domain/limits.h"
+
+#include <QtTest>
+
+using namespace Qt::StringLiterals;
+using berth::DeployRequest;
+using berth::Error;
+using berth::FileUpload;
+using berth::validateDeployRequest;
+
+Q_DECLARE_METATYPE(DeployRequest)
+
+class TestDeployValidation : public QObject
+{
+    Q_OBJECT
+
+    static DeployRequest withFiles(QList<FileUpload> files)
+    {
+        DeployRequest request;
+        request.files = std::move(files);
+        return request;
+    }
+    static FileUpload file(const QString &path, qint64 size = 4)
+    {
+        return {path, QByteArray(size, 'x'), "text/plain; charset=utf-8"};
+    }
+
+private Q_SLOTS:
+    void aValidRequestPasses()
+    {
+        QVERIFY(!validateDeployRequest(withFiles({file(u"index.html"_s), file(u"css/a.css"_s)})));
+        DeployRequest html;
+        html.html = u"<h1>x</h1>"_s;
+        html.slug = u"fine-slug"_s;
+        QVERIFY(!validateDeployRequest(html));
+    }
+
+    void refusals_data()
+    {
+        QTest::addColumn<DeployRequest>("request");
+        QTest::addColumn<int>("kind");
+        QTest::addColumn<QString>("message");
+        const int bad = int(Error::Kind::BadRequest);
+        const int large = int(Error::Kind::TooLarge);
+        QTest::newRow("traversal") << withFiles({file(u"../x"_s)}) << bad << QString();
+        QTest::newRow("not normalised") << withFiles({file(u"a//b.html"_s)}) << bad << QString();
+        QTest::newRow("duplicate") << withFiles({file(u"a.html"_s), file(u"a.html"_s)}) << bad
+                                   << u"duplicate file path \"a.html\""_s;
+        QTest::newRow("empty") << withFiles({}) << bad << u"files must not be empty"_s;
+        QTest::newRow("file too large") << withFiles({file(u"big.bin"_s, berth::kMaxFileBytes + 1)}) << large
+                                        << u"File \"big.bin\" exceeds the 10 MB per-file limit"_s;
+        QList<FileUpload> many;
+        for (int i = 0; i < 6; ++i)
+            many.append(file(u"part%1.bin"_s.arg(i), 9 * berth::kMiB));
+        QTest::newRow("total too large") << withFiles(many) << large
+                                         << u"Total deployment size exceeds the 50 MB limit"_s;
+        DeployRequest html;
+        html.html = QString(int(5.5 * berth::kMiB), u'a');
+        QTest::newRow("html too large") << html << large << u"HTML exceeds the 5 MB limit (5.5 MB)"_s;
+        DeployRequest slug;
+        slug.html = u"x"_s;
+        slug.slug = u"single"_s;
+        QTest::newRow("bad slug") << slug << bad << QString();
+        DeployRequest image;
+        image.html = u"x"_s;
+        image.ogImage = u"javascript:alert(1)"_s;
+        QTest::newRow("bad og_image") << image << bad << QString();
+    }
+    void refusals()
+    {
+        QFETCH(DeployRequest, request);
+        QFETCH(int, kind);
+        QFETCH(QString, message);
+        const auto error = validateDeployRequest(request);
+        QVERIFY(error.has_value());
+        QCOMPARE(int(error->kind), kind);
+        if (!message.isEmpty())
+            QCOMPARE(error->message, message);
+        else
+            QVERIFY(!error->message.isEmpty());
+    }
+};
+
+QTEST_APPLESS_MAIN(TestDeployValidation)
+#include "tst_deployvalidation.moc"
