@@ -15,9 +15,10 @@ build_packages=(
     cmake ninja-build g++ pkg-config libsodium-dev
     qt6-base-dev qt6-httpserver-dev qt6-websockets-dev libqt6sql6-sqlite qt6-l10n-tools qt6-tools-dev qt6-tools-dev-tools libgl-dev qt6-svg-dev
 )
-# Extra packages the test suite needs (clang and its runtime for the libFuzzer target).
+# Extra packages the test suite needs: clang and its runtime for the libFuzzer target, valgrind for
+# the memory checks of the connection paths.
 test_packages=(
-    clang libclang-rt-14-dev
+    clang libclang-rt-14-dev valgrind
 )
 
 # The dashboard's CTest check of its AppStream metadata.

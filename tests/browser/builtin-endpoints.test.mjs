@@ -3,14 +3,10 @@
 //   node builtin-endpoints.test.mjs /path/to/berthd
 import assert from 'node:assert/strict';
 import { after, before, test } from 'node:test';
-import { chromium } from 'playwright-core';
-
 import { startBerthd } from './berthd.mjs';
+import { launchChromium } from './chromium.mjs';
 
 const berthdPath = process.argv[2] ?? process.env.BERTHD;
-const CHROMIUM = '/usr/bin/chromium';
-const CHROMIUM_FLAGS = ['--headless', '--no-sandbox', '--disable-gpu', '--disable-background-networking',
-                        '--disable-component-update', '--no-first-run'];
 const SLUG = 'browser-endpoints';
 
 const INDEX_HTML = `<!doctype html>
@@ -54,7 +50,7 @@ before(async () => {
   });
   assert.equal(created.status, 200, JSON.stringify(created.json));
   deploymentId = created.json.id;
-  browser = await chromium.launch({ executablePath: CHROMIUM, args: CHROMIUM_FLAGS });
+  browser = await launchChromium();
 });
 
 after(async () => {
