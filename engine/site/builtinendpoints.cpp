@@ -1,5 +1,7 @@
 #include "builtinendpoints.h"
 
+#include "builtinpages.h"
+
 #include "submissionbody.h"
 #include "api/apierror.h"
 #include "api/ratelimited.h"
@@ -58,12 +60,7 @@ QByteArray sameSiteTarget(const QString &candidate, const QByteArray &hostHeader
 
 HttpResponse thankYouPage(const QByteArray &back)
 {
-    QFile page(u":/pages/thank-you.html"_s);
-    QByteArray html = page.open(QIODevice::ReadOnly) ? page.readAll() : QByteArray("Thank you");
-    html.replace("{{back}}", QString::fromLatin1(back).toHtmlEscaped().toUtf8());
-    HttpResponse response = HttpResponse::bytes(200, "text/html; charset=utf-8", html);
-    response.setHeader("Cache-Control", "no-store");
-    return response;
+    return BuiltinPages::response(200, u"thank-you"_s, {{u"back"_s, QString::fromLatin1(back)}});
 }
 
 // Whether a form post asked for JSON (a script's fetch with FormData) rather than a page.

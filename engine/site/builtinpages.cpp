@@ -6,12 +6,20 @@ using namespace Qt::StringLiterals;
 
 namespace berth::BuiltinPages {
 
+namespace {
+QString resource(const QString &fileName)
+{
+    QFile file(u":/pages/"_s + fileName);
+    return file.open(QIODevice::ReadOnly) ? QString::fromUtf8(file.readAll()) : QString();
+}
+} // namespace
+
 QByteArray render(const QString &name, const QHash<QString, QString> &values)
 {
-    QFile file(u":/pages/%1.html"_s.arg(name));
-    if (!file.open(QIODevice::ReadOnly))
+    QString page = resource(name + u".html"_s);
+    if (page.isEmpty())
         return QByteArrayLiteral("<!doctype html><title>Berth</title>");
-    QString page = QString::fromUtf8(file.readAll());
+    page.replace(u"{{> page.css}}"_s, resource(u"page.css"_s)); // the shared stylesheet, as is
     for (auto it = values.constBegin(); it != values.constEnd(); ++it)
         page.replace(u"{{"_s + it.key() + u"}}"_s, it.value().toHtmlEscaped());
     return page.toUtf8();
