@@ -28,6 +28,25 @@ bool EngineFixture::start(EngineSettings settings)
     return !m_ownerKey.isEmpty();
 }
 
+bool EngineFixture::startWithClock(const QDateTime &start, EngineSettings settings)
+{
+    m_clock = std::make_unique<ManualClock>(start);
+    settings.clock = m_clock.get();
+    return this->start(std::move(settings));
+}
+
+QString EngineFixture::deploySite(const QByteArray &key, const QString &slug, const QString &html)
+{
+    return m_client->api("POST", u"/deploy"_s, key, QJsonObject{{u"html"_s, html}, {u"slug"_s, slug}})
+            .json()[u"id"_s]
+            .toString();
+}
+
+QString EngineFixture::siteHost(const QString &slug) const
+{
+    return u"%1.localhost:%2"_s.arg(slug).arg(m_engine->port());
+}
+
 bool EngineFixture::restart()
 {
     stop();

@@ -3,6 +3,7 @@
 #include "httptestclient.h"
 
 #include "engine.h"
+#include "domain/clock.h"
 
 #include <QTemporaryDir>
 
@@ -21,6 +22,8 @@ public:
     // With settings of the test's own (a ManualClock, trusted proxies, limits); the fixture sets the data
     // directory and port 0. Kept for restart().
     bool start(EngineSettings settings);
+    // start(settings) on a ManualClock the fixture owns, set to `start`: tests advance time instead of waiting.
+    bool startWithClock(const QDateTime &start, EngineSettings settings = {});
     bool restart(); // stops and starts again on the same data directory
     void stop();
 
@@ -30,11 +33,16 @@ public:
     QByteArray ownerKey() const { return m_ownerKey; }
     // A new key for the user with this email (created with the plan when missing).
     QByteArray keyFor(const QString &email, const QString &plan = QStringLiteral("free"));
+    ManualClock &clock() { return *m_clock; } // after startWithClock()
+    // A one-page site of the key's user, deployed through the API: its id, or empty when the deploy failed.
+    QString deploySite(const QByteArray &key, const QString &slug, const QString &html = QStringLiteral("<p>site</p>"));
+    QString siteHost(const QString &slug) const; // "<slug>.localhost:<port>"
 
 private:
     bool startEngine(const char *what);
 
     QTemporaryDir m_dir;
+    std::unique_ptr<ManualClock> m_clock; // outlives the engine that reads it
     EngineSettings m_settings;
     std::unique_ptr<Engine> m_engine;
     std::unique_ptr<HttpTestClient> m_client;

@@ -19,27 +19,20 @@ class TestApiRateLimit : public QObject
     Q_OBJECT
 
 private:
-    std::unique_ptr<berth::ManualClock> m_clock;
     std::unique_ptr<EngineFixture> m_fixture;
 
     bool start(int perMinute = -1)
     {
-        m_clock = std::make_unique<berth::ManualClock>(kStart);
         m_fixture = std::make_unique<EngineFixture>();
         berth::EngineSettings settings;
-        settings.clock = m_clock.get();
         if (perMinute >= 0)
             settings.apiRequestsPerMinute = perMinute;
-        return m_fixture->start(settings);
+        return m_fixture->startWithClock(kStart, settings);
     }
     TestReply list(const QByteArray &key) { return m_fixture->client().api("GET", u"/deploys"_s, key); }
 
 private Q_SLOTS:
-    void cleanup()
-    {
-        m_fixture.reset();
-        m_clock.reset();
-    }
+    void cleanup() { m_fixture.reset(); }
 
     void defaultIs300AMinutePerKey()
     {
@@ -51,7 +44,7 @@ private Q_SLOTS:
         QCOMPARE(refused.status, 429);
         QCOMPARE(refused.json(), (QJsonObject{{u"error"_s, u"Rate limit exceeded"_s}}));
         QCOMPARE(refused.header("retry-after"), QByteArray("60"));
-        m_clock->advance(60'000);
+        m_fixture->clock().advance(60'000);
         QCOMPARE(list(key).status, 200);
     }
 
@@ -62,7 +55,7 @@ private Q_SLOTS:
         const QByteArray other = m_fixture->keyFor(u"other@example.com"_s);
         for (int i = 0; i < 5; ++i) {
             QCOMPARE(list(key).status, 200);
-            m_clock->advance(10'000);
+            m_fixture->clock().advance(10'000);
         }
         const TestReply refused = list(key);
         QCOMPARE(refused.status, 429);
@@ -70,7 +63,7 @@ private Q_SLOTS:
         QCOMPARE(list(other).status, 200); // each key has its own allowance
         // An unknown key is 401, never 429: the limit is applied after authentication.
         QCOMPARE(list("bk_notarealkey000000000000000000000000").status, 401);
-        m_clock->advance(10'000);
+        m_fixture->clock().advance(10'000);
         QCOMPARE(list(key).status, 200);
     }
 

@@ -26,31 +26,22 @@ class TestCounters : public QObject
     Q_OBJECT
 
 private:
-    std::unique_ptr<berth::ManualClock> m_clock;
     std::unique_ptr<EngineFixture> m_fixture;
     QByteArray m_key;
     QString m_id;
     const QString m_slug = u"counter-site"_s;
 
     berth::test::HttpTestClient &client() { return m_fixture->client(); }
-    QString siteHost(const QString &slug) const
-    {
-        return u"%1.localhost:%2"_s.arg(slug).arg(m_fixture->engine().port());
-    }
-    QString deploySite(const QByteArray &key, const QString &slug)
-    {
-        return client()
-                .api("POST", u"/deploy"_s, key, QJsonObject{{u"html"_s, u"<p>hi</p>"_s}, {u"slug"_s, slug}})
-                .json()[u"id"_s]
-                .toString();
-    }
+    berth::ManualClock &clock() { return m_fixture->clock(); }
+    QString siteHost(const QString &slug) const { return m_fixture->siteHost(slug); }
+    QString deploySite(const QByteArray &key, const QString &slug) { return m_fixture->deploySite(key, slug); }
     TestReply read(const QString &name, const QString &slug = {})
     {
         return client().request("GET", siteHost(slug.isEmpty() ? m_slug : slug), u"/_counter/"_s + name);
     }
     TestReply increment(const QString &name, const QString &slug = {})
     {
-        m_clock->advance(1000); // 60 a minute is the per-IP limit: these tests stay under it
+        clock().advance(1000); // 60 a minute is the per-IP limit: these tests stay under it
         return client().request("POST", siteHost(slug.isEmpty() ? m_slug : slug),
                                 u"/_counter/%1/increment"_s.arg(name));
     }
@@ -69,20 +60,13 @@ private:
 private Q_SLOTS:
     void init()
     {
-        m_clock = std::make_unique<berth::ManualClock>(kStart);
         m_fixture = std::make_unique<EngineFixture>();
-        berth::EngineSettings settings;
-        settings.clock = m_clock.get();
-        QVERIFY(m_fixture->start(settings));
+        QVERIFY(m_fixture->startWithClock(kStart));
         m_key = m_fixture->ownerKey();
         m_id = deploySite(m_key, m_slug);
         QVERIFY(!m_id.isEmpty());
     }
-    void cleanup()
-    {
-        m_fixture.reset();
-        m_clock.reset();
-    }
+    void cleanup() { m_fixture.reset(); }
 
     void unknownCounterReadsZeroAndIsNotCreated()
     {
@@ -116,7 +100,7 @@ private Q_SLOTS:
         const QJsonObject entry = listed.at(0).toObject();
         QCOMPARE(entry[u"name"_s].toString(), u"visits"_s);
         QCOMPARE(entry[u"value"_s].toInt(), 3);
-        QCOMPARE(entry[u"updated_at"_s].toString(), berth::isoTimestamp(m_clock->now()));
+        QCOMPARE(entry[u"updated_at"_s].toString(), berth::isoTimestamp(clock().now()));
         // Counters belong to their site.
         deploySite(m_key, u"other-site"_s);
         QCOMPARE(read(u"visits"_s, u"other-site"_s).json()[u"value"_s].toInt(), 0);
@@ -197,11 +181,11 @@ private Q_SLOTS:
         QCOMPARE(first.site("GET", m_slug, u"/_counter/hits"_s).json()[u"value"_s].toInt(), 60);
         QCOMPARE(second.site("POST", m_slug, path).json()[u"value"_s].toInt(), 61);
         // Bad names count too: every request counts.
-        m_clock->advance(60'000);
+        clock().advance(60'000);
         for (int i = 0; i < 60; ++i)
             QCOMPARE(first.site("POST", m_slug, u"/_counter/bad.name/increment"_s).status, 400);
         QCOMPARE(first.site("POST", m_slug, path).status, 429);
-        m_clock->advance(60'000);
+        clock().advance(60'000);
         QCOMPARE(first.site("POST", m_slug, path).json()[u"value"_s].toInt(), 62);
     }
 

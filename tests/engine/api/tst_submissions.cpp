@@ -67,26 +67,19 @@ class TestSubmissions : public QObject
     Q_OBJECT
 
 private:
-    std::unique_ptr<berth::ManualClock> m_clock;
     std::unique_ptr<EngineFixture> m_fixture;
     QByteArray m_key;
     QString m_id;
     QString m_slug;
 
     berth::test::HttpTestClient &client() { return m_fixture->client(); }
-    QString siteHost(const QString &slug) const { return u"%1.localhost:%2"_s.arg(slug).arg(m_fixture->engine().port()); }
-
-    // A one-page site owned by the key's user; returns its id.
-    QString deploySite(const QByteArray &key, const QString &slug)
-    {
-        const TestReply reply = client().api("POST", u"/deploy"_s, key,
-                                             QJsonObject{{u"html"_s, u"<form></form>"_s}, {u"slug"_s, slug}});
-        return reply.json()[u"id"_s].toString();
-    }
+    berth::ManualClock &clock() { return m_fixture->clock(); }
+    QString siteHost(const QString &slug) const { return m_fixture->siteHost(slug); }
+    QString deploySite(const QByteArray &key, const QString &slug) { return m_fixture->deploySite(key, slug); }
     TestReply submit(const QByteArray &body, const QByteArray &contentType = kJson, Headers headers = {},
                      const QString &slug = {})
     {
-        m_clock->advance(kSubmitSpacingMs);
+        clock().advance(kSubmitSpacingMs);
         headers.append({"Content-Type", contentType});
         return client().request("POST", siteHost(slug.isEmpty() ? m_slug : slug), u"/_submit"_s, body, headers);
     }
@@ -101,21 +94,14 @@ private:
 private Q_SLOTS:
     void init()
     {
-        m_clock = std::make_unique<berth::ManualClock>(kStart);
         m_fixture = std::make_unique<EngineFixture>();
-        berth::EngineSettings settings;
-        settings.clock = m_clock.get();
-        QVERIFY(m_fixture->start(settings));
+        QVERIFY(m_fixture->startWithClock(kStart));
         m_key = m_fixture->ownerKey();
         m_slug = u"form-site"_s;
         m_id = deploySite(m_key, m_slug);
         QVERIFY(!m_id.isEmpty());
     }
-    void cleanup()
-    {
-        m_fixture.reset();
-        m_clock.reset();
-    }
+    void cleanup() { m_fixture.reset(); }
 
     void jsonSubmissionIsStored()
     {
@@ -136,7 +122,7 @@ private Q_SLOTS:
         const QJsonObject stored = list[u"submissions"_s].toArray().at(0).toObject();
         QCOMPARE(stored[u"id"_s].toString(), id);
         QCOMPARE(stored[u"data"_s].toObject(), (QJsonObject{{u"name"_s, u"Ada"_s}, {u"age"_s, 36}}));
-        QCOMPARE(stored[u"created_at"_s].toString(), berth::isoTimestamp(m_clock->now()));
+        QCOMPARE(stored[u"created_at"_s].toString(), berth::isoTimestamp(clock().now()));
     }
 
     void formPostRedirectsToNextOnTheSameSite()
@@ -281,11 +267,11 @@ private Q_SLOTS:
         QCOMPARE(refused.status, 429);
         QCOMPARE(refused.json(), (QJsonObject{{u"error"_s, u"Daily submission limit reached"_s}}));
         const QDateTime midnight(kStart.date().addDays(1), QTime(0, 0), Qt::UTC);
-        QCOMPARE(refused.header("retry-after").toLongLong(), m_clock->now().secsTo(midnight));
+        QCOMPARE(refused.header("retry-after").toLongLong(), clock().now().secsTo(midnight));
         // Another site's count is its own (the owner here is on Pro).
         QCOMPARE(submit(R"({"n":1})").status, 200);
 
-        m_clock->set(midnight);
+        clock().set(midnight);
         QCOMPARE(submit(R"({"n":52})", kJson, {}, u"agent-form"_s).status, 200);
         m_key = m_fixture->keyFor(u"agent@example.com"_s, u"agent"_s);
         QCOMPARE(listing({}, id)[u"total"_s].toInt(), 51);
@@ -299,7 +285,7 @@ private Q_SLOTS:
         QStringList ids;
         for (int i = 0; i < 201; ++i) {
             if (i > 0 && i % 50 == 0)
-                m_clock->advance(24 * 60 * 60 * 1000LL);
+                clock().advance(24 * 60 * 60 * 1000LL);
             const TestReply reply = submit(QJsonDocument(QJsonObject{{u"n"_s, i}}).toJson(), kJson, {},
                                            u"agent-prune"_s);
             QCOMPARE(reply.status, 200);

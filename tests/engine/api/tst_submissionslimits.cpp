@@ -23,24 +23,17 @@ class TestSubmissionsLimits : public QObject
     Q_OBJECT
 
 private:
-    std::unique_ptr<berth::ManualClock> m_clock;
     std::unique_ptr<EngineFixture> m_fixture;
     QString m_id;
 
     bool start(const QList<QHostAddress> &trustedProxies = {})
     {
-        m_clock = std::make_unique<berth::ManualClock>(kStart);
         m_fixture = std::make_unique<EngineFixture>();
         berth::EngineSettings settings;
-        settings.clock = m_clock.get();
         settings.trustedProxies = trustedProxies;
-        if (!m_fixture->start(settings))
+        if (!m_fixture->startWithClock(kStart, settings))
             return false;
-        m_id = m_fixture->client()
-                       .api("POST", u"/deploy"_s, m_fixture->ownerKey(),
-                            QJsonObject{{u"html"_s, u"<form></form>"_s}, {u"slug"_s, kSlug}})
-                       .json()[u"id"_s]
-                       .toString();
+        m_id = m_fixture->deploySite(m_fixture->ownerKey(), kSlug);
         return !m_id.isEmpty();
     }
     SourceClient from(const char *address)
@@ -62,25 +55,21 @@ private:
     }
 
 private Q_SLOTS:
-    void cleanup()
-    {
-        m_fixture.reset();
-        m_clock.reset();
-    }
+    void cleanup() { m_fixture.reset(); }
 
     void tenAMinutePerIp()
     {
         QVERIFY(start());
         for (int i = 0; i < 10; ++i) {
             QCOMPARE(submit(from("127.0.0.2")).status, 200);
-            m_clock->advance(1000);
+            m_fixture->clock().advance(1000);
         }
         // The first of the ten leaves the window 60 s after it came, 50 s from now.
         verifyRateLimited(submit(from("127.0.0.2")), 50);
         QCOMPARE(submit(from("127.0.0.3")).status, 200); // another visitor is not affected
-        m_clock->advance(49'999);
+        m_fixture->clock().advance(49'999);
         verifyRateLimited(submit(from("127.0.0.2")), 1);
-        m_clock->advance(1);
+        m_fixture->clock().advance(1);
         QCOMPARE(submit(from("127.0.0.2")).status, 200);
         verifyRateLimited(submit(from("127.0.0.2")), 1); // the second of the ten leaves 1 s later
         const QJsonObject listed =

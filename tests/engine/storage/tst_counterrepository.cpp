@@ -1,8 +1,7 @@
 // CounterRepository: created by the first increment, capped per deployment, listed by name, removed.
+#include "sitedatarows.h"
+
 #include "storage/counterrepository.h"
-#include "storage/database.h"
-#include "storage/deploymentrepository.h"
-#include "storage/userrepository.h"
 
 #include <QTemporaryDir>
 #include <QTest>
@@ -13,7 +12,7 @@ using namespace berth;
 using IncrementResult = CounterRepository::IncrementResult;
 
 namespace {
-const QDateTime T0(QDate(2026, 11, 21), QTime(6, 0), Qt::UTC);
+const QDateTime T0 = berth::test::kSiteDataTime;
 const QString kDep = u"dep_a"_s;
 } // namespace
 
@@ -27,14 +26,7 @@ private slots:
         m_dir = std::make_unique<QTemporaryDir>();
         m_db = std::make_unique<Database>(m_dir->filePath(u"berth.sqlite"_s));
         QVERIFY(m_db->open());
-        QVERIFY(UserRepository(*m_db).insert({u"usr_a"_s, {}, u"free"_s, false, T0}));
-        Deployment d;
-        d.id = kDep;
-        d.userId = u"usr_a"_s;
-        d.slug = u"counter-site"_s;
-        d.storageType = u"html"_s;
-        d.createdAt = d.updatedAt = T0;
-        QCOMPARE(DeploymentRepository(*m_db).insert(d, {}), DeploymentRepository::WriteResult::Ok);
+        QVERIFY(berth::test::insertDeployment(*m_db, kDep));
         m_repo = std::make_unique<CounterRepository>(*m_db);
     }
 

@@ -1,8 +1,7 @@
 // SubmissionRepository: the daily count, pruning at the stored maximum in the insert's transaction, paging.
-#include "storage/database.h"
-#include "storage/deploymentrepository.h"
+#include "sitedatarows.h"
+
 #include "storage/submissionrepository.h"
-#include "storage/userrepository.h"
 
 #include <QJsonArray>
 #include <QTemporaryDir>
@@ -14,7 +13,7 @@ using namespace berth;
 using InsertResult = SubmissionRepository::InsertResult;
 
 namespace {
-const QDateTime T0(QDate(2026, 11, 21), QTime(6, 0), Qt::UTC);
+const QDateTime T0 = berth::test::kSiteDataTime;
 const QString kDay = u"2026-11-21"_s;
 const QString kDep = u"dep_a"_s;
 
@@ -42,17 +41,8 @@ private slots:
         m_dir = std::make_unique<QTemporaryDir>();
         m_db = std::make_unique<Database>(m_dir->filePath(u"berth.sqlite"_s));
         QVERIFY(m_db->open());
-        QVERIFY(UserRepository(*m_db).insert({u"usr_a"_s, {}, u"free"_s, false, T0}));
-        DeploymentRepository deployments(*m_db);
-        for (const QString &id : {kDep, u"dep_b"_s}) {
-            Deployment d;
-            d.id = id;
-            d.userId = u"usr_a"_s;
-            d.slug = id.mid(4) + u"-site"_s;
-            d.storageType = u"html"_s;
-            d.createdAt = d.updatedAt = T0;
-            QCOMPARE(deployments.insert(d, {}), DeploymentRepository::WriteResult::Ok);
-        }
+        for (const QString &id : {kDep, u"dep_b"_s})
+            QVERIFY(berth::test::insertDeployment(*m_db, id));
         m_repo = std::make_unique<SubmissionRepository>(*m_db);
     }
 
