@@ -1,6 +1,9 @@
 #include "commands.h"
 
+#include "admincommands.h"
+#include "cli.h"
 #include "engine.h"
+#include "listenaddress.h"
 #include "processlimits.h"
 #include "domain/accountservice.h"
 #include "domain/limits.h"
@@ -16,49 +19,10 @@ namespace berth {
 
 namespace {
 
-QTextStream &out()
-{
-    static QTextStream stream(stdout);
-    return stream;
-}
-
-QTextStream &err()
-{
-    static QTextStream stream(stderr);
-    return stream;
-}
-
-int usageError(const QString &message, const QString &command)
-{
-    err() << "berthd: " << message << "\n"
-          << "Try 'berthd " << (command.isEmpty() ? QString() : command + u' ') << "--help'.\n";
-    err().flush();
-    return ExitUsage;
-}
-
-const QCommandLineOption kDataDir(u"data-dir"_s, u"Where the database and files live (default: %1)."_s.arg(
-                                      u"~/.local/share/berth"_s),
-                                  u"DIR"_s);
-
-// "127.0.0.1:8080", "[::1]:8080", "0.0.0.0:80" or just "8080".
-bool parseListen(const QString &value, QHostAddress *address, quint16 *port)
-{
-    QString host = u"127.0.0.1"_s;
-    QString portText = value;
-    const qsizetype colon = value.lastIndexOf(u':');
-    if (colon >= 0) {
-        host = value.left(colon);
-        portText = value.mid(colon + 1);
-        if (host.startsWith(u'[') && host.endsWith(u']'))
-            host = host.mid(1, host.size() - 2);
-    }
-    bool ok = false;
-    const uint number = portText.toUInt(&ok);
-    if (!ok || number > 65535 || !address->setAddress(host))
-        return false;
-    *port = quint16(number);
-    return true;
-}
+using Cli::err;
+using Cli::out;
+using Cli::usageError;
+const QCommandLineOption &kDataDir = Cli::dataDirOption();
 
 int serve(const QStringList &arguments)
 {
@@ -99,7 +63,7 @@ int serve(const QStringList &arguments)
         return usageError(u"unexpected argument '%1'"_s.arg(parser.positionalArguments().constFirst()), u"serve"_s);
 
     EngineSettings settings;
-    if (!parseListen(parser.value(listen), &settings.listenAddress, &settings.listenPort))
+    if (!parseListenAddress(parser.value(listen), &settings.listenAddress, &settings.listenPort))
         return usageError(u"--listen expects ADDR:PORT, e.g. 127.0.0.1:8080, not '%1'"_s.arg(parser.value(listen)),
                           u"serve"_s);
     settings.dataDir = parser.value(kDataDir);
@@ -203,8 +167,9 @@ void printOverview()
     out() << "Usage: berthd [command] [options]\n\n"
              "Commands:\n"
              "  serve               Serve the API and every site (the default).\n"
-             "  key create          Create an API key and print it.\n\n"
-             "Run 'berthd <command> --help' for a command's options.\n";
+             "  key create          Create an API key and print it.\n"
+          << adminCommandsOverview()
+          << "\nRun 'berthd <command> --help' for a command's options.\n";
 }
 
 } // namespace
@@ -215,13 +180,10 @@ int runCommand(const QStringList &arguments)
     const QStringList rest = arguments.mid(1);
     const QString first = rest.value(0);
 
-    if (first == u"key") {
-        if (rest.value(1) == u"create")
-            return createKey(QStringList{program} + rest.mid(2));
-        return usageError(rest.size() < 2 ? u"'key' needs a subcommand: create"_s
-                                          : u"unknown key subcommand '%1'"_s.arg(rest.value(1)),
-                          QString());
-    }
+    if (first == u"key" && rest.value(1) == u"create")
+        return createKey(QStringList{program} + rest.mid(2));
+    if (const auto exit = runAdminCommand(arguments))
+        return *exit;
     if (first == u"serve")
         return serve(QStringList{program} + rest.mid(1));
     if (first == u"help" || ((first == u"--help" || first == u"-h") && rest.size() == 1)) {
