@@ -90,6 +90,15 @@ bool ApiKeyRepository::revoke(const QString &id, const QDateTime &when)
     return sql::exec(query, &m_lastError) && query.numRowsAffected() > 0;
 }
 
+bool ApiKeyRepository::revokeAllForUser(const QString &userId, const QDateTime &when)
+{
+    QSqlQuery query(m_db.connection());
+    query.prepare(u"UPDATE api_keys SET revoked_at = ? WHERE user_id = ? AND revoked_at IS NULL"_s);
+    query.addBindValue(sql::timeOrNull(when));
+    query.addBindValue(userId);
+    return sql::exec(query, &m_lastError);
+}
+
 QString ApiKeyRepository::lastError() const
 {
     return m_lastError;

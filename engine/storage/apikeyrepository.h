@@ -27,6 +27,7 @@ public:
     QList<ApiKey> listAll() const;                          // newest first
     bool touch(const QString &id, const QDateTime &when);   // records last_used_at
     bool revoke(const QString &id, const QDateTime &when);  // keeps the first revocation time; false if no such key
+    bool revokeAllForUser(const QString &userId, const QDateTime &when); // the user's live keys; true if none
     QString lastError() const;
 
 private:

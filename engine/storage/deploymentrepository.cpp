@@ -234,6 +234,15 @@ DeploymentRepository::WriteResult DeploymentRepository::remove(const QString &id
     return WriteResult::Ok;
 }
 
+bool DeploymentRepository::reassignAll(const QString &fromUserId, const QString &toUserId)
+{
+    QSqlQuery query(m_db.connection());
+    query.prepare(u"UPDATE deployments SET user_id = ? WHERE user_id = ?"_s);
+    query.addBindValue(toUserId);
+    query.addBindValue(fromUserId);
+    return sql::exec(query, &m_lastError);
+}
+
 QSet<QByteArray> DeploymentRepository::referencedBlobs() const
 {
     QSet<QByteArray> blobs;

@@ -40,6 +40,8 @@ public:
     WriteResult update(Deployment &deployment, const std::optional<QList<StoredFile>> &files);
     WriteResult rename(const QString &id, const QString &newSlug, const QDateTime &updatedAt);
     WriteResult remove(const QString &id); // the row, its versions and their files
+    // Hands every deployment of one user to another (an agent's, when claimed); false on failure.
+    bool reassignAll(const QString &fromUserId, const QString &toUserId);
 
     QSet<QByteArray> referencedBlobs() const; // every blob hash any version references
     QString lastError() const;                // the reason of the last failed call

@@ -97,11 +97,47 @@ Migration siteEndpoints()
             }};
 }
 
+// Version 3: signing in. Who may sign in (the allow-list), the sign-in codes on their way, and the claim tokens that
+// hand an agent's deployments to an account.
+Migration signIn()
+{
+    return {3,
+            {
+                    uR"(CREATE TABLE signin_allowlist (
+                        email TEXT PRIMARY KEY NOT NULL COLLATE NOCASE,
+                        added_at TEXT NOT NULL))"_s,
+                    // One row per email: its latest request, refused ones included, so that every request does
+                    // the same writes whoever asks. code_hash is a salted SHA-256; relay_code holds the plain code
+                    // only while the owner has to pass it on (no SMTP, or delivery failed). Expired rows are
+                    // deleted with the next request.
+                    uR"(CREATE TABLE signin_requests (
+                        email TEXT PRIMARY KEY NOT NULL COLLATE NOCASE,
+                        allowed INTEGER NOT NULL,
+                        code_hash TEXT NOT NULL,
+                        code_salt TEXT NOT NULL,
+                        relay_code TEXT,
+                        tries_left INTEGER NOT NULL,
+                        delivery TEXT NOT NULL,
+                        delivery_error TEXT,
+                        requested_at TEXT NOT NULL,
+                        expires_at TEXT NOT NULL))"_s,
+                    u"CREATE INDEX signin_requests_expiry ON signin_requests(expires_at)"_s,
+                    // An agent (a user with plan agent and no email) and the hash of its claim token. A spent
+                    // token keeps its row (claimed_at, claimed_by) so that it cannot be spent twice.
+                    uR"(CREATE TABLE agent_claims (
+                        agent_id TEXT PRIMARY KEY NOT NULL REFERENCES users(id) ON DELETE CASCADE,
+                        token_hash TEXT NOT NULL UNIQUE,
+                        created_at TEXT NOT NULL,
+                        claimed_at TEXT,
+                        claimed_by TEXT REFERENCES users(id) ON DELETE SET NULL))"_s,
+            }};
+}
+
 } // namespace
 
 QList<Migration> builtInMigrations()
 {
-    return {initialSchema(), siteEndpoints()};
+    return {initialSchema(), siteEndpoints(), signIn()};
 }
 
 } // namespace berth

@@ -15,6 +15,16 @@ struct User
     QDateTime createdAt;
 };
 
+// A user as the owner's list shows them: what they hold and when they last used a key.
+struct UserUsage
+{
+    User user;
+    int deployments = 0;
+    int liveKeys = 0;          // neither revoked nor expired
+    int submissionsStored = 0; // over all their deployments
+    QDateTime lastActive;      // the latest last_used_at of their keys; null when none was used
+};
+
 struct ApiKey
 {
     QString id;      // "key_" + base62

@@ -62,6 +62,28 @@ QList<User> UserRepository::list() const
     return users;
 }
 
+QList<UserUsage> UserRepository::listWithUsage(const QDateTime &now) const
+{
+    QList<UserUsage> users;
+    QSqlQuery query(m_db.connection());
+    query.setForwardOnly(true);
+    query.prepare(u"SELECT u.id, u.email, u.plan, u.is_owner, u.created_at, "
+                  "(SELECT COUNT(*) FROM deployments d WHERE d.user_id = u.id), "
+                  "(SELECT COUNT(*) FROM api_keys k WHERE k.user_id = u.id AND k.revoked_at IS NULL "
+                  "AND (k.expires_at IS NULL OR k.expires_at > ?)), "
+                  "(SELECT COUNT(*) FROM submissions s JOIN deployments d ON s.deployment_id = d.id "
+                  "WHERE d.user_id = u.id), "
+                  "(SELECT MAX(k.last_used_at) FROM api_keys k WHERE k.user_id = u.id) "
+                  "FROM users u ORDER BY u.created_at, u.id"_s);
+    query.addBindValue(sql::timeOrNull(now));
+    if (!sql::exec(query, &m_lastError))
+        return users;
+    while (query.next())
+        users.append({userFrom(query), query.value(5).toInt(), query.value(6).toInt(), query.value(7).toInt(),
+                      sql::time(query, 8)});
+    return users;
+}
+
 bool UserRepository::insert(const User &user)
 {
     QSqlQuery query(m_db.connection());

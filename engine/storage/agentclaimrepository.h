@@ -1,0 +1,44 @@
+#pragma once
+
+#include <QByteArray>
+#include <QDateTime>
+#include <QString>
+
+#include <optional>
+
+namespace berth {
+
+class Database;
+
+// The claim token of an agent, stored as the hex SHA-256 of the token.
+struct AgentClaim
+{
+    QString agentId;
+    QByteArray tokenHash;
+    QDateTime createdAt;
+    QDateTime claimedAt; // null until spent
+    QString claimedBy;   // the user who claimed it; null until spent (or when that user is gone)
+};
+
+// Agents' claim tokens. Used only on the thread that opened the Database.
+class AgentClaimRepository final
+{
+    Q_DISABLE_COPY_MOVE(AgentClaimRepository)
+public:
+    explicit AgentClaimRepository(Database &db);
+
+    bool insert(const AgentClaim &claim);
+    std::optional<AgentClaim> findByTokenHash(const QByteArray &tokenHash) const;
+    std::optional<AgentClaim> findByAgent(const QString &agentId) const;
+    // Spends the token: false when there is no such agent or it was spent already.
+    bool markClaimed(const QString &agentId, const QString &claimedBy, const QDateTime &when);
+    QString lastError() const;
+
+private:
+    std::optional<AgentClaim> findWhere(const QString &column, const QString &value) const;
+
+    Database &m_db;
+    mutable QString m_lastError;
+};
+
+} // namespace berth

@@ -1,0 +1,36 @@
+#pragma once
+
+#include <QDateTime>
+#include <QList>
+#include <QString>
+
+namespace berth {
+
+class Database;
+
+struct AllowedEmail
+{
+    QString email;
+    QDateTime addedAt;
+};
+
+// The emails the owner lets sign in while sign-ups are closed. Case-insensitive. Used only on the thread that
+// opened the Database.
+class AllowListRepository final
+{
+    Q_DISABLE_COPY_MOVE(AllowListRepository)
+public:
+    explicit AllowListRepository(Database &db);
+
+    bool contains(const QString &email) const;
+    QList<AllowedEmail> list() const;                         // by email
+    bool add(const QString &email, const QDateTime &when);   // true also when it was there already
+    bool remove(const QString &email);                       // false when it was not there
+    QString lastError() const;
+
+private:
+    Database &m_db;
+    mutable QString m_lastError;
+};
+
+} // namespace berth

@@ -1,0 +1,163 @@
+#include "signinrequestrepository.h"
+
+#include "database.h"
+#include "sqlhelpers.h"
+
+#include <QSqlQuery>
+
+using namespace Qt::StringLiterals;
+
+namespace berth {
+
+namespace {
+
+const QString kColumns = u"email, allowed, code_hash, code_salt, relay_code, tries_left, delivery, delivery_error, "
+                         "requested_at, expires_at"_s;
+
+struct DeliveryName
+{
+    SignInRequest::Delivery delivery;
+    QLatin1String name;
+};
+const DeliveryName kDeliveryNames[] = {
+    {SignInRequest::Delivery::Owner, "owner"_L1},   {SignInRequest::Delivery::Sending, "sending"_L1},
+    {SignInRequest::Delivery::Sent, "sent"_L1},     {SignInRequest::Delivery::Failed, "failed"_L1},
+    {SignInRequest::Delivery::Refused, "refused"_L1},
+};
+
+SignInRequest requestFrom(const QSqlQuery &query)
+{
+    SignInRequest request;
+    request.email = query.value(0).toString();
+    request.allowed = query.value(1).toBool();
+    request.codeHash = sql::bytes(query, 2);
+    request.codeSalt = sql::bytes(query, 3);
+    request.relayCode = sql::nullableString(query, 4);
+    request.triesLeft = query.value(5).toInt();
+    request.delivery = SignInRequest::deliveryFromName(query.value(6).toString());
+    request.deliveryError = sql::nullableString(query, 7);
+    request.requestedAt = sql::time(query, 8);
+    request.expiresAt = sql::time(query, 9);
+    return request;
+}
+
+} // namespace
+
+QString SignInRequest::deliveryName(Delivery delivery)
+{
+    for (const DeliveryName &entry : kDeliveryNames) {
+        if (entry.delivery == delivery)
+            return entry.name;
+    }
+    return u"refused"_s;
+}
+
+SignInRequest::Delivery SignInRequest::deliveryFromName(const QString &name)
+{
+    for (const DeliveryName &entry : kDeliveryNames) {
+        if (entry.name == name)
+            return entry.delivery;
+    }
+    return Delivery::Refused;
+}
+
+SignInRequestRepository::SignInRequestRepository(Database &db)
+    : m_db(db)
+{
+}
+
+bool SignInRequestRepository::replace(const SignInRequest &request, const QDateTime &now)
+{
+    Transaction transaction(m_db.connection());
+    if (!transaction.isActive() || !removeExpired(now))
+        return false;
+    QSqlQuery query(m_db.connection());
+    query.prepare(u"INSERT OR REPLACE INTO signin_requests ("_s + kColumns
+                  + u") VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)"_s);
+    query.addBindValue(sql::text(request.email));
+    query.addBindValue(request.allowed ? 1 : 0);
+    query.addBindValue(sql::text(request.codeHash));
+    query.addBindValue(sql::text(request.codeSalt));
+    query.addBindValue(sql::textOrNull(request.relayCode));
+    query.addBindValue(request.triesLeft);
+    query.addBindValue(SignInRequest::deliveryName(request.delivery));
+    query.addBindValue(sql::textOrNull(request.deliveryError));
+    query.addBindValue(sql::timeOrNull(request.requestedAt));
+    query.addBindValue(sql::timeOrNull(request.expiresAt));
+    return sql::exec(query, &m_lastError) && transaction.commit();
+}
+
+std::optional<SignInRequest> SignInRequestRepository::find(const QString &email) const
+{
+    QSqlQuery query(m_db.connection());
+    query.setForwardOnly(true);
+    query.prepare(u"SELECT "_s + kColumns + u" FROM signin_requests WHERE email = ?"_s);
+    query.addBindValue(sql::text(email));
+    if (!sql::exec(query, &m_lastError) || !query.next())
+        return std::nullopt;
+    return requestFrom(query);
+}
+
+QList<SignInRequest> SignInRequestRepository::listLive(const QDateTime &now) const
+{
+    QList<SignInRequest> requests;
+    QSqlQuery query(m_db.connection());
+    query.setForwardOnly(true);
+    query.prepare(u"SELECT "_s + kColumns
+                  + u" FROM signin_requests WHERE expires_at > ? ORDER BY requested_at DESC, email"_s);
+    query.addBindValue(sql::timeOrNull(now));
+    if (!sql::exec(query, &m_lastError))
+        return requests;
+    while (query.next())
+        requests.append(requestFrom(query));
+    return requests;
+}
+
+bool SignInRequestRepository::setTriesLeft(const QString &email, const QByteArray &codeHash, int triesLeft)
+{
+    QSqlQuery query(m_db.connection());
+    query.prepare(u"UPDATE signin_requests SET tries_left = ? WHERE email = ? AND code_hash = ?"_s);
+    query.addBindValue(triesLeft);
+    query.addBindValue(sql::text(email));
+    query.addBindValue(sql::text(codeHash));
+    return sql::exec(query, &m_lastError) && query.numRowsAffected() > 0;
+}
+
+bool SignInRequestRepository::setDelivery(const QString &email, const QByteArray &codeHash,
+                                          SignInRequest::Delivery delivery, const QString &error,
+                                          const QString &relayCode)
+{
+    QSqlQuery query(m_db.connection());
+    query.prepare(u"UPDATE signin_requests SET delivery = ?, delivery_error = ?, relay_code = ? "
+                  "WHERE email = ? AND code_hash = ?"_s);
+    query.addBindValue(SignInRequest::deliveryName(delivery));
+    query.addBindValue(sql::textOrNull(error));
+    query.addBindValue(sql::textOrNull(relayCode));
+    query.addBindValue(sql::text(email));
+    query.addBindValue(sql::text(codeHash));
+    return sql::exec(query, &m_lastError) && query.numRowsAffected() > 0;
+}
+
+bool SignInRequestRepository::remove(const QString &email, const QByteArray &codeHash)
+{
+    QSqlQuery query(m_db.connection());
+    query.prepare(u"DELETE FROM signin_requests WHERE email = ? AND code_hash = ?"_s);
+    query.addBindValue(sql::text(email));
+    query.addBindValue(sql::text(codeHash));
+    return sql::exec(query, &m_lastError) && query.numRowsAffected() > 0;
+}
+
+bool SignInRequestRepository::removeExpired(const QDateTime &now)
+{
+    QSqlQuery query(m_db.connection());
+    query.prepare(u"DELETE FROM signin_requests WHERE expires_at <= ?"_s);
+    query.addBindValue(sql::timeOrNull(now));
+    return sql::exec(query, &m_lastError);
+}
+
+QString SignInRequestRepository::lastError() const
+{
+    return m_lastError;
+}
+
+} // namespace berth
