@@ -69,6 +69,12 @@ Result<User> AccountService::ensureUser(const QString &email, const QString &pla
 
 Result<AccountService::NewKey> AccountService::createKey(const QString &userId, const QString &label)
 {
+    return createKey(userId, label, QDateTime());
+}
+
+Result<AccountService::NewKey> AccountService::createKey(const QString &userId, const QString &label,
+                                                         const QDateTime &expiresAt)
+{
     if (!m_users.find(userId))
         return Error{Error::Kind::NotFound, u"User not found"_s};
     NewKey created;
@@ -78,6 +84,7 @@ Result<AccountService::NewKey> AccountService::createKey(const QString &userId, 
     created.key.hash = hashSecret(created.secret.toLatin1());
     created.key.label = label;
     created.key.createdAt = m_clock.now();
+    created.key.expiresAt = expiresAt;
     if (!m_keys.insert(created.key))
         return Error{Error::Kind::Internal, u"Could not store the API key"_s};
     return created;
@@ -120,6 +127,43 @@ std::optional<User> AccountService::authenticate(const QByteArray &authorization
 std::optional<User> AccountService::findUser(const QString &id) const
 {
     return m_users.find(id);
+}
+
+std::optional<User> AccountService::findUserByEmail(const QString &email) const
+{
+    return m_users.findByEmail(email.trimmed());
+}
+
+QList<UserUsage> AccountService::listUsers() const
+{
+    return m_users.listWithUsage(m_clock.now());
+}
+
+Result<User> AccountService::setPlan(const QString &userId, const QString &plan)
+{
+    if (!PlanTable::isPlan(plan))
+        return Error{Error::Kind::BadRequest, u"plan must be one of agent, free, pro"_s};
+    auto user = m_users.find(userId);
+    if (!user)
+        return Error{Error::Kind::NotFound, u"User not found"_s};
+    if (!m_users.setPlan(userId, plan))
+        return Error{Error::Kind::Internal, u"Could not change the plan"_s};
+    user->plan = plan;
+    return *user;
+}
+
+QList<ApiKey> AccountService::allKeys() const
+{
+    return m_keys.listAll();
+}
+
+Result<ApiKey> AccountService::revokeAnyKey(const QString &keyId)
+{
+    if (!m_keys.find(keyId))
+        return Error{Error::Kind::NotFound, u"Key not found"_s};
+    if (!m_keys.revoke(keyId, m_clock.now()))
+        return Error{Error::Kind::Internal, u"Could not revoke the key"_s};
+    return *m_keys.find(keyId);
 }
 
 } // namespace berth

@@ -40,6 +40,8 @@ public:
     // Finds the user with this email or creates one with the given plan.
     Result<User> ensureUser(const QString &email, const QString &plan);
     Result<NewKey> createKey(const QString &userId, const QString &label);
+    // A key that stops working at expiresAt (null: never).
+    Result<NewKey> createKey(const QString &userId, const QString &label, const QDateTime &expiresAt);
     // The user's keys, newest first, revoked ones included (their revokedAt is set).
     QList<ApiKey> keys(const QString &userId) const;
     // Revokes one of the user's keys; false when the user has no such key.
@@ -49,6 +51,14 @@ public:
     std::optional<User> authenticate(const QByteArray &authorizationHeader);
 
     std::optional<User> findUser(const QString &id) const;
+    std::optional<User> findUserByEmail(const QString &email) const; // case-insensitive
+
+    // For the owner (dashboard, berthd): every user with what they hold, oldest first; any user's plan; every key
+    // (no secrets), newest first; revoking any key.
+    QList<UserUsage> listUsers() const;
+    Result<User> setPlan(const QString &userId, const QString &plan); // 400 unknown plan, 404 unknown user
+    QList<ApiKey> allKeys() const;
+    Result<ApiKey> revokeAnyKey(const QString &keyId); // 404 when there is no such key
 
     static QByteArray hashSecret(const QByteArray &secret);
 

@@ -29,8 +29,7 @@ Error slugTaken(const QString &slug) { return {Error::Kind::Conflict, u"slug \"%
 
 Error limitReached()
 {
-    return {Error::Kind::Forbidden,
-            u"Deployment limit reached. Delete an existing deployment or upgrade your plan."_s};
+    return {Error::Kind::Forbidden, DeploymentService::limitReachedMessage()};
 }
 
 template<typename T>
@@ -84,6 +83,10 @@ DeploymentService::DeploymentService(DeploymentRepository &repository, BlobStore
 }
 
 QString DeploymentService::notFoundMessage() { return u"Deployment not found"_s; }
+QString DeploymentService::limitReachedMessage()
+{
+    return u"Deployment limit reached. Delete an existing deployment or upgrade your plan."_s;
+}
 
 QFuture<Result<Deployment>> DeploymentService::createFromJson(const User &owner, QByteArray body)
 {

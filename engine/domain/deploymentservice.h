@@ -60,6 +60,7 @@ public:
     void setFaultHook(FaultHook hook) { m_faultHook = std::move(hook); }
 
     static QString notFoundMessage();
+    static QString limitReachedMessage(); // the 403 of a full plan (spec 7)
 
 Q_SIGNALS:
     void deploymentChanged(const QString &id);
