@@ -2,30 +2,40 @@
 
 #include "hostdispatcher.h"
 #include "api/apirouter.h"
+#include "api/authcontroller.h"
+#include "api/keyscontroller.h"
 #include "api/counterscontroller.h"
 #include "api/submissionscontroller.h"
 #include "api/deploymentscontroller.h"
 #include "domain/accesscontrol.h"
 #include "domain/accountservice.h"
+#include "domain/agentservice.h"
 #include "domain/clock.h"
 #include "domain/counterservice.h"
 #include "domain/deploymentservice.h"
 #include "domain/limits.h"
+#include "domain/otpservice.h"
+#include "domain/plansettings.h"
 #include "domain/randomid.h"
 #include "domain/ratelimiter.h"
+#include "domain/signinpolicy.h"
 #include "domain/siteaddresses.h"
+#include "domain/smtpmailer.h"
 #include "domain/sitetable.h"
 #include "domain/submissionservice.h"
 #include "http/httpservice.h"
 #include "site/privategate.h"
 #include "site/builtinendpoints.h"
 #include "site/siteserver.h"
+#include "storage/agentclaimrepository.h"
+#include "storage/allowlistrepository.h"
 #include "storage/apikeyrepository.h"
 #include "storage/blobstore.h"
 #include "storage/counterrepository.h"
 #include "storage/database.h"
 #include "storage/deploymentrepository.h"
 #include "storage/settingsrepository.h"
+#include "storage/signinrequestrepository.h"
 #include "storage/submissionrepository.h"
 #include "storage/userrepository.h"
 
@@ -73,6 +83,16 @@ struct Engine::Parts
         , privateGate(accessControl, rateLimiter, workers, settings.trustedProxies)
         , siteServer(siteTable, blobs, addresses, privateGate)
         , dispatcher(addresses, router, siteServer)
+        , allowListRepository(database)
+        , signInRequestRepository(database)
+        , agentClaimRepository(database)
+        , signInPolicy(settingsRepository, allowListRepository, clock)
+        , planSettings(settingsRepository, plans)
+        , otp(database, signInRequestRepository, signInPolicy, accounts, mailer, clock)
+        , agents(database, userRepository, keyRepository, agentClaimRepository, deploymentRepository, accounts, plans,
+                 clock)
+        , authController(agents, otp, signInPolicy, rateLimiter, addresses, settings.trustedProxies)
+        , keysController(accounts, clock)
     {
     }
 
@@ -104,6 +124,16 @@ struct Engine::Parts
     PrivateGate privateGate;
     SiteServer siteServer;
     HostDispatcher dispatcher;
+    AllowListRepository allowListRepository;
+    SignInRequestRepository signInRequestRepository;
+    AgentClaimRepository agentClaimRepository;
+    SignInPolicy signInPolicy;
+    PlanSettings planSettings;
+    SmtpMailer mailer; // destroyed after otp: mails in flight finish, their answers find no one to tell
+    OtpService otp;
+    AgentService agents;
+    AuthController authController;
+    KeysController keysController;
     std::unique_ptr<HttpService> http;
     std::optional<QString> ownerFirstKey;
     bool opened = false;
@@ -119,6 +149,8 @@ Engine::Engine(EngineSettings settings, QObject *parent)
     m_parts->deploymentsController.registerRoutes(m_parts->router);
     m_parts->submissionsController.registerRoutes(m_parts->router);
     m_parts->countersController.registerRoutes(m_parts->router);
+    m_parts->authController.registerRoutes(m_parts->router);
+    m_parts->keysController.registerRoutes(m_parts->router);
     m_parts->siteServer.setEndpoints(&m_parts->builtinEndpoints);
 
     if (const QByteArray point = qgetenv(kFaultPointVariable); !point.isEmpty()) {
@@ -154,6 +186,9 @@ bool Engine::open(QString *error)
     }
     if (owner.value().firstKey)
         m_parts->ownerFirstKey = owner.value().firstKey->secret;
+    // A broken plan table must not lock the owner out of fixing it (berthd plans ...): keep the defaults.
+    if (QString planError; !m_parts->planSettings.load(&planError))
+        qWarning("%s", qPrintable(planError));
 
     QString secret = m_parts->settingsRepository.value(QLatin1String(kCookieSecretSetting));
     if (secret.isEmpty()) {
@@ -201,5 +236,9 @@ SubmissionService &Engine::submissions() { return m_parts->submissions; }
 CounterService &Engine::counters() { return m_parts->counters; }
 const SiteTable &Engine::sites() const { return m_parts->siteTable; }
 const PlanTable &Engine::plans() const { return m_parts->plans; }
+AgentService &Engine::agents() { return m_parts->agents; }
+OtpService &Engine::signIns() { return m_parts->otp; }
+SignInPolicy &Engine::signInPolicy() { return m_parts->signInPolicy; }
+PlanSettings &Engine::planSettings() { return m_parts->planSettings; }
 
 } // namespace berth

@@ -10,9 +10,13 @@
 namespace berth {
 
 class AccountService;
+class AgentService;
 class CounterService;
 class DeploymentService;
+class OtpService;
+class PlanSettings;
 class PlanTable;
+class SignInPolicy;
 class SiteAddresses;
 class SiteTable;
 class SubmissionService;
@@ -45,6 +49,12 @@ public:
     CounterService &counters();       // emits counterChanged for the dashboard
     const SiteTable &sites() const;
     const PlanTable &plans() const;
+
+    // Signing in, for the owner's controls (dashboard, berthd):
+    AgentService &agents();           // agent identities and claims; emits agentClaimed
+    OtpService &signIns();            // sign-in codes: pending requests (codes to relay); emits requestsChanged
+    SignInPolicy &signInPolicy();     // sign-ups open or closed, the allow-list, agent sessions, SMTP
+    PlanSettings &planSettings();     // changes to plans() that persist
 
 private:
     struct Parts;

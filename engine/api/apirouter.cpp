@@ -14,9 +14,9 @@ ApiRouter::ApiRouter(AccountService &accounts, RateLimiter &limiter, int request
 {
 }
 
-void ApiRouter::add(const QByteArray &method, const QString &pattern, Handler handler)
+void ApiRouter::add(const QByteArray &method, const QString &pattern, Handler handler, RouteAccess access)
 {
-    m_routes.append({method, pattern.split(u'/', Qt::SkipEmptyParts), std::move(handler)});
+    m_routes.append({method, pattern.split(u'/', Qt::SkipEmptyParts), std::move(handler), access});
 }
 
 bool ApiRouter::matches(const Route &route, const QStringList &segments, QStringList *params)
@@ -66,6 +66,12 @@ void ApiRouter::handle(const HttpRequest &request, ResponseSink sink) const
         HttpResponse response = HttpResponse::jsonError(405, u"Method not allowed"_s);
         response.setHeader("Allow", allowed.join(", "));
         sink.send(std::move(response));
+        return;
+    }
+
+    if (found->access == RouteAccess::Public) {
+        ApiCall call{request, std::move(sink), User(), params};
+        found->handler(call);
         return;
     }
 

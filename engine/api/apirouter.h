@@ -12,28 +12,34 @@ namespace berth {
 class AccountService;
 class RateLimiter;
 
-// One authenticated management request on its way to a controller.
+// Who may call a route: holders of a live API key (every management route), or anyone (the sign-in endpoints,
+// which apply their own per-IP limits).
+enum class RouteAccess { ApiKey, Public };
+
+// One management request on its way to a controller.
 struct ApiCall
 {
     const HttpRequest &request;
     ResponseSink sink;
-    User user;
+    User user;          // the key's owner; empty on a public route
     QStringList params; // the values of the pattern's ":name" segments, in order
 };
 
-// One row of a controller's route table: method, path pattern and the member function that answers.
+// One row of a controller's route table: method, path pattern, the member function that answers, and who may call.
 template<typename Controller>
 struct ControllerRoute
 {
     const char *method;
     const char *pattern;
     void (Controller::*handler)(ApiCall &);
+    RouteAccess access = RouteAccess::ApiKey;
 };
 
 // Routes management requests by method and path pattern. Unknown paths are 404, a known path with
 // another method is 405 with Allow, HEAD is served wherever GET is. Authentication comes before
 // any controller sees the body: a request without a live key is 401 whatever it carries. Then every
 // authenticated request counts against its key's limit (requestsPerMinute), whatever it asks for.
+// Public routes skip both and go straight to their controller.
 class ApiRouter final
 {
 public:
@@ -43,14 +49,15 @@ public:
     Q_DISABLE_COPY_MOVE(ApiRouter)
 
     // pattern: "/deploy/:id/slug" — literal segments and ":name" placeholders.
-    void add(const QByteArray &method, const QString &pattern, Handler handler);
+    void add(const QByteArray &method, const QString &pattern, Handler handler,
+             RouteAccess access = RouteAccess::ApiKey);
     // Every row of a controller's table, answered by that controller.
     template<typename Controller, std::size_t N>
     void addRoutes(Controller *controller, const ControllerRoute<Controller> (&routes)[N])
     {
         for (const auto &route : routes)
             add(route.method, QString::fromLatin1(route.pattern),
-                [controller, handler = route.handler](ApiCall &call) { (controller->*handler)(call); });
+                [controller, handler = route.handler](ApiCall &call) { (controller->*handler)(call); }, route.access);
     }
     void handle(const HttpRequest &request, ResponseSink sink) const;
 
@@ -60,6 +67,7 @@ private:
         QByteArray method;
         QStringList segments;
         Handler handler;
+        RouteAccess access;
     };
     static bool matches(const Route &route, const QStringList &segments, QStringList *params);
 

@@ -1,0 +1,48 @@
+#pragma once
+
+#include "apirouter.h"
+
+#include "domain/ratelimits.h"
+
+#include <QHostAddress>
+#include <QList>
+
+namespace berth {
+
+class AgentService;
+class OtpService;
+class RateLimiter;
+class SignInPolicy;
+class SiteAddresses;
+
+// The sign-in endpoints: POST /auth/session (an agent identity), POST /auth/otp (mail a code), POST /auth/verify
+// (a code for a key), GET /auth/login (the sign-in page), all public and limited per client IP before anything
+// else, so that every request counts; and POST /auth/claim (a signed-in user takes over an agent's deployments).
+class AuthController final
+{
+public:
+    AuthController(AgentService &agents, OtpService &otp, SignInPolicy &policy, RateLimiter &limiter,
+                   const SiteAddresses &addresses, QList<QHostAddress> trustedProxies);
+    Q_DISABLE_COPY_MOVE(AuthController)
+
+    void registerRoutes(ApiRouter &router);
+
+private:
+    void session(ApiCall &call);
+    void otp(ApiCall &call);
+    void verify(ApiCall &call);
+    void login(ApiCall &call);
+    void claim(ApiCall &call);
+
+    // Counts the request against the client IP's limit for this endpoint; false (429 sent) when over it.
+    bool admit(ApiCall &call, const char *endpoint, const RateRule &rule);
+
+    AgentService &m_agents;
+    OtpService &m_otp;
+    SignInPolicy &m_policy;
+    RateLimiter &m_limiter;
+    const SiteAddresses &m_addresses;
+    const QList<QHostAddress> m_trustedProxies;
+};
+
+} // namespace berth
