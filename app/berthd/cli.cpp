@@ -1,0 +1,109 @@
+#include "cli.h"
+
+#include "engine.h"
+#include "domain/error.h"
+
+using namespace Qt::StringLiterals;
+
+namespace berth::Cli {
+
+QTextStream &out()
+{
+    static QTextStream stream(stdout);
+    return stream;
+}
+
+QTextStream &err()
+{
+    static QTextStream stream(stderr);
+    return stream;
+}
+
+int usageError(const QString &message, const QString &command)
+{
+    err() << "berthd: " << message << "\n"
+          << "Try 'berthd " << (command.isEmpty() ? QString() : command + u' ') << "--help'.\n";
+    err().flush();
+    return ExitUsage;
+}
+
+int failure(const QString &message)
+{
+    err() << "berthd: " << message << "\n";
+    err().flush();
+    return ExitFailure;
+}
+
+int refusal(const Error &error, const QString &command)
+{
+    return error.kind == Error::Kind::BadRequest ? usageError(error.message, command) : failure(error.message);
+}
+
+const QCommandLineOption &dataDirOption()
+{
+    static const QCommandLineOption option(
+        u"data-dir"_s, u"Where the database and files live (default: %1)."_s.arg(u"~/.local/share/berth"_s),
+        u"DIR"_s);
+    return option;
+}
+
+std::optional<int> parse(QCommandLineParser &parser, const QStringList &arguments, const Command &command,
+                         const QList<QCommandLineOption> &options)
+{
+    parser.setApplicationDescription(command.description);
+    parser.addHelpOption();
+    parser.addOptions(options);
+    parser.addOption(dataDirOption());
+    if (!command.arguments.isEmpty())
+        parser.addPositionalArgument(command.arguments, QString(), command.arguments);
+    if (!parser.parse(arguments))
+        return usageError(parser.errorText(), command.name);
+    if (parser.isSet(u"help"_s)) {
+        QString help = parser.helpText();
+        help.replace(u"berthd [options]"_s, u"berthd "_s + command.name + u" [options]"_s);
+        out() << help;
+        out().flush();
+        return ExitOk;
+    }
+    const qsizetype count = parser.positionalArguments().size();
+    if (count < command.minArguments)
+        return usageError(u"'%1' needs %2"_s.arg(command.name, command.arguments), command.name);
+    if (count > command.maxArguments)
+        return usageError(u"unexpected argument '%1'"_s.arg(parser.positionalArguments().at(command.maxArguments)),
+                          command.name);
+    return std::nullopt;
+}
+
+std::unique_ptr<Engine> openEngine(const QCommandLineParser &parser)
+{
+    EngineSettings settings;
+    settings.dataDir = parser.value(dataDirOption());
+    auto engine = std::make_unique<Engine>(settings);
+    QString error;
+    if (!engine->open(&error)) {
+        failure(error);
+        return nullptr;
+    }
+    return engine;
+}
+
+void printTable(const QList<QStringList> &rows)
+{
+    QList<qsizetype> widths;
+    for (const QStringList &row : rows) {
+        for (qsizetype i = 0; i < row.size(); ++i) {
+            if (widths.size() <= i)
+                widths.append(0);
+            widths[i] = qMax(widths.at(i), row.at(i).size());
+        }
+    }
+    for (const QStringList &row : rows) {
+        QString line;
+        for (qsizetype i = 0; i < row.size(); ++i)
+            line += i + 1 < row.size() ? row.at(i).leftJustified(widths.at(i) + 2) : row.at(i);
+        out() << line << "\n";
+    }
+    out().flush();
+}
+
+} // namespace berth::Cli

@@ -1,0 +1,56 @@
+#pragma once
+
+#include "commands.h"
+
+#include <QCommandLineOption>
+#include <QCommandLineParser>
+#include <QStringList>
+#include <QTextStream>
+
+#include <memory>
+#include <optional>
+
+namespace berth {
+
+class Engine;
+struct Error;
+
+// What every berthd subcommand shares: its output streams, usage errors (exit 2), the --data-dir option, and
+// opening the instance without the network.
+namespace Cli {
+
+QTextStream &out();
+QTextStream &err();
+
+// Prints the message and a pointer to the command's --help; returns ExitUsage.
+int usageError(const QString &message, const QString &command);
+// Prints "berthd: message"; returns ExitFailure.
+int failure(const QString &message);
+// A domain refusal: bad input is a usage error (2), anything else a failure (1).
+int refusal(const Error &error, const QString &command);
+
+const QCommandLineOption &dataDirOption();
+
+// One administration subcommand: "users plan", its positional arguments and what it does.
+struct Command
+{
+    QString name;        // e.g. "users plan"
+    QString arguments;   // e.g. "USER PLAN", for the help's usage line
+    QString description;
+    int minArguments = 0;
+    int maxArguments = 0;
+};
+
+// Parses `arguments` (the program name first) for the command with --help, --data-dir and `options`. Returns an
+// exit code when there is nothing more to do (help printed, bad usage); nullopt when the command should run.
+std::optional<int> parse(QCommandLineParser &parser, const QStringList &arguments, const Command &command,
+                         const QList<QCommandLineOption> &options = {});
+
+// The instance at --data-dir, opened without listening; null (the reason printed) when it cannot be opened.
+std::unique_ptr<Engine> openEngine(const QCommandLineParser &parser);
+
+// Rows as columns padded to the widest cell; the first row is the header.
+void printTable(const QList<QStringList> &rows);
+
+} // namespace Cli
+} // namespace berth
