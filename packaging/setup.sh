@@ -15,6 +15,8 @@ build_packages=(
     cmake ninja-build g++ pkg-config libsodium-dev
     qt6-base-dev qt6-httpserver-dev qt6-websockets-dev libqt6sql6-sqlite qt6-l10n-tools qt6-tools-dev qt6-tools-dev-tools libgl-dev qt6-svg-dev
 )
+# Mailing sign-in codes (SMTP with STARTTLS or TLS).
+build_packages+=(libcurl4-openssl-dev)
 # Extra packages the test suite needs: clang and its runtime for the libFuzzer target, valgrind for
 # the memory checks of the connection paths.
 test_packages=(
@@ -26,6 +28,9 @@ test_packages+=(appstream)
 
 # The browser tests: Debian's Chromium driven by playwright-core (pinned in tests/browser/package-lock.json).
 test_packages+=(chromium)
+
+# The sign-in tests: a real SMTP server on loopback (Debian's /usr/bin/python3 -m aiosmtpd).
+test_packages+=(python3-aiosmtpd)
 
 install_missing() {
     local missing=()
