@@ -62,10 +62,18 @@ build() {
     cmake --build "$build_dir" --parallel "$(nproc)"
 }
 
+# The bounded fuzz run first (its chatter goes to a log), then CTest, so the suite's summary closes the output.
 run_tests() {
-    local status=0
+    local status=0 fuzz_log="$top/build/fuzz-run.log"
+    echo "setup: fuzzing the request framer (log: $fuzz_log)"
+    if "$top/tests/fuzz/run-fuzz.sh" > "$fuzz_log" 2>&1; then
+        grep -E '^Done [0-9]+ runs' "$fuzz_log" || true
+    else
+        status=1
+        tail -n 40 "$fuzz_log"
+        echo "setup: the fuzzer found a crash (see $fuzz_log)"
+    fi
     (cd "$build_dir" && QT_QPA_PLATFORM=offscreen ctest --output-on-failure --parallel "$(nproc)" --timeout 300) || status=$?
-    "$top/tests/fuzz/run-fuzz.sh" || status=$?
     return $status
 }
 
