@@ -30,6 +30,7 @@ export async function startBerthd(berthdPath) {
     port,
     key,
     api,
+    dataDir, // for `berthd <command> --data-dir` while the server runs
     siteUrl: (slug) => `http://${slug}.localhost:${port}`,
     async call(method, path, body) {
       const response = await fetch(api + path, {

@@ -267,7 +267,7 @@ private Q_SLOTS:
                                       .match(QString::fromLatin1(csp)).captured(1);
         QVERIFY2(nonce.size() >= 16, csp.constData());
         QCOMPARE(page.body.count("nonce=\"" + nonce.toLatin1() + '"'), 2);
-        QVERIFY(!page.body.contains("{{"));
+        QVERIFY(!QRegularExpression(u"\\{\\{\\w+\\}\\}"_s).match(QString::fromUtf8(page.body)).hasMatch()); // all filled
         const TestReply next = m_fixture->client().api("GET", u"/auth/login"_s, {});
         QVERIFY(!next.body.contains(nonce.toLatin1()));
         QVERIFY(next.body.contains("data-claim=\"\""));
