@@ -1,7 +1,6 @@
 #include "builtinendpoints.h"
 
 #include "builtinpages.h"
-
 #include "submissionbody.h"
 #include "api/apierror.h"
 #include "api/ratelimited.h"
@@ -11,7 +10,6 @@
 #include "domain/submissionservice.h"
 #include "http/clientaddress.h"
 
-#include <QFile>
 #include <QUrl>
 
 using namespace Qt::StringLiterals;
