@@ -1,12 +1,12 @@
 #include "deploymentactions.h"
 
+#include "actionmaker.h"
 #include "appsettings.h"
 #include "deploymenttablemodel.h"
 #include "domain/deploymentservice.h"
 #include "editdetailsdialog.h"
 #include "engine.h"
 #include "errortext.h"
-#include "icons.h"
 #include "prompter.h"
 #include "protectiondialog.h"
 #include "publishdialog.h"
@@ -69,11 +69,7 @@ DeploymentActions::DeploymentActions(const DashboardContext &context, Deployment
 QAction *DeploymentActions::makeAction(
     const QString &objectName, const QString &icon, const QString &text, const QKeySequence &shortcut)
 {
-    auto *action = new QAction(Icons::icon(icon), text, this);
-    action->setObjectName(objectName);
-    action->setShortcut(shortcut);
-    action->setShortcutContext(Qt::WindowShortcut);
-    return action;
+    return ActionMaker::make(this, objectName, icon, text, shortcut);
 }
 
 void DeploymentActions::addTo(QMenu *menu) const

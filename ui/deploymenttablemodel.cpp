@@ -4,6 +4,7 @@
 #include "domain/siteaddresses.h"
 #include "domain/sitetable.h"
 #include "icons.h"
+#include "timetext.h"
 
 #include <QGuiApplication>
 #include <QLocale>
@@ -12,19 +13,6 @@
 using namespace Qt::StringLiterals;
 
 namespace berth {
-
-namespace {
-// Today's changes by time alone, older ones by date and time, in the locale's short forms.
-QString shortTime(const QDateTime &utc)
-{
-    const QLocale locale;
-    const QDateTime local = utc.toLocalTime();
-    const QString time = locale.toString(local.time(), QLocale::ShortFormat);
-    if (local.date() == QDate::currentDate())
-        return time;
-    return locale.toString(local.date(), QLocale::ShortFormat) + u' ' + time;
-}
-} // namespace
 
 DeploymentTableModel::DeploymentTableModel(
     DeploymentService &service, const SiteTable &sites, const SiteAddresses &addresses, User owner, QObject *parent)
@@ -80,7 +68,7 @@ QVariant DeploymentTableModel::data(const QModelIndex &index, int role) const
         return display(row, index.column());
     case Qt::ToolTipRole:
         if (index.column() == UpdatedColumn)
-            return QLocale().toString(deployment.updatedAt.toLocalTime(), QLocale::LongFormat);
+            return TimeText::full(deployment.updatedAt);
         if (index.column() == SizeColumn)
             return tr("%n file(s)", nullptr, row.files);
         if (index.column() == UrlColumn)
@@ -128,7 +116,7 @@ QVariant DeploymentTableModel::display(const Row &row, int column) const
     case SizeColumn:
         return QLocale().formattedDataSize(row.bytes, 1, QLocale::DataSizeTraditionalFormat);
     case UpdatedColumn:
-        return shortTime(deployment.updatedAt);
+        return TimeText::brief(deployment.updatedAt);
     case UrlColumn:
         return urlOf(deployment);
     default:
