@@ -2,6 +2,64 @@
 <!DOCTYPE TS>
 <TS version="2.1" language="de">
 <context>
+    <name>berth::CountersModel</name>
+    <message>
+        <source>Counting since %1</source>
+        <translation>Zählt seit %1</translation>
+    </message>
+    <message>
+        <source>Name</source>
+        <translation>Name</translation>
+    </message>
+    <message>
+        <source>Value</source>
+        <translation>Wert</translation>
+    </message>
+    <message>
+        <source>Last update</source>
+        <translation>Zuletzt geändert</translation>
+    </message>
+</context>
+<context>
+    <name>berth::CountersPanel</name>
+    <message>
+        <source>&amp;Reset to 0…</source>
+        <translation>Auf 0 &amp;zurücksetzen …</translation>
+    </message>
+    <message>
+        <source>Delete the counter: it reads 0 and counts again from its next increment</source>
+        <translation>Löscht den Zähler: Er steht auf 0 und zählt ab der nächsten Erhöhung wieder</translation>
+    </message>
+    <message>
+        <source>Counters</source>
+        <translation>Zähler</translation>
+    </message>
+    <message>
+        <source>&lt;p&gt;&lt;b&gt;No counters yet.&lt;/b&gt;&lt;/p&gt;&lt;p&gt;A page of this site creates one when it posts to &lt;code&gt;/_counter/&amp;lt;name&amp;gt;/increment&lt;/code&gt;, and reads it with &lt;code&gt;GET /_counter/&amp;lt;name&amp;gt;&lt;/code&gt;.&lt;/p&gt;</source>
+        <translation>&lt;p&gt;&lt;b&gt;Noch keine Zähler.&lt;/b&gt;&lt;/p&gt;&lt;p&gt;Eine Seite dieser Website legt einen an, wenn sie an &lt;code&gt;/_counter/&amp;lt;name&amp;gt;/increment&lt;/code&gt; sendet, und liest ihn mit &lt;code&gt;GET /_counter/&amp;lt;name&amp;gt;&lt;/code&gt;.&lt;/p&gt;</translation>
+    </message>
+    <message>
+        <source>No counters yet</source>
+        <translation>Noch keine Zähler</translation>
+    </message>
+    <message>
+        <source>Resetting deletes a counter: it reads 0 until a visitor counts it again.</source>
+        <translation>Zurücksetzen löscht einen Zähler: Er steht auf 0, bis ein Besucher ihn wieder erhöht.</translation>
+    </message>
+    <message>
+        <source>Reset Counter</source>
+        <translation>Zähler zurücksetzen</translation>
+    </message>
+    <message>
+        <source>Reset “%1” to 0? Berth deletes the counter: it reads 0 until a visitor counts it again. This cannot be undone.</source>
+        <translation>„%1“ auf 0 zurücksetzen? Berth löscht den Zähler: Er steht auf 0, bis ein Besucher ihn wieder erhöht. Das kann nicht rückgängig gemacht werden.</translation>
+    </message>
+    <message>
+        <source>“%1” is reset: it reads 0.</source>
+        <translation>„%1“ ist zurückgesetzt und steht auf 0.</translation>
+    </message>
+</context>
+<context>
     <name>berth::DeploymentActions</name>
     <message>
         <source>&amp;Open in Browser</source>
@@ -102,6 +160,26 @@
     <message>
         <source>Deleted %1</source>
         <translation>%1 gelöscht</translation>
+    </message>
+    <message>
+        <source>Form S&amp;ubmissions…</source>
+        <translation>Formular&amp;einsendungen …</translation>
+    </message>
+    <message>
+        <source>Coun&amp;ters…</source>
+        <translation>Zä&amp;hler …</translation>
+    </message>
+    <message>
+        <source>What visitors sent through this site&apos;s forms</source>
+        <translation>Was Besucher über die Formulare dieser Website gesendet haben</translation>
+    </message>
+    <message>
+        <source>Submissions</source>
+        <translation>Einsendungen</translation>
+    </message>
+    <message>
+        <source>This site&apos;s counters</source>
+        <translation>Die Zähler dieser Website</translation>
     </message>
 </context>
 <context>
@@ -863,6 +941,158 @@
     <message>
         <source>The address will be %1</source>
         <translation>Die Adresse lautet dann %1</translation>
+    </message>
+</context>
+<context>
+    <name>berth::SubmissionAlerts</name>
+    <message>
+        <source>New form submission</source>
+        <translation>Neue Formulareinsendung</translation>
+    </message>
+    <message>
+        <source>Someone sent a form on %1.</source>
+        <translation>Jemand hat ein Formular auf %1 abgeschickt.</translation>
+    </message>
+    <message>
+        <source>New form submissions</source>
+        <translation>Neue Formulareinsendungen</translation>
+    </message>
+    <message numerus="yes">
+        <source>%n more form submission(s) on %1.</source>
+        <translation>
+            <numerusform>%n weitere Formulareinsendung auf %1.</numerusform>
+            <numerusform>%n weitere Formulareinsendungen auf %1.</numerusform>
+        </translation>
+    </message>
+</context>
+<context>
+    <name>berth::SubmissionsDialog</name>
+    <message>
+        <source>Submissions and counters</source>
+        <translation>Einsendungen und Zähler</translation>
+    </message>
+    <message>
+        <source>Submissions or counters</source>
+        <translation>Einsendungen oder Zähler</translation>
+    </message>
+    <message>
+        <source>%1 – Submissions and Counters</source>
+        <translation>%1 – Einsendungen und Zähler</translation>
+    </message>
+    <message>
+        <source>&amp;Submissions (%1)</source>
+        <translation>&amp;Einsendungen (%1)</translation>
+    </message>
+    <message>
+        <source>&amp;Counters (%1)</source>
+        <translation>&amp;Zähler (%1)</translation>
+    </message>
+</context>
+<context>
+    <name>berth::SubmissionsModel</name>
+    <message>
+        <source>Received</source>
+        <translation>Eingegangen</translation>
+    </message>
+</context>
+<context>
+    <name>berth::SubmissionsPanel</name>
+    <message>
+        <source>&amp;Newer</source>
+        <translation>&amp;Neuere</translation>
+    </message>
+    <message>
+        <source>&amp;Older</source>
+        <translation>Ä&amp;ltere</translation>
+    </message>
+    <message>
+        <source>&amp;Delete…</source>
+        <translation>&amp;Löschen …</translation>
+    </message>
+    <message>
+        <source>&amp;Export CSV…</source>
+        <translation>Als CSV &amp;exportieren …</translation>
+    </message>
+    <message>
+        <source>Newer submissions (previous page)</source>
+        <translation>Neuere Einsendungen (vorige Seite)</translation>
+    </message>
+    <message>
+        <source>Older submissions (next page)</source>
+        <translation>Ältere Einsendungen (nächste Seite)</translation>
+    </message>
+    <message>
+        <source>Save every submission of this site as a CSV file</source>
+        <translation>Alle Einsendungen dieser Website als CSV-Datei speichern</translation>
+    </message>
+    <message>
+        <source>Submissions</source>
+        <translation>Einsendungen</translation>
+    </message>
+    <message>
+        <source>Selected submission</source>
+        <translation>Ausgewählte Einsendung</translation>
+    </message>
+    <message>
+        <source>Select a submission to read it in full.</source>
+        <translation>Wählen Sie eine Einsendung aus, um sie vollständig zu lesen.</translation>
+    </message>
+    <message>
+        <source>&lt;p&gt;&lt;b&gt;No submissions yet.&lt;/b&gt;&lt;/p&gt;&lt;p&gt;A form on this site sends here when it posts to &lt;code&gt;/_submit&lt;/code&gt;:&lt;br&gt;&lt;code&gt;&amp;lt;form method=&quot;post&quot; action=&quot;/_submit&quot;&amp;gt;&lt;/code&gt;&lt;/p&gt;</source>
+        <translation>&lt;p&gt;&lt;b&gt;Noch keine Einsendungen.&lt;/b&gt;&lt;/p&gt;&lt;p&gt;Ein Formular dieser Website landet hier, wenn es an &lt;code&gt;/_submit&lt;/code&gt; sendet:&lt;br&gt;&lt;code&gt;&amp;lt;form method=&quot;post&quot; action=&quot;/_submit&quot;&amp;gt;&lt;/code&gt;&lt;/p&gt;</translation>
+    </message>
+    <message>
+        <source>No submissions yet</source>
+        <translation>Noch keine Einsendungen</translation>
+    </message>
+    <message>
+        <source>No submissions</source>
+        <translation>Keine Einsendungen</translation>
+    </message>
+    <message>
+        <source>%1–%2 of %3</source>
+        <translation>%1–%2 von %3</translation>
+    </message>
+    <message>
+        <source>Received</source>
+        <translation>Eingegangen</translation>
+    </message>
+    <message>
+        <source>Delete Submissions</source>
+        <translation>Einsendungen löschen</translation>
+    </message>
+    <message numerus="yes">
+        <source>Delete %n submission(s) of %1? This cannot be undone.</source>
+        <translation>
+            <numerusform>%n Einsendung von %1 löschen? Das kann nicht rückgängig gemacht werden.</numerusform>
+            <numerusform>%n Einsendungen von %1 löschen? Das kann nicht rückgängig gemacht werden.</numerusform>
+        </translation>
+    </message>
+    <message numerus="yes">
+        <source>Deleted %n submission(s).</source>
+        <translation>
+            <numerusform>%n Einsendung gelöscht.</numerusform>
+            <numerusform>%n Einsendungen gelöscht.</numerusform>
+        </translation>
+    </message>
+    <message>
+        <source>Export Submissions</source>
+        <translation>Einsendungen exportieren</translation>
+    </message>
+    <message>
+        <source>CSV files (*.csv);;All files (*)</source>
+        <translation>CSV-Dateien (*.csv);;Alle Dateien (*)</translation>
+    </message>
+    <message>
+        <source>Could not write %1: %2</source>
+        <translation>%1 konnte nicht geschrieben werden: %2</translation>
+    </message>
+    <message numerus="yes">
+        <source>Exported %n submission(s) to %1.</source>
+        <translation>
+            <numerusform>%n Einsendung nach %1 exportiert.</numerusform>
+            <numerusform>%n Einsendungen nach %1 exportiert.</numerusform>
+        </translation>
     </message>
 </context>
 <context>

@@ -2,6 +2,64 @@
 <!DOCTYPE TS>
 <TS version="2.1" language="en">
 <context>
+    <name>berth::CountersModel</name>
+    <message>
+        <source>Counting since %1</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Name</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Value</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Last update</source>
+        <translation type="unfinished"></translation>
+    </message>
+</context>
+<context>
+    <name>berth::CountersPanel</name>
+    <message>
+        <source>&amp;Reset to 0…</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Delete the counter: it reads 0 and counts again from its next increment</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Counters</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>&lt;p&gt;&lt;b&gt;No counters yet.&lt;/b&gt;&lt;/p&gt;&lt;p&gt;A page of this site creates one when it posts to &lt;code&gt;/_counter/&amp;lt;name&amp;gt;/increment&lt;/code&gt;, and reads it with &lt;code&gt;GET /_counter/&amp;lt;name&amp;gt;&lt;/code&gt;.&lt;/p&gt;</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>No counters yet</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Resetting deletes a counter: it reads 0 until a visitor counts it again.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Reset Counter</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Reset “%1” to 0? Berth deletes the counter: it reads 0 until a visitor counts it again. This cannot be undone.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>“%1” is reset: it reads 0.</source>
+        <translation type="unfinished"></translation>
+    </message>
+</context>
+<context>
     <name>berth::DeploymentActions</name>
     <message>
         <source>&amp;Open in Browser</source>
@@ -101,6 +159,26 @@
     </message>
     <message>
         <source>Deleted %1</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Form S&amp;ubmissions…</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Coun&amp;ters…</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>What visitors sent through this site&apos;s forms</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Submissions</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>This site&apos;s counters</source>
         <translation type="unfinished"></translation>
     </message>
 </context>
@@ -863,6 +941,158 @@
     <message>
         <source>The address will be %1</source>
         <translation type="unfinished"></translation>
+    </message>
+</context>
+<context>
+    <name>berth::SubmissionAlerts</name>
+    <message>
+        <source>New form submission</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Someone sent a form on %1.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>New form submissions</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message numerus="yes">
+        <source>%n more form submission(s) on %1.</source>
+        <translation>
+            <numerusform>%n more form submission on %1.</numerusform>
+            <numerusform>%n more form submissions on %1.</numerusform>
+        </translation>
+    </message>
+</context>
+<context>
+    <name>berth::SubmissionsDialog</name>
+    <message>
+        <source>Submissions and counters</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Submissions or counters</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>%1 – Submissions and Counters</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>&amp;Submissions (%1)</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>&amp;Counters (%1)</source>
+        <translation type="unfinished"></translation>
+    </message>
+</context>
+<context>
+    <name>berth::SubmissionsModel</name>
+    <message>
+        <source>Received</source>
+        <translation type="unfinished"></translation>
+    </message>
+</context>
+<context>
+    <name>berth::SubmissionsPanel</name>
+    <message>
+        <source>&amp;Newer</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>&amp;Older</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>&amp;Delete…</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>&amp;Export CSV…</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Newer submissions (previous page)</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Older submissions (next page)</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Save every submission of this site as a CSV file</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Submissions</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Selected submission</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Select a submission to read it in full.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>&lt;p&gt;&lt;b&gt;No submissions yet.&lt;/b&gt;&lt;/p&gt;&lt;p&gt;A form on this site sends here when it posts to &lt;code&gt;/_submit&lt;/code&gt;:&lt;br&gt;&lt;code&gt;&amp;lt;form method=&quot;post&quot; action=&quot;/_submit&quot;&amp;gt;&lt;/code&gt;&lt;/p&gt;</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>No submissions yet</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>No submissions</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>%1–%2 of %3</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Received</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Delete Submissions</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message numerus="yes">
+        <source>Delete %n submission(s) of %1? This cannot be undone.</source>
+        <translation>
+            <numerusform>Delete %n submission of %1? This cannot be undone.</numerusform>
+            <numerusform>Delete %n submissions of %1? This cannot be undone.</numerusform>
+        </translation>
+    </message>
+    <message numerus="yes">
+        <source>Deleted %n submission(s).</source>
+        <translation>
+            <numerusform>Deleted %n submission.</numerusform>
+            <numerusform>Deleted %n submissions.</numerusform>
+        </translation>
+    </message>
+    <message>
+        <source>Export Submissions</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>CSV files (*.csv);;All files (*)</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Could not write %1: %2</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message numerus="yes">
+        <source>Exported %n submission(s) to %1.</source>
+        <translation>
+            <numerusform>Exported %n submission to %1.</numerusform>
+            <numerusform>Exported %n submissions to %1.</numerusform>
+        </translation>
     </message>
 </context>
 <context>

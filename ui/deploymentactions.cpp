@@ -35,6 +35,9 @@ DeploymentActions::DeploymentActions(const DashboardContext &context, Deployment
     , renameAction(makeAction(u"renameAction"_s, u"rename"_s, tr("&Rename…"), Qt::Key_F2))
     , editDetailsAction(makeAction(u"editDetailsAction"_s, u"edit"_s, tr("&Edit Details…"), Qt::CTRL | Qt::Key_I))
     , redeployAction(makeAction(u"redeployAction"_s, u"redeploy"_s, tr("Re&deploy from Folder"), Qt::CTRL | Qt::Key_R))
+    , submissionsAction(
+          makeAction(u"submissionsAction"_s, u"inbox"_s, tr("Form S&ubmissions…"), Qt::CTRL | Qt::SHIFT | Qt::Key_S))
+    , countersAction(makeAction(u"countersAction"_s, u"counter"_s, tr("Coun&ters…"), Qt::CTRL | Qt::SHIFT | Qt::Key_N))
     , deleteAction(makeAction(u"deleteAction"_s, u"delete"_s, tr("De&lete…"), QKeySequence::Delete))
     , m_context(context)
     , m_model(model)
@@ -58,6 +61,13 @@ DeploymentActions::DeploymentActions(const DashboardContext &context, Deployment
         if (const auto deployment = current())
             openDialog(new EditDetailsDialog(m_context, *deployment, m_window));
     });
+    submissionsAction->setToolTip(tr("What visitors sent through this site's forms"));
+    submissionsAction->setIconText(tr("Submissions"));
+    countersAction->setToolTip(tr("This site's counters"));
+    connect(submissionsAction, &QAction::triggered, this,
+        [this] { showSubmissions(m_currentId, SubmissionsDialog::Tab::Submissions); });
+    connect(countersAction, &QAction::triggered, this,
+        [this] { showSubmissions(m_currentId, SubmissionsDialog::Tab::Counters); });
     connect(redeployAction, &QAction::triggered, this, &DeploymentActions::redeploy);
     connect(deleteAction, &QAction::triggered, this, &DeploymentActions::remove);
     // A change made elsewhere (the API, another dialog) can change what applies.
@@ -80,6 +90,8 @@ void DeploymentActions::addTo(QMenu *menu) const
     menu->addSeparator();
     menu->addActions({renameAction, editDetailsAction, redeployAction});
     menu->addSeparator();
+    menu->addActions({submissionsAction, countersAction});
+    menu->addSeparator();
     menu->addAction(deleteAction);
 }
 
@@ -98,8 +110,8 @@ void DeploymentActions::updateActions()
 {
     const auto deployment = current();
     const bool has = deployment.has_value();
-    for (QAction *action :
-        {openAction, copyUrlAction, privateAction, protectionAction, renameAction, editDetailsAction, deleteAction})
+    for (QAction *action : {openAction, copyUrlAction, privateAction, protectionAction, renameAction, editDetailsAction,
+             submissionsAction, countersAction, deleteAction})
         action->setEnabled(has);
     copyShareLinkAction->setEnabled(has && deployment->isProtected);
     privateAction->setChecked(has && deployment->isProtected);
@@ -132,6 +144,28 @@ void DeploymentActions::replaceContent(const QString &deploymentId, const QStrin
     auto *dialog = new PublishDialog(m_context, path, *deployment, m_window);
     connect(dialog, &PublishDialog::published, this, &DeploymentActions::published);
     openDialog(dialog);
+}
+
+SubmissionsDialog *DeploymentActions::showSubmissions(const QString &deploymentId, SubmissionsDialog::Tab tab)
+{
+    const auto deployment = m_model.deployment(deploymentId);
+    if (!deployment)
+        return nullptr;
+    SubmissionsDialog *dialog = nullptr;
+    const auto open = m_window->findChildren<SubmissionsDialog *>();
+    for (SubmissionsDialog *candidate : open) {
+        if (candidate->deploymentId() == deploymentId && candidate->isVisible()) // a hidden one is closing
+            dialog = candidate;
+    }
+    if (!dialog) {
+        dialog = new SubmissionsDialog(m_context, *deployment, m_window);
+        dialog->setAttribute(Qt::WA_DeleteOnClose);
+    }
+    dialog->showTab(tab);
+    dialog->show();
+    dialog->raise();
+    dialog->activateWindow();
+    return dialog;
 }
 
 void DeploymentActions::choosePublishFolder()

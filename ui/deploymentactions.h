@@ -2,6 +2,7 @@
 
 #include "dashboardcontext.h"
 #include "storage/deployment.h"
+#include "submissionsdialog.h"
 
 #include <QObject>
 #include <optional>
@@ -34,6 +35,8 @@ public:
     void replaceContent(const QString &deploymentId, const QString &path);
     void choosePublishFolder();
     void choosePublishFile();
+    // Opens the site's submissions and counters window on a tab, or raises the one already open.
+    SubmissionsDialog *showSubmissions(const QString &deploymentId, SubmissionsDialog::Tab tab);
 
     QAction *const openAction;
     QAction *const copyUrlAction;
@@ -43,6 +46,8 @@ public:
     QAction *const renameAction;
     QAction *const editDetailsAction;
     QAction *const redeployAction;
+    QAction *const submissionsAction;
+    QAction *const countersAction;
     QAction *const deleteAction;
 
 Q_SIGNALS:

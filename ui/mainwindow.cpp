@@ -12,6 +12,7 @@
 #include "icons.h"
 #include "keysdialog.h"
 #include "settingsdialog.h"
+#include "submissionalerts.h"
 #include "traycontroller.h"
 
 #include <QApplication>
@@ -51,6 +52,7 @@ MainWindow::MainWindow(Engine &engine, AppSettings &settings, QWidget *parent)
     , m_table(new DeploymentTableView(this))
     , m_actions(new DeploymentActions(m_context, *m_model, this))
     , m_tray(new TrayController(this))
+    , m_alerts(new SubmissionAlerts(engine.submissions(), engine.deployments(), m_context.owner, m_tray, this))
 {
     setObjectName(u"mainWindow"_s);
     setWindowTitle(tr("Berth"));
@@ -107,6 +109,11 @@ MainWindow::MainWindow(Engine &engine, AppSettings &settings, QWidget *parent)
 }
 
 MainWindow::~MainWindow() = default;
+
+void MainWindow::setNotifier(Notifier *notifier)
+{
+    m_alerts->setNotifier(notifier ? notifier : m_tray);
+}
 
 QWidget *MainWindow::buildHeader()
 {
@@ -229,7 +236,7 @@ void MainWindow::buildMenus()
     toolbar->addAction(publishFolder);
     toolbar->addSeparator();
     toolbar->addActions({m_actions->openAction, m_actions->copyUrlAction, m_actions->privateAction,
-        m_actions->renameAction, m_actions->deleteAction});
+        m_actions->renameAction, m_actions->submissionsAction, m_actions->deleteAction});
 }
 
 void MainWindow::updateView()

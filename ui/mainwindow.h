@@ -17,6 +17,8 @@ class DeploymentActions;
 class DeploymentFilterModel;
 class DeploymentTableModel;
 class DeploymentTableView;
+class Notifier;
+class SubmissionAlerts;
 class TrayController;
 
 // The dashboard: where Berth is serving, the owner's deployments, and everything to do with them.
@@ -34,6 +36,9 @@ public:
     DeploymentTableModel &model() const { return *m_model; }
     DeploymentActions &actions() const { return *m_actions; }
     DeploymentTableView *tableView() const { return m_table; }
+    SubmissionAlerts &submissionAlerts() const { return *m_alerts; }
+    // Where notifications go: the tray icon unless a test sets its own.
+    void setNotifier(Notifier *notifier);
 
     void selectDeployment(const QString &id);
     // Publishes one path as a new site, or replaces targetId's content with it.
@@ -64,6 +69,7 @@ private:
     DeploymentTableView *m_table;
     DeploymentActions *m_actions;
     TrayController *m_tray;
+    SubmissionAlerts *m_alerts;
     QStackedWidget *m_stack = nullptr;
     QLineEdit *m_filter = nullptr;
     QLabel *m_count = nullptr;

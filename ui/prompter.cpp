@@ -43,6 +43,13 @@ QString Prompter::openFileName(QWidget *parent, const QString &caption, const QS
     return QFileDialog::getOpenFileName(parent, caption, dir, filter);
 }
 
+QString Prompter::saveFileName(QWidget *parent, const QString &caption, const QString &dir, const QString &filter)
+{
+    if (!m_fileNames.isEmpty())
+        return m_fileNames.takeFirst();
+    return QFileDialog::getSaveFileName(parent, caption, dir, filter);
+}
+
 bool Prompter::openUrl(const QUrl &url)
 {
     return m_openUrl ? m_openUrl(url) : QDesktopServices::openUrl(url);

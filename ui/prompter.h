@@ -21,6 +21,7 @@ public:
 
     QString existingDirectory(QWidget *parent, const QString &caption, const QString &dir = {});
     QString openFileName(QWidget *parent, const QString &caption, const QString &dir, const QString &filter);
+    QString saveFileName(QWidget *parent, const QString &caption, const QString &dir, const QString &filter);
 
     // Opens in the desktop's browser; a test may install its own handler instead.
     bool openUrl(const QUrl &url);

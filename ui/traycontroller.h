@@ -1,5 +1,7 @@
 #pragma once
 
+#include "notifier.h"
+
 #include <QObject>
 
 QT_BEGIN_NAMESPACE
@@ -12,7 +14,7 @@ namespace berth {
 
 // The system tray icon that keeps Berth serving after its window closes: Show and Quit in its
 // menu, and notifications. Does nothing where the desktop has no tray.
-class TrayController final : public QObject
+class TrayController final : public QObject, public Notifier
 {
     Q_OBJECT
 
@@ -23,7 +25,7 @@ public:
     bool isAvailable() const;
     void setEnabled(bool enabled);
     bool isVisible() const;
-    void notify(const QString &title, const QString &message);
+    void notify(const QString &title, const QString &message) override;
 
 private:
     void showWindow();

@@ -282,7 +282,7 @@ private Q_SLOTS:
         QVERIFY(site);
         for (QAction *action : {actions.openAction, actions.copyUrlAction, actions.copyShareLinkAction,
                  actions.privateAction, actions.protectionAction, actions.renameAction, actions.editDetailsAction,
-                 actions.redeployAction, actions.deleteAction}) {
+                 actions.redeployAction, actions.submissionsAction, actions.countersAction, actions.deleteAction}) {
             QVERIFY2(!action->shortcut().isEmpty(), qPrintable(action->objectName()));
             QVERIFY2(site->actions().contains(action), qPrintable(action->objectName()));
             QVERIFY2(!action->icon().isNull(), qPrintable(action->objectName()));
@@ -296,17 +296,8 @@ private Q_SLOTS:
         QVERIFY(berth::test::writeTree(folder, {{u"index.html"_s, "x"}}));
         berth::test::dropPaths(&window(), QPoint(200, 200), {folder});
         QTRY_VERIFY(berth::test::openDialog<PublishDialog>(&window()));
-        const auto widgets = window().findChildren<QWidget *>();
-        for (QWidget *widget : widgets) {
-            if (!widget->isVisible() || !widget->focusPolicy())
-                continue;
-            QString name = widget->accessibleName();
-            if (auto *button = qobject_cast<QAbstractButton *>(widget); button && name.isEmpty())
-                name = button->text();
-            QVERIFY2(!name.isEmpty() || qobject_cast<QAbstractScrollArea *>(widget->parentWidget()),
-                qPrintable(u"%1 (%2) has no accessible name"_s.arg(
-                    widget->objectName(), QString::fromLatin1(widget->metaObject()->className()))));
-        }
+        const QStringList unnamed = berth::test::unnamedControls(&window());
+        QVERIFY2(unnamed.isEmpty(), qPrintable(unnamed.join(u", "_s)));
     }
 };
 

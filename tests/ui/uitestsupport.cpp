@@ -6,6 +6,8 @@
 #include "domain/deploymentservice.h"
 #include "domain/mimetypes.h"
 
+#include <QAbstractButton>
+#include <QAbstractScrollArea>
 #include <QDir>
 #include <QMimeData>
 
@@ -23,7 +25,12 @@ Dashboard::~Dashboard()
 
 bool Dashboard::start()
 {
-    if (!m_fixture.start())
+    return start(EngineSettings());
+}
+
+bool Dashboard::start(EngineSettings settings)
+{
+    if (!m_fixture.start(std::move(settings)))
         return false;
     m_settings = std::make_unique<AppSettings>(m_settingsDir.filePath(u"dashboard.conf"_s));
     m_settings->setKeepServingInTray(false);
@@ -56,6 +63,65 @@ QString Dashboard::deploy(const QString &slug, const QList<std::pair<QString, QB
 void Dashboard::select(const QString &id)
 {
     m_window->selectDeployment(id);
+}
+
+int Dashboard::submitForm(const QString &slug, const QByteArray &urlEncodedBody)
+{
+    const TestReply reply = client().request("POST", u"%1.localhost:%2"_s.arg(slug).arg(client().port()), u"/_submit"_s,
+        urlEncodedBody, {{"Content-Type", "application/x-www-form-urlencoded"}, {"Accept", "application/json"}});
+    return reply.status;
+}
+
+QStringList unnamedControls(QWidget *root)
+{
+    QStringList unnamed;
+    const auto widgets = root->findChildren<QWidget *>();
+    for (QWidget *widget : widgets) {
+        if (!widget->isVisible() || !widget->focusPolicy())
+            continue;
+        QString name = widget->accessibleName();
+        if (auto *button = qobject_cast<QAbstractButton *>(widget); button && name.isEmpty())
+            name = button->text();
+        // A scroll area's viewport is named by its view.
+        if (name.isEmpty() && !qobject_cast<QAbstractScrollArea *>(widget->parentWidget()))
+            unnamed.append(
+                u"%1 (%2)"_s.arg(widget->objectName(), QString::fromLatin1(widget->metaObject()->className())));
+    }
+    return unnamed;
+}
+
+QList<QStringList> parseCsv(const QByteArray &csv)
+{
+    // A cell is quoted or not; inside quotes "" is one quote and commas and line breaks are text.
+    QList<QStringList> rows {QStringList()};
+    const QString text = QString::fromUtf8(csv);
+    qsizetype at = 0;
+    while (at < text.size()) {
+        QString cell;
+        if (text.at(at) == u'"') {
+            for (++at; at < text.size(); ++at) {
+                if (text.at(at) != u'"')
+                    cell += text.at(at);
+                else if (text.mid(at, 2) == u"\"\""_s)
+                    cell += text.at(at++);
+                else
+                    break;
+            }
+            ++at; // the closing quote
+        } else {
+            while (at < text.size() && text.at(at) != u',' && text.at(at) != u'\r')
+                cell += text.at(at++);
+        }
+        rows.last().append(cell);
+        if (text.mid(at, 2) == u"\r\n"_s) {
+            at += 2;
+            if (at < text.size())
+                rows.append(QStringList());
+        } else {
+            ++at; // the comma
+        }
+    }
+    return rows;
 }
 
 bool writeTree(const QString &root, const QList<std::pair<QString, QByteArray>> &files)

@@ -19,6 +19,8 @@ public:
     ~Dashboard();
 
     bool start();
+    // With engine settings of the test's own (a ManualClock, say).
+    bool start(EngineSettings settings);
 
     EngineFixture &fixture() { return m_fixture; }
     Engine &engine() { return m_fixture.engine(); }
@@ -31,6 +33,8 @@ public:
     QString deploy(const QString &slug, const QList<std::pair<QString, QByteArray>> &files);
     // Selects the deployment's row, as a click would.
     void select(const QString &id);
+    // POSTs a form to the site's /_submit over HTTP, as a visitor's browser would; the HTTP status.
+    int submitForm(const QString &slug, const QByteArray &urlEncodedBody);
 
 private:
     EngineFixture m_fixture;
@@ -46,6 +50,13 @@ bool writeSparse(const QString &path, qint64 bytes);
 
 // A real drag of local files onto widget at pos: enter, move, drop, as the platform sends them.
 void dropPaths(QWidget *widget, const QPoint &pos, const QStringList &paths);
+
+// The visible controls under root that take focus but have no name a screen reader could say (an
+// accessible name, or a button's text), as "objectName (Class)"; empty when every one has one.
+QStringList unnamedControls(QWidget *root);
+
+// RFC 4180 CSV read back as a spreadsheet would: rows of cells.
+QList<QStringList> parseCsv(const QByteArray &csv);
 
 // The dialog of type T that is open (visible) under parent, or null.
 template<typename T>
