@@ -87,6 +87,18 @@ std::unique_ptr<Engine> openEngine(const QCommandLineParser &parser)
     return engine;
 }
 
+int run(const QStringList &arguments, const Command &command, const Action &action,
+        const QList<QCommandLineOption> &options, const Check &check)
+{
+    QCommandLineParser parser;
+    if (const auto exit = parse(parser, arguments, command, options))
+        return *exit;
+    if (const QString problem = check ? check(parser) : QString(); !problem.isEmpty())
+        return usageError(problem, command.name);
+    const auto engine = openEngine(parser);
+    return engine ? action(parser, *engine) : ExitFailure;
+}
+
 void printTable(const QList<QStringList> &rows)
 {
     QList<qsizetype> widths;

@@ -7,6 +7,7 @@
 #include <QStringList>
 #include <QTextStream>
 
+#include <functional>
 #include <memory>
 #include <optional>
 
@@ -48,6 +49,16 @@ std::optional<int> parse(QCommandLineParser &parser, const QStringList &argument
 
 // The instance at --data-dir, opened without listening; null (the reason printed) when it cannot be opened.
 std::unique_ptr<Engine> openEngine(const QCommandLineParser &parser);
+
+// What a command does once its arguments are parsed and the instance is open; returns the exit code.
+using Action = std::function<int(const QCommandLineParser &parser, Engine &engine)>;
+// Finds a usage error in the parsed arguments (empty when there is none), before the instance is opened.
+using Check = std::function<QString(const QCommandLineParser &parser)>;
+
+// A whole command: parse(), then `check` (a usage error exits with 2 and touches nothing), then openEngine(),
+// then `action`.
+int run(const QStringList &arguments, const Command &command, const Action &action,
+        const QList<QCommandLineOption> &options = {}, const Check &check = {});
 
 // Rows as columns padded to the widest cell; the first row is the header.
 void printTable(const QList<QStringList> &rows);

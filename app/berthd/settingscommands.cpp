@@ -59,33 +59,29 @@ void printPlans(const PlanTable &table)
 
 int smtpShow(const QStringList &arguments)
 {
-    QCommandLineParser parser;
-    if (const auto exit = Cli::parse(parser, arguments,
-                                     {u"smtp show"_s, {}, u"Show how sign-in codes are mailed."_s}))
-        return *exit;
-    const auto engine = Cli::openEngine(parser);
-    if (!engine)
-        return ExitFailure;
-    const SmtpConfig smtp = engine->signInPolicy().smtp();
-    if (!smtp.isConfigured()) {
-        Cli::out() << "SMTP is not configured: sign-in codes wait in 'berthd signin-requests' for you to pass on.\n";
-        return ExitOk;
-    }
-    Cli::printTable({{u"host"_s, smtp.host},
-                     {u"port"_s, QString::number(smtp.port)},
-                     {u"security"_s, SmtpConfig::securityName(smtp.security)},
-                     {u"user"_s, smtp.user.isEmpty() ? u"-"_s : smtp.user},
-                     {u"password"_s, smtp.password.isEmpty() ? u"-"_s : u"(set)"_s},
-                     {u"from"_s, smtp.from}});
-    QDateTime when;
-    if (const QString error = engine->signInPolicy().smtpLastError(&when); !error.isEmpty())
-        Cli::out() << "\nLast delivery failed at " << isoTimestamp(when) << ": " << error << "\n";
-    return ExitOk;
+    return Cli::run(arguments, {u"smtp show"_s, {}, u"Show how sign-in codes are mailed."_s},
+                    [](const QCommandLineParser &, Engine &engine) {
+                        const SmtpConfig smtp = engine.signInPolicy().smtp();
+                        if (!smtp.isConfigured()) {
+                            Cli::out() << "SMTP is not configured: sign-in codes wait in 'berthd signin-requests' "
+                                          "for you to pass on.\n";
+                            return int(ExitOk);
+                        }
+                        Cli::printTable({{u"host"_s, smtp.host},
+                                         {u"port"_s, QString::number(smtp.port)},
+                                         {u"security"_s, SmtpConfig::securityName(smtp.security)},
+                                         {u"user"_s, smtp.user.isEmpty() ? u"-"_s : smtp.user},
+                                         {u"password"_s, smtp.password.isEmpty() ? u"-"_s : u"(set)"_s},
+                                         {u"from"_s, smtp.from}});
+                        QDateTime when;
+                        if (const QString error = engine.signInPolicy().smtpLastError(&when); !error.isEmpty())
+                            Cli::out() << "\nLast delivery failed at " << isoTimestamp(when) << ": " << error << "\n";
+                        return int(ExitOk);
+                    });
 }
 
 int smtpSet(const QStringList &arguments)
 {
-    QCommandLineParser parser;
     const QCommandLineOption host(u"host"_s, u"SMTP server (required)."_s, u"HOST"_s);
     const QCommandLineOption port(u"port"_s, u"Port (default 587 for starttls, 465 for tls, 25 for none)."_s,
                                   u"PORT"_s);
@@ -98,90 +94,80 @@ int smtpSet(const QStringList &arguments)
     const QCommandLineOption from(u"from"_s, u"Sender address (required)."_s, u"EMAIL"_s);
     const QCommandLineOption tls(u"tls"_s, u"starttls (default), tls or none."_s, u"MODE"_s, u"starttls"_s);
     const Cli::Command command{u"smtp set"_s, {}, u"Mail sign-in codes through an SMTP server."_s};
-    if (const auto exit = Cli::parse(parser, arguments, command, {host, port, user, password, passwordFile, from, tls}))
-        return *exit;
-    SmtpConfig config;
-    const auto security = SmtpConfig::securityFromName(parser.value(tls));
-    if (!security)
-        return Cli::usageError(u"--tls must be starttls, tls or none"_s, command.name);
-    config.security = *security;
-    config.host = parser.value(host);
-    config.from = parser.value(from);
-    config.user = parser.value(user);
-    config.password = parser.value(password);
-    bool portOk = true;
-    config.port = parser.isSet(port) ? parser.value(port).toInt(&portOk) : defaultPort(config.security);
-    if (!portOk)
-        return Cli::usageError(u"--port must be a number"_s, command.name);
-    if (parser.isSet(passwordFile)) {
-        QFile file(parser.value(passwordFile));
-        if (!file.open(QIODevice::ReadOnly))
-            return Cli::failure(u"cannot read %1"_s.arg(file.fileName()));
-        config.password = QString::fromUtf8(file.readLine()).trimmed();
-    }
-    if (config.host.isEmpty() || config.from.isEmpty())
-        return Cli::usageError(u"--host and --from are required"_s, command.name);
-    const auto engine = Cli::openEngine(parser);
-    if (!engine)
-        return ExitFailure;
-    const auto stored = engine->signInPolicy().setSmtp(config);
-    if (!stored)
-        return Cli::refusal(stored.error(), command.name);
-    Cli::out() << "Sign-in codes are mailed through " << config.host << ':' << config.port << " ("
-               << SmtpConfig::securityName(config.security) << "). Try it: berthd smtp test --to YOU@EXAMPLE\n";
-    return ExitOk;
+    const auto action = [&](const QCommandLineParser &parser, Engine &engine) {
+        SmtpConfig config;
+        config.security = *SmtpConfig::securityFromName(parser.value(tls));
+        config.host = parser.value(host);
+        config.from = parser.value(from);
+        config.user = parser.value(user);
+        config.password = parser.value(password);
+        config.port = parser.isSet(port) ? parser.value(port).toInt() : defaultPort(config.security);
+        if (parser.isSet(passwordFile)) {
+            QFile file(parser.value(passwordFile));
+            if (!file.open(QIODevice::ReadOnly))
+                return Cli::failure(u"cannot read %1"_s.arg(file.fileName()));
+            config.password = QString::fromUtf8(file.readLine()).trimmed();
+        }
+        const auto stored = engine.signInPolicy().setSmtp(config);
+        if (!stored)
+            return Cli::refusal(stored.error(), command.name);
+        Cli::out() << "Sign-in codes are mailed through " << config.host << ':' << config.port << " ("
+                   << SmtpConfig::securityName(config.security) << "). Try it: berthd smtp test --to YOU@EXAMPLE\n";
+        return int(ExitOk);
+    };
+    const auto check = [&](const QCommandLineParser &parser) {
+        bool portOk = true;
+        if (parser.isSet(port))
+            parser.value(port).toInt(&portOk);
+        if (!SmtpConfig::securityFromName(parser.value(tls)))
+            return u"--tls must be starttls, tls or none"_s;
+        if (!portOk)
+            return u"--port must be a number"_s;
+        if (parser.value(host).isEmpty() || parser.value(from).isEmpty())
+            return u"--host and --from are required"_s;
+        return QString();
+    };
+    return Cli::run(arguments, command, action, {host, port, user, password, passwordFile, from, tls}, check);
 }
 
 int smtpClear(const QStringList &arguments)
 {
-    QCommandLineParser parser;
-    if (const auto exit = Cli::parse(parser, arguments,
-                                     {u"smtp clear"_s, {}, u"Stop mailing codes; you relay them instead."_s}))
-        return *exit;
-    const auto engine = Cli::openEngine(parser);
-    if (!engine)
-        return ExitFailure;
-    if (!engine->signInPolicy().clearSmtp())
-        return Cli::failure(u"could not change the setting"_s);
-    Cli::out() << "SMTP is off: sign-in codes wait in 'berthd signin-requests'.\n";
-    return ExitOk;
+    return Cli::run(arguments, {u"smtp clear"_s, {}, u"Stop mailing codes; you relay them instead."_s},
+                    [](const QCommandLineParser &, Engine &engine) {
+                        if (!engine.signInPolicy().clearSmtp())
+                            return Cli::failure(u"could not change the setting"_s);
+                        Cli::out() << "SMTP is off: sign-in codes wait in 'berthd signin-requests'.\n";
+                        return int(ExitOk);
+                    });
 }
 
 int smtpTest(const QStringList &arguments)
 {
-    QCommandLineParser parser;
     const QCommandLineOption to(u"to"_s, u"Recipient (required)."_s, u"EMAIL"_s);
-    const Cli::Command command{u"smtp test"_s, {}, u"Send a test message with the SMTP settings."_s};
-    if (const auto exit = Cli::parse(parser, arguments, command, {to}))
-        return *exit;
-    if (!parser.isSet(to))
-        return Cli::usageError(u"--to is required"_s, command.name);
-    const auto engine = Cli::openEngine(parser);
-    if (!engine)
-        return ExitFailure;
-    QFuture<QString> sent = engine->signIns().sendTestMessage(parser.value(to));
-    sent.waitForFinished();
-    if (!sent.result().isEmpty())
-        return Cli::failure(sent.result());
-    Cli::out() << "Sent a test message to " << parser.value(to) << "\n";
-    return ExitOk;
+    return Cli::run(
+        arguments, {u"smtp test"_s, {}, u"Send a test message with the SMTP settings."_s},
+        [&to](const QCommandLineParser &parser, Engine &engine) {
+            QFuture<QString> sent = engine.signIns().sendTestMessage(parser.value(to));
+            sent.waitForFinished();
+            if (!sent.result().isEmpty())
+                return Cli::failure(sent.result());
+            Cli::out() << "Sent a test message to " << parser.value(to) << "\n";
+            return int(ExitOk);
+        },
+        {to}, [&to](const QCommandLineParser &parser) { return parser.isSet(to) ? QString() : u"--to is required"_s; });
 }
 
 int plansShow(const QStringList &arguments)
 {
-    QCommandLineParser parser;
-    if (const auto exit = Cli::parse(parser, arguments, {u"plans show"_s, {}, u"Show the limits of each plan."_s}))
-        return *exit;
-    const auto engine = Cli::openEngine(parser);
-    if (!engine)
-        return ExitFailure;
-    printPlans(engine->planSettings().table());
-    return ExitOk;
+    return Cli::run(arguments, {u"plans show"_s, {}, u"Show the limits of each plan."_s},
+                    [](const QCommandLineParser &, Engine &engine) {
+                        printPlans(engine.planSettings().table());
+                        return int(ExitOk);
+                    });
 }
 
 int plansSet(const QStringList &arguments)
 {
-    QCommandLineParser parser;
     QList<QCommandLineOption> options;
     for (const LimitOption &limit : kLimitOptions)
         options.append(QCommandLineOption(limit.name, limit.help, u"N"_s));
@@ -189,54 +175,53 @@ int plansSet(const QStringList &arguments)
                                u"Change a plan's limits (agent, free or pro). A running server applies them at its "
                                "next start."_s,
                                1, 1};
-    if (const auto exit = Cli::parse(parser, arguments, command, options))
-        return *exit;
-    const QString plan = parser.positionalArguments().at(0);
-    if (!PlanTable::isPlan(plan))
-        return Cli::usageError(u"PLAN must be agent, free or pro"_s, command.name);
-    const auto engine = Cli::openEngine(parser);
-    if (!engine)
-        return ExitFailure;
-    PlanLimits limits = engine->planSettings().table().limits(plan);
-    bool any = false;
-    for (const LimitOption &limit : kLimitOptions) {
-        if (!parser.isSet(limit.name))
-            continue;
-        bool ok = false;
-        const int value = parser.value(limit.name).toInt(&ok);
-        if (!ok || value < 0)
-            return Cli::usageError(u"--%1 must be a whole number of 0 or more"_s.arg(limit.name), command.name);
-        limits.*limit.member = value;
-        any = true;
-    }
-    if (!any)
-        return Cli::usageError(u"name at least one limit to change"_s, command.name);
-    const auto changed = engine->planSettings().setLimits(plan, limits);
-    if (!changed)
-        return Cli::refusal(changed.error(), command.name);
-    printPlans(engine->planSettings().table());
-    return ExitOk;
+    const auto action = [&command](const QCommandLineParser &parser, Engine &engine) {
+        const QString plan = parser.positionalArguments().at(0);
+        PlanLimits limits = engine.planSettings().table().limits(plan);
+        for (const LimitOption &limit : kLimitOptions) {
+            if (parser.isSet(limit.name))
+                limits.*limit.member = parser.value(limit.name).toInt();
+        }
+        const auto changed = engine.planSettings().setLimits(plan, limits);
+        if (!changed)
+            return Cli::refusal(changed.error(), command.name);
+        printPlans(engine.planSettings().table());
+        return int(ExitOk);
+    };
+    const auto check = [](const QCommandLineParser &parser) {
+        if (!PlanTable::isPlan(parser.positionalArguments().at(0)))
+            return u"PLAN must be agent, free or pro"_s;
+        bool any = false;
+        for (const LimitOption &limit : kLimitOptions) {
+            if (!parser.isSet(limit.name))
+                continue;
+            bool ok = false;
+            if (parser.value(limit.name).toInt(&ok) < 0 || !ok)
+                return u"--%1 must be a whole number of 0 or more"_s.arg(limit.name);
+            any = true;
+        }
+        return any ? QString() : u"name at least one limit to change"_s;
+    };
+    return Cli::run(arguments, command, action, options, check);
 }
 
 int plansReset(const QStringList &arguments)
 {
-    QCommandLineParser parser;
     const Cli::Command command{u"plans reset"_s, u"[PLAN]"_s,
                                u"Put a plan's limits (or every plan's) back to the defaults."_s, 0, 1};
-    if (const auto exit = Cli::parse(parser, arguments, command))
-        return *exit;
-    const QString plan = parser.positionalArguments().value(0);
-    if (!plan.isEmpty() && !PlanTable::isPlan(plan))
-        return Cli::usageError(u"PLAN must be agent, free or pro"_s, command.name);
-    const auto engine = Cli::openEngine(parser);
-    if (!engine)
-        return ExitFailure;
-    for (const QString &name : plan.isEmpty() ? PlanTable::plans() : QStringList{plan}) {
-        if (const auto reset = engine->planSettings().resetLimits(name); !reset)
-            return Cli::refusal(reset.error(), command.name);
-    }
-    printPlans(engine->planSettings().table());
-    return ExitOk;
+    const auto action = [&command](const QCommandLineParser &parser, Engine &engine) {
+        const QString plan = parser.positionalArguments().value(0);
+        for (const QString &name : plan.isEmpty() ? PlanTable::plans() : QStringList{plan}) {
+            if (const auto reset = engine.planSettings().resetLimits(name); !reset)
+                return Cli::refusal(reset.error(), command.name);
+        }
+        printPlans(engine.planSettings().table());
+        return int(ExitOk);
+    };
+    return Cli::run(arguments, command, action, {}, [](const QCommandLineParser &parser) {
+        const QString plan = parser.positionalArguments().value(0);
+        return plan.isEmpty() || PlanTable::isPlan(plan) ? QString() : u"PLAN must be agent, free or pro"_s;
+    });
 }
 
 } // namespace berth::SettingsCommands

@@ -11,6 +11,8 @@
 #include <QCryptographicHash>
 #include <QRandomGenerator>
 
+#include <sodium.h>
+
 using namespace Qt::StringLiterals;
 
 namespace berth {
@@ -30,12 +32,7 @@ Error invalidCode()
 // Compares every byte whatever the first difference, so the time taken says nothing about the code.
 bool sameBytes(const QByteArray &a, const QByteArray &b)
 {
-    if (a.size() != b.size())
-        return false;
-    unsigned char difference = 0;
-    for (qsizetype i = 0; i < a.size(); ++i)
-        difference |= static_cast<unsigned char>(a.at(i) ^ b.at(i));
-    return difference == 0;
+    return a.size() == b.size() && sodium_memcmp(a.constData(), b.constData(), size_t(a.size())) == 0;
 }
 
 bool isWellFormedCode(const QString &code)

@@ -2,6 +2,7 @@
 
 #include "clock.h"
 #include "emailaddress.h"
+#include "storage/enumnames.h"
 #include "storage/settingsrepository.h"
 
 #include <QJsonDocument>
@@ -16,6 +17,12 @@ const QString kSignupsOpen = u"signups_open"_s;
 const QString kAgentSessions = u"agent_sessions"_s;
 const QString kSmtp = u"smtp"_s;
 const QString kSmtpLastError = u"smtp_last_error"_s;
+
+const EnumName<AgentSessionScope> kScopeNames[] = {
+    {AgentSessionScope::Loopback, "loopback"_L1},
+    {AgentSessionScope::Lan, "lan"_L1},
+    {AgentSessionScope::Anywhere, "anywhere"_L1},
+};
 
 QJsonObject jsonSetting(const SettingsRepository &settings, const QString &key)
 {
@@ -124,24 +131,12 @@ bool SignInPolicy::isLanAddress(const QHostAddress &address)
 
 QString SignInPolicy::scopeName(AgentSessionScope scope)
 {
-    switch (scope) {
-    case AgentSessionScope::Loopback:
-        return u"loopback"_s;
-    case AgentSessionScope::Lan:
-        return u"lan"_s;
-    case AgentSessionScope::Anywhere:
-        break;
-    }
-    return u"anywhere"_s;
+    return nameOf(kScopeNames, scope);
 }
 
 std::optional<AgentSessionScope> SignInPolicy::scopeFromName(const QString &name)
 {
-    for (AgentSessionScope scope : {AgentSessionScope::Loopback, AgentSessionScope::Lan, AgentSessionScope::Anywhere}) {
-        if (scopeName(scope) == name)
-            return scope;
-    }
-    return std::nullopt;
+    return valueOf(kScopeNames, name);
 }
 
 SmtpConfig SignInPolicy::smtp() const

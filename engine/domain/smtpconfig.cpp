@@ -1,6 +1,7 @@
 #include "smtpconfig.h"
 
 #include "emailaddress.h"
+#include "storage/enumnames.h"
 
 using namespace Qt::StringLiterals;
 
@@ -8,6 +9,12 @@ namespace berth {
 
 namespace {
 constexpr int kMaxPort = 65535;
+
+const EnumName<SmtpConfig::Security> kSecurityNames[] = {
+    {SmtpConfig::Security::None, "none"_L1},
+    {SmtpConfig::Security::StartTls, "starttls"_L1},
+    {SmtpConfig::Security::Tls, "tls"_L1},
+};
 
 bool hasLineBreak(const QString &text)
 {
@@ -51,26 +58,12 @@ std::optional<SmtpConfig> SmtpConfig::fromJson(const QJsonObject &json)
 
 QString SmtpConfig::securityName(Security security)
 {
-    switch (security) {
-    case Security::None:
-        return u"none"_s;
-    case Security::StartTls:
-        return u"starttls"_s;
-    case Security::Tls:
-        break;
-    }
-    return u"tls"_s;
+    return nameOf(kSecurityNames, security);
 }
 
 std::optional<SmtpConfig::Security> SmtpConfig::securityFromName(const QString &name)
 {
-    if (name == u"none")
-        return Security::None;
-    if (name == u"starttls")
-        return Security::StartTls;
-    if (name == u"tls")
-        return Security::Tls;
-    return std::nullopt;
+    return valueOf(kSecurityNames, name);
 }
 
 } // namespace berth

@@ -1,6 +1,7 @@
 #include "signinrequestrepository.h"
 
 #include "database.h"
+#include "enumnames.h"
 #include "sqlhelpers.h"
 
 #include <QSqlQuery>
@@ -14,12 +15,7 @@ namespace {
 const QString kColumns = u"email, allowed, code_hash, code_salt, relay_code, tries_left, delivery, delivery_error, "
                          "requested_at, expires_at"_s;
 
-struct DeliveryName
-{
-    SignInRequest::Delivery delivery;
-    QLatin1String name;
-};
-const DeliveryName kDeliveryNames[] = {
+const EnumName<SignInRequest::Delivery> kDeliveryNames[] = {
     {SignInRequest::Delivery::Owner, "owner"_L1},   {SignInRequest::Delivery::Sending, "sending"_L1},
     {SignInRequest::Delivery::Sent, "sent"_L1},     {SignInRequest::Delivery::Failed, "failed"_L1},
     {SignInRequest::Delivery::Refused, "refused"_L1},
@@ -45,20 +41,12 @@ SignInRequest requestFrom(const QSqlQuery &query)
 
 QString SignInRequest::deliveryName(Delivery delivery)
 {
-    for (const DeliveryName &entry : kDeliveryNames) {
-        if (entry.delivery == delivery)
-            return entry.name;
-    }
-    return u"refused"_s;
+    return nameOf(kDeliveryNames, delivery);
 }
 
 SignInRequest::Delivery SignInRequest::deliveryFromName(const QString &name)
 {
-    for (const DeliveryName &entry : kDeliveryNames) {
-        if (entry.name == name)
-            return entry.delivery;
-    }
-    return Delivery::Refused;
+    return valueOf(kDeliveryNames, name).value_or(Delivery::Refused);
 }
 
 SignInRequestRepository::SignInRequestRepository(Database &db)
