@@ -1,11 +1,15 @@
 // berth_screenshots DIR [--review]: renders the README's pictures of the dashboard (main window, publish
-// sheet) offscreen from a throwaway engine with example sites. Run through `cmake --build <dir> --target
-// screenshots`. --review also renders every other window into DIR/review, to look at before a commit.
+// sheet, a site's submissions) offscreen from a throwaway engine with example sites and visitors. Run
+// through `cmake --build <dir> --target screenshots`. --review also renders every other window into
+// DIR/review, to look at before a commit.
 #include "appsettings.h"
 #include "dashboardcontext.h"
 #include "deploymentactions.h"
 #include "domain/accountservice.h"
+#include "domain/clock.h"
+#include "domain/counterservice.h"
 #include "domain/deploymentservice.h"
+#include "domain/submissionservice.h"
 #include "editdetailsdialog.h"
 #include "engine.h"
 #include "keysdialog.h"
@@ -14,6 +18,7 @@
 #include "publishdialog.h"
 #include "renamedialog.h"
 #include "settingsdialog.h"
+#include "submissionsdialog.h"
 #include "translations.h"
 
 #include <QAbstractButton>
@@ -22,6 +27,7 @@
 #include <QEventLoop>
 #include <QFutureWatcher>
 #include <QStyleFactory>
+#include <QTableView>
 #include <QTemporaryDir>
 #include <QTextStream>
 #include <QTimer>
@@ -60,7 +66,8 @@ bool deploy(Engine &engine, const User &owner, DeployRequest request)
     return true;
 }
 
-bool addExamples(Engine &engine)
+// Four sites, published some minutes apart.
+bool addExamples(Engine &engine, ManualClock &clock)
 {
     const User owner = engine.accounts().ensureOwner().value().owner;
     DeployRequest docs;
@@ -89,6 +96,41 @@ bool addExamples(Engine &engine)
     for (DeployRequest *request : {&docs, &launch, &portfolio, &notes}) {
         if (!deploy(engine, owner, *request))
             return false;
+        clock.advance(25 * 60'000);
+    }
+    return true;
+}
+
+// What visitors left on the launch page's sign-up form and counters, a few minutes apart.
+bool addVisitors(Engine &engine, ManualClock &clock)
+{
+    const User owner = engine.accounts().ensureOwner().value().owner;
+    Deployment launch;
+    for (const Deployment &deployment : engine.deployments().list(owner)) {
+        if (deployment.slug == u"launch-day")
+            launch = deployment;
+    }
+    const QList<QJsonObject> forms {
+        {{u"email"_s, u"ana@example.com"_s}, {u"name"_s, u"Ana Lima"_s}, {u"message"_s, u"Count me in!"_s}},
+        {{u"email"_s, u"ben.ortiz@example.org"_s}, {u"name"_s, u"Ben Ortiz"_s},
+            {u"message"_s, u"Can I bring a friend?\nShe builds boats too."_s}},
+        {{u"email"_s, u"chen@example.net"_s}, {u"name"_s, u"Chen Wei"_s}},
+        {{u"email"_s, u"dora@example.com"_s}, {u"name"_s, u"Dora K."_s}, {u"message"_s, u"See you at the pier, 9am"_s},
+            {u"newsletter"_s, u"yes"_s}},
+        {{u"email"_s, u"eli@example.com"_s}, {u"name"_s, u"Eli"_s}, {u"message"_s, u"Is there parking nearby?"_s},
+            {u"newsletter"_s, u"no"_s}},
+    };
+    for (const QJsonObject &form : forms) {
+        clock.advance(17 * 60'000);
+        if (!engine.submissions().receive(launch, form))
+            return false;
+    }
+    for (const auto &[name, count] : QList<std::pair<QString, int>> {{u"visits"_s, 214}, {u"signups"_s, 5}}) {
+        for (int i = 0; i < count; ++i) {
+            if (!engine.counters().increment(launch, name))
+                return false;
+        }
+        clock.advance(3 * 60'000);
     }
     return true;
 }
@@ -137,7 +179,20 @@ bool review(MainWindow &window, Engine &engine, AppSettings &settings, const QSt
     ProtectionDialog protection(context, secret, &window);
     KeysDialog keys(context, &window);
     SettingsDialog settingsDialog(context, &window);
-    bool ok = save(&rename, out.filePath(u"rename.png"_s)) && save(&details, out.filePath(u"details.png"_s))
+    QHash<QString, QString> ids; // slug -> id
+    for (const Deployment &deployment : all)
+        ids.insert(deployment.slug, deployment.id);
+    SubmissionsDialog *counters
+        = window.actions().showSubmissions(ids[u"launch-day"_s], SubmissionsDialog::Tab::Counters);
+    bool ok = counters && save(counters, out.filePath(u"counters.png"_s));
+    if (counters)
+        counters->close();
+    SubmissionsDialog *empty
+        = window.actions().showSubmissions(ids[u"team-handbook"_s], SubmissionsDialog::Tab::Submissions);
+    ok = ok && empty && save(empty, out.filePath(u"submissions-empty.png"_s));
+    if (empty)
+        empty->close();
+    ok = ok && save(&rename, out.filePath(u"rename.png"_s)) && save(&details, out.filePath(u"details.png"_s))
         && save(&protection, out.filePath(u"protection.png"_s)) && save(&keys, out.filePath(u"keys.png"_s))
         && save(&settingsDialog, out.filePath(u"settings.png"_s));
 
@@ -191,14 +246,17 @@ int main(int argc, char *argv[])
     if (!QDir().mkpath(output) || !temp.isValid())
         return 1;
 
+    // Example times lead up to now, as if the sites and their visitors had been busy this morning.
+    ManualClock clock(QDateTime::currentDateTimeUtc().addSecs(-4 * 60 * 60));
     EngineSettings settings;
+    settings.clock = &clock;
     settings.dataDir = temp.filePath(u"data"_s);
     settings.listenPort = 0;
     settings.siteDomain = u"localhost:8080"_s; // the addresses people would see by default
     settings.baseUrl = u"http://localhost:8080"_s;
     Engine engine(settings);
     QString error;
-    if (!engine.start(&error) || !addExamples(engine)) {
+    if (!engine.start(&error) || !addExamples(engine, clock) || !addVisitors(engine, clock)) {
         QTextStream(stderr) << "engine: " << error << "\n";
         return 1;
     }
@@ -223,6 +281,20 @@ int main(int argc, char *argv[])
     if (!save(sheet, QDir(output).filePath(u"publish-sheet.png"_s)))
         return 1;
     sheet->reject();
+
+    QString launchId;
+    for (const Deployment &deployment : engine.deployments().listAll()) {
+        if (deployment.slug == u"launch-day")
+            launchId = deployment.id;
+    }
+    SubmissionsDialog *inbox = window.actions().showSubmissions(launchId, SubmissionsDialog::Tab::Submissions);
+    if (!inbox)
+        return 1;
+    inbox->findChild<QTableView *>(u"submissionsTableView"_s)->selectRow(3); // the one with two lines
+    inbox->resize(900, 470);
+    if (!save(inbox, QDir(output).filePath(u"submissions.png"_s)))
+        return 1;
+    inbox->close();
     if (!reviewing)
         return 0;
     const QDir reviewDir(QDir(output).filePath(u"review"_s));
