@@ -13,8 +13,10 @@ constexpr int kMaxLocalLength = 64;
 
 std::optional<QString> normalised(const QString &address)
 {
-    static const QRegularExpression kShape(
-        u"^[a-z0-9.!#$%&'*+/=?^_`{|}~-]+@[a-z0-9](?:[a-z0-9-]{0,61}[a-z0-9])?(?:\\.[a-z0-9](?:[a-z0-9-]{0,61}[a-z0-9])?)*$"_s);
+    // The local part's characters (RFC 5322 atext and dots), then dot-separated domain labels.
+    static const QRegularExpression kShape(u"^[a-z0-9.!#$%&'*+/=?^_`{|}~-]+@"
+                                           "[a-z0-9](?:[a-z0-9-]{0,61}[a-z0-9])?"
+                                           "(?:\\.[a-z0-9](?:[a-z0-9-]{0,61}[a-z0-9])?)*$"_s);
     const QString trimmed = address.trimmed().toLower();
     if (trimmed.isEmpty() || trimmed.size() > kMaxLength || trimmed.indexOf(u'@') > kMaxLocalLength)
         return std::nullopt;

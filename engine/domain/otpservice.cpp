@@ -81,7 +81,8 @@ std::optional<Error> OtpService::requestCode(const QString &email)
     if (!address)
         return Error{Error::Kind::BadRequest, u"A valid email address is required"_s};
     const QDateTime now = m_clock.now();
-    const QString code = u"%1"_s.arg(qulonglong(QRandomGenerator::system()->bounded(kCodeSpace)), kCodeDigits, 10, QChar(u'0'));
+    const quint32 number = QRandomGenerator::system()->bounded(kCodeSpace);
+    const QString code = u"%1"_s.arg(qulonglong(number), kCodeDigits, 10, QChar(u'0'));
     const SmtpConfig smtp = m_policy.smtp();
 
     SignInRequest request;
@@ -105,7 +106,7 @@ std::optional<Error> OtpService::requestCode(const QString &email)
         return Error{Error::Kind::Internal, u"Could not process the request"_s};
     }
     if (request.delivery == SignInRequest::Delivery::Sending)
-        deliver(request, code);
+        deliver(request, code, smtp);
     else if (request.delivery == SignInRequest::Delivery::Owner)
         qCInfo(lcSignIn).noquote() << "sign-in code for" << request.email
                                    << "waits for the owner to relay it (berthd signin-requests)";
@@ -113,9 +114,8 @@ std::optional<Error> OtpService::requestCode(const QString &email)
     return std::nullopt;
 }
 
-void OtpService::deliver(const SignInRequest &request, const QString &code)
+void OtpService::deliver(const SignInRequest &request, const QString &code, const SmtpConfig &smtp)
 {
-    const SmtpConfig smtp = m_policy.smtp();
     m_mailer.send(smtp, codeMessage(smtp.from, request.email, code))
             .then(this, [this, email = request.email, hash = request.codeHash, code](const QString &error) {
                 m_policy.recordSmtpResult(error);

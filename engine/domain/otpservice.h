@@ -14,6 +14,7 @@ class Clock;
 class Database;
 class Mailer;
 class SignInPolicy;
+struct SmtpConfig;
 class SignInRequestRepository;
 
 Q_DECLARE_LOGGING_CATEGORY(lcSignIn)
@@ -65,7 +66,7 @@ Q_SIGNALS:
     void requestsChanged(); // a request arrived, a code was used, a delivery finished
 
 private:
-    void deliver(const SignInRequest &request, const QString &code);
+    void deliver(const SignInRequest &request, const QString &code, const SmtpConfig &smtp);
     static QByteArray hashCode(const QByteArray &salt, const QString &code);
 
     Database &m_db;

@@ -258,7 +258,8 @@ private Q_SLOTS:
         QCOMPARE(page.header("content-type"), QByteArray("text/html; charset=utf-8"));
         QVERIFY(page.body.contains("data-claim=\"" + agent.claimToken.toLatin1() + '"'));
         QVERIFY(page.body.contains("data-base-url=\"http://localhost:"));
-        QVERIFY(page.body.contains("id=\"email\"") && page.body.contains("id=\"code\"") && page.body.contains("id=\"copy\""));
+        for (const char *field : {"id=\"email\"", "id=\"code\"", "id=\"api-key\"", "id=\"copy\""})
+            QVERIFY2(page.body.contains(field), field);
         QCOMPARE(page.header("x-frame-options"), QByteArray("DENY"));
         QCOMPARE(page.header("referrer-policy"), QByteArray("no-referrer"));
         // Inline script and style run only with this response's nonce.
@@ -267,14 +268,15 @@ private Q_SLOTS:
                                       .match(QString::fromLatin1(csp)).captured(1);
         QVERIFY2(nonce.size() >= 16, csp.constData());
         QCOMPARE(page.body.count("nonce=\"" + nonce.toLatin1() + '"'), 2);
-        QVERIFY(!QRegularExpression(u"\\{\\{\\w+\\}\\}"_s).match(QString::fromUtf8(page.body)).hasMatch()); // all filled
+        const QRegularExpression placeholder(u"\\{\\{\\w+\\}\\}"_s);
+        QVERIFY(!placeholder.match(QString::fromUtf8(page.body)).hasMatch()); // every one filled in
         const TestReply next = m_fixture->client().api("GET", u"/auth/login"_s, {});
         QVERIFY(!next.body.contains(nonce.toLatin1()));
         QVERIFY(next.body.contains("data-claim=\"\""));
 
         // Anything that is not a claim token is dropped, never echoed.
-        const TestReply hostile = m_fixture->client().api("GET", u"/auth/login?claim=%22%3E%3Cscript%3Ex%3C/script%3E"_s,
-                                                          {});
+        const TestReply hostile =
+                m_fixture->client().api("GET", u"/auth/login?claim=%22%3E%3Cscript%3Ex%3C/script%3E"_s, {});
         QCOMPARE(hostile.status, 200);
         QVERIFY(hostile.body.contains("data-claim=\"\""));
         QVERIFY(!hostile.body.contains("<script>x"));

@@ -101,7 +101,8 @@ private Q_SLOTS:
     void onlyYourOwnKeys()
     {
         const QByteArray bob = SignInSteps::signedInKey(*m_fixture, u"bob@example.com"_s);
-        const QString annKeyId = keys(m_ann).json().value(u"keys"_s).toArray().at(0).toObject().value(u"id"_s).toString();
+        const QJsonArray annKeys = keys(m_ann).json().value(u"keys"_s).toArray();
+        const QString annKeyId = annKeys.at(0).toObject().value(u"id"_s).toString();
         const TestReply other = m_fixture->client().api("DELETE", u"/auth/keys/"_s + annKeyId, bob);
         QCOMPARE(other.status, 404);
         QCOMPARE(other.json(), (QJsonObject{{u"error"_s, u"Key not found"_s}}));

@@ -68,7 +68,8 @@ private Q_SLOTS:
         for (int i = 0; i < endpoint.limit; ++i) {
             const QByteArray body = i % 2 == 0 ? endpoint.validBody : QByteArray("{broken");
             const TestReply reply = call(from("127.0.0.2"), endpoint, body);
-            QVERIFY2(reply.status != 429 && reply.status != 0, qPrintable(u"request %1: %2"_s.arg(i).arg(reply.status)));
+            QVERIFY2(reply.status != 429 && reply.status != 0,
+                     qPrintable(u"request %1: %2"_s.arg(i).arg(reply.status)));
             m_fixture->clock().advance(1000);
         }
         const TestReply refused = call(from("127.0.0.2"), endpoint, endpoint.validBody);

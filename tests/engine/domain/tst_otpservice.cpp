@@ -285,8 +285,8 @@ private slots:
 
     void malformedEmailIsTheOnlyRefusal()
     {
-        for (const QString &email : {u""_s, u"ann"_s, u"ann@"_s, u"a b@example.com"_s, u"ann@example.com\r\nBcc: x@y.z"_s,
-                                     u"<ann@example.com>"_s}) {
+        for (const QString &email : {u""_s, u"ann"_s, u"ann@"_s, u"a b@example.com"_s,
+                                     u"ann@example.com\r\nBcc: x@y.z"_s, u"<ann@example.com>"_s}) {
             const auto error = m_otp->requestCode(email);
             QVERIFY2(error, qPrintable(email));
             QCOMPARE(error->kind, Error::Kind::BadRequest);
