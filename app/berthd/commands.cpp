@@ -5,6 +5,7 @@
 #include "engine.h"
 #include "listenaddress.h"
 #include "processlimits.h"
+#include "shutdownsignals.h"
 #include "domain/accountservice.h"
 #include "domain/limits.h"
 #include "domain/siteaddresses.h"
@@ -85,6 +86,13 @@ int serve(const QStringList &arguments)
     }
 
     raiseOpenFileLimit();
+    // Before anything can be announced: a SIGTERM after the banner always finds the handler in place.
+    ShutdownSignals shutdown;
+    QObject::connect(&shutdown, &ShutdownSignals::received, [](int) {
+        out() << "Stopping.\n";
+        out().flush();
+        QCoreApplication::quit();
+    });
     Engine engine(settings);
     QString error;
     if (!engine.start(&error)) {

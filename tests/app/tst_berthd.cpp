@@ -76,6 +76,20 @@ private Q_SLOTS:
         QCOMPARE(client.api("GET", u"/deploys"_s, "bk_forged").status, 401);
     }
 
+    void sigtermStopsCleanly()
+    {
+        QTemporaryDir dir;
+        BerthdProcess server(dir.path());
+        QVERIFY(server.start());
+        berth::test::HttpTestClient client(server.port());
+        QCOMPARE(client.site(u"no-site-here"_s).status, 404); // serving
+        server.process().terminate(); // SIGTERM
+        QVERIFY(server.waitForExit(10000));
+        QCOMPARE(server.process().exitStatus(), QProcess::NormalExit);
+        QCOMPARE(server.process().exitCode(), 0);
+        QVERIFY(server.process().readAllStandardOutput().contains("Stopping."));
+    }
+
     void firstStartPrintsTheOwnerKeyOnce()
     {
         QTemporaryDir dir;
