@@ -7,6 +7,7 @@
 #include "api/counterscontroller.h"
 #include "api/submissionscontroller.h"
 #include "api/deploymentscontroller.h"
+#include "api/statuscontroller.h"
 #include "domain/accesscontrol.h"
 #include "domain/accountservice.h"
 #include "domain/agentservice.h"
@@ -72,6 +73,7 @@ struct Engine::Parts
         , addresses(QString(), QString())
         , router(accounts, rateLimiter, settings.apiRequestsPerMinute)
         , deploymentsController(deployments, addresses)
+        , statusController(addresses)
         , submissionRepository(database)
         , counterRepository(database)
         , submissions(submissionRepository, deploymentRepository, userRepository, plans, clock)
@@ -113,6 +115,7 @@ struct Engine::Parts
     SiteAddresses addresses; // set once the port is known
     ApiRouter router;
     DeploymentsController deploymentsController;
+    StatusController statusController;
     SubmissionRepository submissionRepository;
     CounterRepository counterRepository;
     SubmissionService submissions;
@@ -146,6 +149,7 @@ Engine::Engine(EngineSettings settings, QObject *parent)
     if (m_settings.dataDir.isEmpty())
         m_settings.dataDir = QStandardPaths::writableLocation(QStandardPaths::AppDataLocation);
     m_parts = std::make_unique<Parts>(m_settings);
+    m_parts->statusController.registerRoutes(m_parts->router);
     m_parts->deploymentsController.registerRoutes(m_parts->router);
     m_parts->submissionsController.registerRoutes(m_parts->router);
     m_parts->countersController.registerRoutes(m_parts->router);

@@ -40,7 +40,7 @@ void ApiRouter::handle(const HttpRequest &request, ResponseSink sink) const
     QString path = request.path;
     if (path.size() > 1 && path.endsWith(u'/'))
         path.chop(1);
-    const QStringList segments = path.split(u'/').mid(1);
+    const QStringList segments = path == u"/" ? QStringList() : path.split(u'/').mid(1);
     const QByteArray method = request.isHead() ? QByteArray("GET") : request.method;
 
     const Route *found = nullptr;

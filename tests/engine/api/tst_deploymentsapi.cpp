@@ -268,6 +268,21 @@ private Q_SLOTS:
         QVERIFY(reply.header("content-length").toInt() > 0);
     }
 
+    void rootDescribesTheInstance()
+    {
+        TestReply reply = client().request("GET", client().apiHost(), u"/"_s); // no key needed
+        QCOMPARE(reply.status, 200);
+        QCOMPARE(reply.json()[u"name"_s].toString(), u"Berth"_s);
+        QCOMPARE(reply.json()[u"sign_in"_s].toString(), u"http://localhost:%1/auth/login"_s.arg(client().port()));
+        QCOMPARE(reply.json()[u"sites"_s].toString(), u"http://<slug>.localhost:%1"_s.arg(client().port()));
+        reply = client().request("GET", client().apiHost(), u"/"_s, {}, {{"Accept", "text/html,*/*"}});
+        QCOMPARE(reply.status, 200);
+        QVERIFY(reply.header("content-type").startsWith("text/html"));
+        QVERIFY(reply.body.contains("Berth is running"));
+        QVERIFY(reply.body.contains("/auth/login"));
+        QCOMPARE(client().request("POST", client().apiHost(), u"/"_s).status, 405);
+    }
+
     void unknownHostIsRefused()
     {
         const TestReply reply = client().request("GET", u"evil.example:%1"_s.arg(client().port()), u"/deploys"_s, {},
