@@ -5,6 +5,7 @@
 namespace berth {
 
 namespace {
+constexpr int kBusyRetryAfterSeconds = 1; // the Retry-After of a 503 from the connection or upload caps
 
 constexpr qsizetype kHeadReserveBytes = 512;
 
@@ -98,7 +99,9 @@ QByteArray ResponseWriter::head(const HttpResponse &response, qint64 contentLeng
 
 QByteArray ResponseWriter::refusal(int status, const QString &message)
 {
-    const HttpResponse response = HttpResponse::jsonError(status, message);
+    HttpResponse response = HttpResponse::jsonError(status, message);
+    if (status == 503)
+        response.setHeader("Retry-After", QByteArray::number(kBusyRetryAfterSeconds)); // busy now, free again soon
     return head(response, response.body.size(), false) + response.body;
 }
 

@@ -197,6 +197,7 @@ void TestConnections::connectionCap()
     RawResponse r;
     QVERIFY(c.waitResponse(&r));
     QCOMPARE(r.status, 503);
+    QCOMPARE(r.header("retry-after"), QByteArray("1"));
     QVERIFY(c.waitClosed());
     a.socket().abort();
     QTRY_COMPARE(m_service->liveConnections(), 1);

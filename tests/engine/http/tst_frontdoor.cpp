@@ -288,6 +288,7 @@ void TestFrontDoor::largeUploadsCapped()
     RawResponse r;
     QVERIFY(second.waitResponse(&r));
     QCOMPARE(r.status, 503);
+    QCOMPARE(r.header("retry-after"), QByteArray("1"));
     first.send(QByteArray(300, 'a'));
     QVERIFY(first.waitResponse(&r));
     QCOMPARE(r.status, 200);
