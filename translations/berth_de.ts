@@ -2,6 +2,33 @@
 <!DOCTYPE TS>
 <TS version="2.1" language="de">
 <context>
+    <name>berth::AccountsDialog</name>
+    <message>
+        <source>Accounts</source>
+        <translation>Konten</translation>
+    </message>
+    <message>
+        <source>Users, sign-in or mail</source>
+        <translation>Benutzer, Anmeldung oder E-Mail</translation>
+    </message>
+    <message>
+        <source>&amp;Users</source>
+        <translation>Ben&amp;utzer</translation>
+    </message>
+    <message>
+        <source>S&amp;ign-in</source>
+        <translation>&amp;Anmeldung</translation>
+    </message>
+    <message>
+        <source>&amp;Mail</source>
+        <translation>&amp;E-Mail</translation>
+    </message>
+    <message>
+        <source>Refresh</source>
+        <translation>Aktualisieren</translation>
+    </message>
+</context>
+<context>
     <name>berth::CountersModel</name>
     <message>
         <source>Counting since %1</source>
@@ -449,6 +476,177 @@
     </message>
 </context>
 <context>
+    <name>berth::MailPanel</name>
+    <message>
+        <source>Send &amp;Test</source>
+        <translation>Test &amp;verschicken</translation>
+    </message>
+    <message>
+        <source>SMTP server</source>
+        <translation>SMTP-Server</translation>
+    </message>
+    <message>
+        <source>smtp.example.com</source>
+        <translation>smtp.example.com</translation>
+    </message>
+    <message>
+        <source>Port</source>
+        <translation>Port</translation>
+    </message>
+    <message>
+        <source>Security</source>
+        <translation>Sicherheit</translation>
+    </message>
+    <message>
+        <source>STARTTLS (port 587)</source>
+        <translation>STARTTLS (Port 587)</translation>
+    </message>
+    <message>
+        <source>TLS (port 465)</source>
+        <translation>TLS (Port 465)</translation>
+    </message>
+    <message>
+        <source>None: a relay you trust (port 25)</source>
+        <translation>Keine: ein Relay, dem Sie vertrauen (Port 25)</translation>
+    </message>
+    <message>
+        <source>SMTP user name</source>
+        <translation>SMTP-Benutzername</translation>
+    </message>
+    <message>
+        <source>Empty: no sign-in</source>
+        <translation>Leer: ohne Anmeldung</translation>
+    </message>
+    <message>
+        <source>SMTP password</source>
+        <translation>SMTP-Passwort</translation>
+    </message>
+    <message>
+        <source>Show the password</source>
+        <translation>Passwort anzeigen</translation>
+    </message>
+    <message>
+        <source>Sender address</source>
+        <translation>Absenderadresse</translation>
+    </message>
+    <message>
+        <source>berth@example.com</source>
+        <translation>berth@example.com</translation>
+    </message>
+    <message>
+        <source>Test message recipient</source>
+        <translation>Empfänger der Testnachricht</translation>
+    </message>
+    <message>
+        <source>you@example.com</source>
+        <translation>sie@example.com</translation>
+    </message>
+    <message>
+        <source>Mail for sign-in codes</source>
+        <translation>E-Mail für Anmeldecodes</translation>
+    </message>
+    <message>
+        <source>S&amp;ecurity:</source>
+        <translation>Sic&amp;herheit:</translation>
+    </message>
+    <message>
+        <source>SMTP &amp;server:</source>
+        <translation>SMTP-&amp;Server:</translation>
+    </message>
+    <message>
+        <source>&amp;Port:</source>
+        <translation>&amp;Port:</translation>
+    </message>
+    <message>
+        <source>Pass&amp;word:</source>
+        <translation>Pass&amp;wort:</translation>
+    </message>
+    <message>
+        <source>Sen&amp;der:</source>
+        <translation>Absen&amp;der:</translation>
+    </message>
+    <message>
+        <source>Berth keeps the password in its database, as it needs it to send: keep the data folder private.</source>
+        <translation>Berth speichert das Passwort in seiner Datenbank, weil es damit sendet: Halten Sie den Datenordner privat.</translation>
+    </message>
+    <message>
+        <source>Test</source>
+        <translation>Test</translation>
+    </message>
+    <message>
+        <source>Sign-in codes are mailed through &lt;b&gt;%1:%2&lt;/b&gt;.</source>
+        <translation>Anmeldecodes werden über &lt;b&gt;%1:%2&lt;/b&gt; verschickt.</translation>
+    </message>
+    <message>
+        <source>&lt;b&gt;Mail is not set up.&lt;/b&gt; Berth sends no codes: you pass them on from the Sign-in tab.</source>
+        <translation>&lt;b&gt;E-Mail ist nicht eingerichtet.&lt;/b&gt; Berth verschickt keine Codes: Sie geben sie vom Reiter „Anmeldung“ aus weiter.</translation>
+    </message>
+    <message>
+        <source>Last delivery failed %1: %2</source>
+        <translation>Letzte Zustellung fehlgeschlagen %1: %2</translation>
+    </message>
+    <message>
+        <source>Enter the SMTP server&apos;s host name, such as smtp.example.com.</source>
+        <translation>Geben Sie den Hostnamen des SMTP-Servers ein, etwa smtp.example.com.</translation>
+    </message>
+    <message>
+        <source>Enter the sender&apos;s email address, such as berth@example.com.</source>
+        <translation>Geben Sie die E-Mail-Adresse des Absenders ein, etwa berth@example.com.</translation>
+    </message>
+    <message>
+        <source>Saved. The next sign-in code goes out by mail.</source>
+        <translation>Gespeichert. Der nächste Anmeldecode geht per E-Mail hinaus.</translation>
+    </message>
+    <message>
+        <source>Stop Mailing</source>
+        <translation>Versand beenden</translation>
+    </message>
+    <message>
+        <source>Forget the mail settings? Berth then sends no sign-in codes: you pass them on yourself.</source>
+        <translation>Die E-Mail-Einstellungen vergessen? Berth verschickt dann keine Anmeldecodes: Sie geben sie selbst weiter.</translation>
+    </message>
+    <message>
+        <source>The mail settings could not be removed.</source>
+        <translation>Die E-Mail-Einstellungen konnten nicht entfernt werden.</translation>
+    </message>
+    <message>
+        <source>Mail settings removed: you pass sign-in codes on.</source>
+        <translation>E-Mail-Einstellungen entfernt: Sie geben Anmeldecodes weiter.</translation>
+    </message>
+    <message>
+        <source>Enter the address to send the test message to.</source>
+        <translation>Geben Sie die Adresse ein, an die die Testnachricht gehen soll.</translation>
+    </message>
+    <message>
+        <source>Sending a test message to %1…</source>
+        <translation>Testnachricht an %1 wird verschickt …</translation>
+    </message>
+    <message>
+        <source>The test message to %1 is sent.</source>
+        <translation>Die Testnachricht an %1 ist verschickt.</translation>
+    </message>
+    <message>
+        <source>The test message failed: %1</source>
+        <translation>Die Testnachricht ist fehlgeschlagen: %1</translation>
+    </message>
+    <message>
+        <source>Sa&amp;ve Mail Settings</source>
+        <translation>E-Mail-Einstellungen spei&amp;chern</translation>
+    </message>
+    <message>
+        <source>Stop Mai&amp;ling…</source>
+        <translation>Versand &amp;beenden …</translation>
+    </message>
+    <message>
+        <source>User &amp;name:</source>
+        <translation>Benutzer&amp;name:</translation>
+    </message>
+    <message>
+        <source>Send a test message t&amp;o:</source>
+        <translation>&amp;Testnachricht an:</translation>
+    </message>
+</context>
+<context>
     <name>berth::MainWindow</name>
     <message>
         <source>Berth</source>
@@ -576,6 +774,33 @@
     <message>
         <source>&lt;h3&gt;Berth %1&lt;/h3&gt;&lt;p&gt;Puts a folder on a live address from your own machine.&lt;/p&gt;&lt;p&gt;Sites stay online while Berth runs, in this window or in the tray.&lt;/p&gt;&lt;p&gt;GPL-3.0-or-later&lt;/p&gt;</source>
         <translation>&lt;h3&gt;Berth %1&lt;/h3&gt;&lt;p&gt;Bringt einen Ordner von Ihrem eigenen Rechner aus unter eine erreichbare Adresse.&lt;/p&gt;&lt;p&gt;Websites bleiben online, solange Berth läuft, in diesem Fenster oder im Systembereich.&lt;/p&gt;&lt;p&gt;GPL-3.0-or-later&lt;/p&gt;</translation>
+    </message>
+    <message>
+        <source>&amp;Accounts…</source>
+        <translation>&amp;Konten …</translation>
+    </message>
+    <message>
+        <source>Users and their plans, who may sign in, sign-in codes to pass on, mail</source>
+        <translation>Benutzer und ihre Tarife, wer sich anmelden darf, weiterzugebende Anmeldecodes, E-Mail</translation>
+    </message>
+    <message>
+        <source>New plan limits saved: they apply now.</source>
+        <translation>Neue Tariflimits gespeichert: Sie gelten ab sofort.</translation>
+    </message>
+</context>
+<context>
+    <name>berth::PlanText</name>
+    <message>
+        <source>Agent</source>
+        <translation>Agent</translation>
+    </message>
+    <message>
+        <source>Free</source>
+        <translation>Free</translation>
+    </message>
+    <message>
+        <source>Pro</source>
+        <translation>Pro</translation>
     </message>
 </context>
 <context>
@@ -896,24 +1121,167 @@
         <translation>Zähler pro Website</translation>
     </message>
     <message>
-        <source>Agent</source>
-        <translation>Agent</translation>
-    </message>
-    <message>
-        <source>Free</source>
-        <translation>Free</translation>
-    </message>
-    <message>
-        <source>Pro</source>
-        <translation>Pro</translation>
-    </message>
-    <message>
-        <source>The instance owner is on Pro. Sizes: a single HTML page up to %1, each file up to %2, a whole site up to %3.</source>
-        <translation>Das Eigentümerkonto der Instanz hat den Pro-Tarif. Größen: eine einzelne HTML-Seite bis %1, jede Datei bis %2, eine ganze Website bis %3.</translation>
-    </message>
-    <message>
         <source>“%1” is not an address and port such as 127.0.0.1:8080.</source>
         <translation>„%1“ ist keine Adresse mit Port wie 127.0.0.1:8080.</translation>
+    </message>
+    <message>
+        <source>%1: %2</source>
+        <translation>%1: %2</translation>
+    </message>
+    <message>
+        <source>Restore &amp;Defaults</source>
+        <translation>&amp;Standardwerte</translation>
+    </message>
+    <message>
+        <source>Puts back the limits Berth ships with; they apply when you save</source>
+        <translation>Stellt die Limits wieder her, mit denen Berth ausgeliefert wird; sie gelten, sobald Sie speichern</translation>
+    </message>
+    <message>
+        <source>New limits apply as soon as you save, to everyone on the plan; sites and submissions already above a lowered limit stay. The instance owner is on Pro. Sizes: a single HTML page up to %1, each file up to %2, a whole site up to %3.</source>
+        <translation>Neue Limits gelten, sobald Sie speichern, für alle im Tarif; Websites und Einsendungen über einem gesenkten Limit bleiben erhalten. Das Eigentümerkonto der Instanz hat den Pro-Tarif. Größen: eine einzelne HTML-Seite bis %1, jede Datei bis %2, eine ganze Website bis %3.</translation>
+    </message>
+    <message>
+        <source>The limits of %1 could not be saved: %2</source>
+        <translation>Die Limits von %1 konnten nicht gespeichert werden: %2</translation>
+    </message>
+</context>
+<context>
+    <name>berth::SignInPanel</name>
+    <message>
+        <source>&amp;Copy Code</source>
+        <translation>Code &amp;kopieren</translation>
+    </message>
+    <message>
+        <source>&amp;Remove</source>
+        <translation>Ent&amp;fernen</translation>
+    </message>
+    <message>
+        <source>Anyone may &amp;sign up</source>
+        <translation>Jeder darf sich &amp;registrieren</translation>
+    </message>
+    <message>
+        <source>Allow &amp;agent sessions from the local network</source>
+        <translation>Agent-Sitzungen aus dem &amp;lokalen Netz erlauben</translation>
+    </message>
+    <message>
+        <source>A&amp;dd</source>
+        <translation>&amp;Hinzufügen</translation>
+    </message>
+    <message>
+        <source>Who may sign in</source>
+        <translation>Wer sich anmelden darf</translation>
+    </message>
+    <message>
+        <source>Otherwise only the emails below. Whoever signs up while this is on joins the list, and stays on it when you turn it off.</source>
+        <translation>Sonst nur die E-Mail-Adressen unten. Wer sich registriert, solange dies an ist, kommt auf die Liste und bleibt darauf, wenn Sie es ausschalten.</translation>
+    </message>
+    <message>
+        <source>Emails that may sign in</source>
+        <translation>E-Mail-Adressen, die sich anmelden dürfen</translation>
+    </message>
+    <message>
+        <source>Email</source>
+        <translation>E-Mail</translation>
+    </message>
+    <message>
+        <source>Added</source>
+        <translation>Hinzugefügt</translation>
+    </message>
+    <message>
+        <source>Takes the email off the list; keys its owner already has keep working</source>
+        <translation>Nimmt die Adresse von der Liste; Schlüssel, die ihr Inhaber schon hat, funktionieren weiter</translation>
+    </message>
+    <message>
+        <source>Email to allow</source>
+        <translation>Zu erlaubende E-Mail-Adresse</translation>
+    </message>
+    <message>
+        <source>name@example.com</source>
+        <translation>name@example.com</translation>
+    </message>
+    <message>
+        <source>Sign-in requests</source>
+        <translation>Anmeldeanfragen</translation>
+    </message>
+    <message>
+        <source>Code</source>
+        <translation>Code</translation>
+    </message>
+    <message>
+        <source>Status</source>
+        <translation>Status</translation>
+    </message>
+    <message>
+        <source>Expires</source>
+        <translation>Läuft ab</translation>
+    </message>
+    <message>
+        <source>Copies the selected request&apos;s code, to pass on to its person</source>
+        <translation>Kopiert den Code der ausgewählten Anfrage, um ihn an die Person weiterzugeben</translation>
+    </message>
+    <message>
+        <source>Scripts and agents on this computer get a key with POST /auth/session; from elsewhere they are refused.</source>
+        <translation>Skripte und Agenten auf diesem Computer erhalten mit POST /auth/session einen Schlüssel; von anderswo werden sie abgewiesen.</translation>
+    </message>
+    <message>
+        <source>Scripts and agents on this computer and on private networks (10/8, 172.16/12, 192.168/16, link-local) get a key with POST /auth/session.</source>
+        <translation>Skripte und Agenten auf diesem Computer und in privaten Netzen (10/8, 172.16/12, 192.168/16, link-local) erhalten mit POST /auth/session einen Schlüssel.</translation>
+    </message>
+    <message>
+        <source>Agent sessions are open to any address (berthd agents anywhere). Turn this off to allow this computer only.</source>
+        <translation>Agent-Sitzungen stehen jeder Adresse offen (berthd agents anywhere). Schalten Sie dies aus, um nur diesen Computer zuzulassen.</translation>
+    </message>
+    <message>
+        <source>Codes are mailed through %1. A code shows here when its mail could not be delivered.</source>
+        <translation>Codes werden über %1 verschickt. Ein Code erscheint hier, wenn seine E-Mail nicht zugestellt werden konnte.</translation>
+    </message>
+    <message>
+        <source>&lt;b&gt;Mail is not set up:&lt;/b&gt; Berth does not send codes. Give each person the code of their request, e.g. by phone or chat; it works for ten minutes.</source>
+        <translation>&lt;b&gt;E-Mail ist nicht eingerichtet:&lt;/b&gt; Berth verschickt keine Codes. Geben Sie jeder Person den Code ihrer Anfrage, etwa per Telefon oder Chat; er gilt zehn Minuten.</translation>
+    </message>
+    <message>
+        <source>Pass it on</source>
+        <translation>Weitergeben</translation>
+    </message>
+    <message>
+        <source>Mailing…</source>
+        <translation>Wird verschickt …</translation>
+    </message>
+    <message>
+        <source>Mailed</source>
+        <translation>Verschickt</translation>
+    </message>
+    <message>
+        <source>Not delivered: pass it on</source>
+        <translation>Nicht zugestellt: weitergeben</translation>
+    </message>
+    <message>
+        <source>Not allowed to sign in</source>
+        <translation>Darf sich nicht anmelden</translation>
+    </message>
+    <message>
+        <source>Requested %1</source>
+        <translation>Angefragt %1</translation>
+    </message>
+    <message>
+        <source>%1 (%2)</source>
+        <translation>%1 (%2)</translation>
+    </message>
+    <message>
+        <source>“%1” is not an email address such as name@example.com.</source>
+        <translation>„%1“ ist keine E-Mail-Adresse wie name@example.com.</translation>
+    </message>
+    <message>
+        <source>%1 may sign in now.</source>
+        <translation>%1 darf sich jetzt anmelden.</translation>
+    </message>
+    <message>
+        <source>%1 may no longer sign in. Keys they already have keep working until you revoke them (Users).</source>
+        <translation>%1 darf sich nicht mehr anmelden. Schlüssel, die es schon gibt, funktionieren weiter, bis Sie sie widerrufen (Benutzer).</translation>
+    </message>
+    <message>
+        <source>Copied the code for %1.</source>
+        <translation>Code für %1 kopiert.</translation>
     </message>
 </context>
 <context>
@@ -1096,6 +1464,59 @@
     </message>
 </context>
 <context>
+    <name>berth::TimeText</name>
+    <message>
+        <source>in a few seconds</source>
+        <translation>in wenigen Sekunden</translation>
+    </message>
+    <message>
+        <source>just now</source>
+        <translation>gerade eben</translation>
+    </message>
+    <message numerus="yes">
+        <source>in %n minute(s)</source>
+        <translation>
+            <numerusform>in %n Minute</numerusform>
+            <numerusform>in %n Minuten</numerusform>
+        </translation>
+    </message>
+    <message numerus="yes">
+        <source>%n minute(s) ago</source>
+        <translation>
+            <numerusform>vor %n Minute</numerusform>
+            <numerusform>vor %n Minuten</numerusform>
+        </translation>
+    </message>
+    <message numerus="yes">
+        <source>in %n hour(s)</source>
+        <translation>
+            <numerusform>in %n Stunde</numerusform>
+            <numerusform>in %n Stunden</numerusform>
+        </translation>
+    </message>
+    <message numerus="yes">
+        <source>%n hour(s) ago</source>
+        <translation>
+            <numerusform>vor %n Stunde</numerusform>
+            <numerusform>vor %n Stunden</numerusform>
+        </translation>
+    </message>
+    <message numerus="yes">
+        <source>in %n day(s)</source>
+        <translation>
+            <numerusform>in %n Tag</numerusform>
+            <numerusform>in %n Tagen</numerusform>
+        </translation>
+    </message>
+    <message numerus="yes">
+        <source>%n day(s) ago</source>
+        <translation>
+            <numerusform>vor %n Tag</numerusform>
+            <numerusform>vor %n Tagen</numerusform>
+        </translation>
+    </message>
+</context>
+<context>
     <name>berth::TrayController</name>
     <message>
         <source>&amp;Show Berth</source>
@@ -1108,6 +1529,133 @@
     <message>
         <source>Berth is serving your sites</source>
         <translation>Berth liefert Ihre Websites aus</translation>
+    </message>
+</context>
+<context>
+    <name>berth::UsersPanel</name>
+    <message>
+        <source>&amp;Revoke Key…</source>
+        <translation>Schlüssel &amp;widerrufen …</translation>
+    </message>
+    <message>
+        <source>Users</source>
+        <translation>Benutzer</translation>
+    </message>
+    <message>
+        <source>User</source>
+        <translation>Benutzer</translation>
+    </message>
+    <message>
+        <source>Plan</source>
+        <translation>Tarif</translation>
+    </message>
+    <message>
+        <source>Deployments</source>
+        <translation>Websites</translation>
+    </message>
+    <message>
+        <source>Keys</source>
+        <translation>Schlüssel</translation>
+    </message>
+    <message>
+        <source>Created</source>
+        <translation>Erstellt</translation>
+    </message>
+    <message>
+        <source>Last active</source>
+        <translation>Zuletzt aktiv</translation>
+    </message>
+    <message>
+        <source>Keys of the selected user</source>
+        <translation>Schlüssel des ausgewählten Benutzers</translation>
+    </message>
+    <message>
+        <source>Label</source>
+        <translation>Bezeichnung</translation>
+    </message>
+    <message>
+        <source>Last used</source>
+        <translation>Zuletzt benutzt</translation>
+    </message>
+    <message>
+        <source>Expires</source>
+        <translation>Läuft ab</translation>
+    </message>
+    <message>
+        <source>Status</source>
+        <translation>Status</translation>
+    </message>
+    <message>
+        <source>The key stops working at once: requests with it are refused</source>
+        <translation>Der Schlüssel funktioniert sofort nicht mehr: Anfragen damit werden abgewiesen</translation>
+    </message>
+    <message>
+        <source>Plan of the selected user</source>
+        <translation>Tarif des ausgewählten Benutzers</translation>
+    </message>
+    <message>
+        <source>&amp;Plan:</source>
+        <translation>&amp;Tarif:</translation>
+    </message>
+    <message>
+        <source>A new plan applies at once; deployments a user already has above its limit stay.</source>
+        <translation>Ein neuer Tarif gilt sofort; Websites über seinem Limit, die ein Benutzer schon hat, bleiben erhalten.</translation>
+    </message>
+    <message>
+        <source>You (owner)</source>
+        <translation>Sie (Eigentümer)</translation>
+    </message>
+    <message>
+        <source>%1 (owner)</source>
+        <translation>%1 (Eigentümer)</translation>
+    </message>
+    <message>
+        <source>Agent</source>
+        <translation>Agent</translation>
+    </message>
+    <message>
+        <source>%1 of %2</source>
+        <translation>%1 von %2</translation>
+    </message>
+    <message>
+        <source>%1 deployments of the %2 the plan allows</source>
+        <translation>%1 Websites von %2, die der Tarif erlaubt</translation>
+    </message>
+    <message>
+        <source>Never</source>
+        <translation>Nie</translation>
+    </message>
+    <message>
+        <source>Keys of %1</source>
+        <translation>Schlüssel von %1</translation>
+    </message>
+    <message>
+        <source>Revoked %1</source>
+        <translation>Widerrufen am %1</translation>
+    </message>
+    <message>
+        <source>Expired</source>
+        <translation>Abgelaufen</translation>
+    </message>
+    <message>
+        <source>Active</source>
+        <translation>Aktiv</translation>
+    </message>
+    <message>
+        <source>%1 is on %2 now: up to %3 deployments.</source>
+        <translation>%1 hat jetzt den Tarif %2: bis zu %3 Websites.</translation>
+    </message>
+    <message>
+        <source>Revoke Key</source>
+        <translation>Schlüssel widerrufen</translation>
+    </message>
+    <message>
+        <source>Revoke the key “%1” of %2? Requests with it are refused from now on. This cannot be undone.</source>
+        <translation>Den Schlüssel „%1“ von %2 widerrufen? Anfragen damit werden ab sofort abgewiesen. Das kann nicht rückgängig gemacht werden.</translation>
+    </message>
+    <message>
+        <source>The key “%1” is revoked.</source>
+        <translation>Der Schlüssel „%1“ ist widerrufen.</translation>
     </message>
 </context>
 <context>

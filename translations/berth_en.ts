@@ -2,6 +2,33 @@
 <!DOCTYPE TS>
 <TS version="2.1" language="en">
 <context>
+    <name>berth::AccountsDialog</name>
+    <message>
+        <source>Accounts</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Users, sign-in or mail</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>&amp;Users</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>S&amp;ign-in</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>&amp;Mail</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Refresh</source>
+        <translation type="unfinished"></translation>
+    </message>
+</context>
+<context>
     <name>berth::CountersModel</name>
     <message>
         <source>Counting since %1</source>
@@ -449,6 +476,177 @@
     </message>
 </context>
 <context>
+    <name>berth::MailPanel</name>
+    <message>
+        <source>Send &amp;Test</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>SMTP server</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>smtp.example.com</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Port</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Security</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>STARTTLS (port 587)</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>TLS (port 465)</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>None: a relay you trust (port 25)</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>SMTP user name</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Empty: no sign-in</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>SMTP password</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Show the password</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Sender address</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>berth@example.com</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Test message recipient</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>you@example.com</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Mail for sign-in codes</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>S&amp;ecurity:</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>SMTP &amp;server:</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>&amp;Port:</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Pass&amp;word:</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Sen&amp;der:</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Berth keeps the password in its database, as it needs it to send: keep the data folder private.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Test</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Sign-in codes are mailed through &lt;b&gt;%1:%2&lt;/b&gt;.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>&lt;b&gt;Mail is not set up.&lt;/b&gt; Berth sends no codes: you pass them on from the Sign-in tab.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Last delivery failed %1: %2</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Enter the SMTP server&apos;s host name, such as smtp.example.com.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Enter the sender&apos;s email address, such as berth@example.com.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Saved. The next sign-in code goes out by mail.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Stop Mailing</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Forget the mail settings? Berth then sends no sign-in codes: you pass them on yourself.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>The mail settings could not be removed.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Mail settings removed: you pass sign-in codes on.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Enter the address to send the test message to.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Sending a test message to %1…</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>The test message to %1 is sent.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>The test message failed: %1</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Sa&amp;ve Mail Settings</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Stop Mai&amp;ling…</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>User &amp;name:</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Send a test message t&amp;o:</source>
+        <translation type="unfinished"></translation>
+    </message>
+</context>
+<context>
     <name>berth::MainWindow</name>
     <message>
         <source>Berth</source>
@@ -575,6 +773,33 @@
     </message>
     <message>
         <source>&lt;h3&gt;Berth %1&lt;/h3&gt;&lt;p&gt;Puts a folder on a live address from your own machine.&lt;/p&gt;&lt;p&gt;Sites stay online while Berth runs, in this window or in the tray.&lt;/p&gt;&lt;p&gt;GPL-3.0-or-later&lt;/p&gt;</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>&amp;Accounts…</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Users and their plans, who may sign in, sign-in codes to pass on, mail</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>New plan limits saved: they apply now.</source>
+        <translation type="unfinished"></translation>
+    </message>
+</context>
+<context>
+    <name>berth::PlanText</name>
+    <message>
+        <source>Agent</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Free</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Pro</source>
         <translation type="unfinished"></translation>
     </message>
 </context>
@@ -896,23 +1121,166 @@
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <source>Agent</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <source>Free</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <source>Pro</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <source>The instance owner is on Pro. Sizes: a single HTML page up to %1, each file up to %2, a whole site up to %3.</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
         <source>“%1” is not an address and port such as 127.0.0.1:8080.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>%1: %2</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Restore &amp;Defaults</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Puts back the limits Berth ships with; they apply when you save</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>New limits apply as soon as you save, to everyone on the plan; sites and submissions already above a lowered limit stay. The instance owner is on Pro. Sizes: a single HTML page up to %1, each file up to %2, a whole site up to %3.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>The limits of %1 could not be saved: %2</source>
+        <translation type="unfinished"></translation>
+    </message>
+</context>
+<context>
+    <name>berth::SignInPanel</name>
+    <message>
+        <source>&amp;Copy Code</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>&amp;Remove</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Anyone may &amp;sign up</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Allow &amp;agent sessions from the local network</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>A&amp;dd</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Who may sign in</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Otherwise only the emails below. Whoever signs up while this is on joins the list, and stays on it when you turn it off.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Emails that may sign in</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Email</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Added</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Takes the email off the list; keys its owner already has keep working</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Email to allow</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>name@example.com</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Sign-in requests</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Code</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Status</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Expires</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Copies the selected request&apos;s code, to pass on to its person</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Scripts and agents on this computer get a key with POST /auth/session; from elsewhere they are refused.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Scripts and agents on this computer and on private networks (10/8, 172.16/12, 192.168/16, link-local) get a key with POST /auth/session.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Agent sessions are open to any address (berthd agents anywhere). Turn this off to allow this computer only.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Codes are mailed through %1. A code shows here when its mail could not be delivered.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>&lt;b&gt;Mail is not set up:&lt;/b&gt; Berth does not send codes. Give each person the code of their request, e.g. by phone or chat; it works for ten minutes.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Pass it on</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Mailing…</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Mailed</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Not delivered: pass it on</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Not allowed to sign in</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Requested %1</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>%1 (%2)</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>“%1” is not an email address such as name@example.com.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>%1 may sign in now.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>%1 may no longer sign in. Keys they already have keep working until you revoke them (Users).</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Copied the code for %1.</source>
         <translation type="unfinished"></translation>
     </message>
 </context>
@@ -1096,6 +1464,59 @@
     </message>
 </context>
 <context>
+    <name>berth::TimeText</name>
+    <message>
+        <source>in a few seconds</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>just now</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message numerus="yes">
+        <source>in %n minute(s)</source>
+        <translation>
+            <numerusform>in %n minute</numerusform>
+            <numerusform>in %n minutes</numerusform>
+        </translation>
+    </message>
+    <message numerus="yes">
+        <source>%n minute(s) ago</source>
+        <translation>
+            <numerusform>%n minute ago</numerusform>
+            <numerusform>%n minutes ago</numerusform>
+        </translation>
+    </message>
+    <message numerus="yes">
+        <source>in %n hour(s)</source>
+        <translation>
+            <numerusform>in %n hour</numerusform>
+            <numerusform>in %n hours</numerusform>
+        </translation>
+    </message>
+    <message numerus="yes">
+        <source>%n hour(s) ago</source>
+        <translation>
+            <numerusform>%n hour ago</numerusform>
+            <numerusform>%n hours ago</numerusform>
+        </translation>
+    </message>
+    <message numerus="yes">
+        <source>in %n day(s)</source>
+        <translation>
+            <numerusform>in %n day</numerusform>
+            <numerusform>in %n days</numerusform>
+        </translation>
+    </message>
+    <message numerus="yes">
+        <source>%n day(s) ago</source>
+        <translation>
+            <numerusform>%n day ago</numerusform>
+            <numerusform>%n days ago</numerusform>
+        </translation>
+    </message>
+</context>
+<context>
     <name>berth::TrayController</name>
     <message>
         <source>&amp;Show Berth</source>
@@ -1107,6 +1528,133 @@
     </message>
     <message>
         <source>Berth is serving your sites</source>
+        <translation type="unfinished"></translation>
+    </message>
+</context>
+<context>
+    <name>berth::UsersPanel</name>
+    <message>
+        <source>&amp;Revoke Key…</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Users</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>User</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Plan</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Deployments</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Keys</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Created</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Last active</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Keys of the selected user</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Label</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Last used</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Expires</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Status</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>The key stops working at once: requests with it are refused</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Plan of the selected user</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>&amp;Plan:</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>A new plan applies at once; deployments a user already has above its limit stay.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>You (owner)</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>%1 (owner)</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Agent</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>%1 of %2</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>%1 deployments of the %2 the plan allows</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Never</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Keys of %1</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Revoked %1</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Expired</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Active</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>%1 is on %2 now: up to %3 deployments.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Revoke Key</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Revoke the key “%1” of %2? Requests with it are refused from now on. This cannot be undone.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>The key “%1” is revoked.</source>
         <translation type="unfinished"></translation>
     </message>
 </context>

@@ -1,5 +1,6 @@
 #include "mainwindow.h"
 
+#include "accountsdialog.h"
 #include "appsettings.h"
 #include "deploymentactions.h"
 #include "deploymentfiltermodel.h"
@@ -211,6 +212,10 @@ void MainWindow::buildMenus()
     QAction *keys = file->addAction(Icons::icon(u"key"_s), tr("API &Keys…"), this, &MainWindow::openKeys);
     keys->setObjectName(u"keysAction"_s);
     keys->setShortcut(Qt::CTRL | Qt::Key_K);
+    QAction *accounts = file->addAction(Icons::icon(u"users"_s), tr("&Accounts…"), this, &MainWindow::showAccounts);
+    accounts->setObjectName(u"accountsAction"_s);
+    accounts->setShortcut(Qt::CTRL | Qt::Key_U);
+    accounts->setStatusTip(tr("Users and their plans, who may sign in, sign-in codes to pass on, mail"));
     QAction *settings = file->addAction(Icons::icon(u"settings"_s), tr("&Settings…"), this, &MainWindow::openSettings);
     settings->setObjectName(u"settingsAction"_s);
     settings->setShortcut(Qt::CTRL | Qt::Key_Comma);
@@ -353,8 +358,27 @@ void MainWindow::openSettings()
 {
     auto *dialog = new SettingsDialog(m_context, this);
     dialog->setAttribute(Qt::WA_DeleteOnClose);
-    connect(dialog, &QDialog::accepted, this, [this] { m_tray->setEnabled(m_context.settings.keepServingInTray()); });
+    connect(dialog, &QDialog::accepted, this, [this, dialog] {
+        m_tray->setEnabled(m_context.settings.keepServingInTray());
+        if (dialog->planLimitsChanged()) {
+            statusBar()->showMessage(tr("New plan limits saved: they apply now."), kStatusTimeoutMs);
+            if (m_accounts)
+                m_accounts->reload();
+        }
+    });
     dialog->open();
+}
+
+AccountsDialog *MainWindow::showAccounts()
+{
+    if (!m_accounts) {
+        m_accounts = new AccountsDialog(m_context, this);
+        m_accounts->setAttribute(Qt::WA_DeleteOnClose);
+    }
+    m_accounts->show();
+    m_accounts->raise();
+    m_accounts->activateWindow();
+    return m_accounts;
 }
 
 void MainWindow::about()

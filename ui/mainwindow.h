@@ -4,6 +4,7 @@
 #include "prompter.h"
 
 #include <QMainWindow>
+#include <QPointer>
 
 QT_BEGIN_NAMESPACE
 class QLabel;
@@ -13,6 +14,7 @@ QT_END_NAMESPACE
 
 namespace berth {
 
+class AccountsDialog;
 class DeploymentActions;
 class DeploymentFilterModel;
 class DeploymentTableModel;
@@ -41,6 +43,8 @@ public:
     void setNotifier(Notifier *notifier);
 
     void selectDeployment(const QString &id);
+    // The owner's account controls, one window, opened at the tab (or brought to the front).
+    AccountsDialog *showAccounts();
     // Publishes one path as a new site, or replaces targetId's content with it.
     void publishPaths(const QStringList &paths, const QString &targetId = {});
 
@@ -73,6 +77,7 @@ private:
     QStackedWidget *m_stack = nullptr;
     QLineEdit *m_filter = nullptr;
     QLabel *m_count = nullptr;
+    QPointer<AccountsDialog> m_accounts;
     bool m_trayHintShown = false;
 };
 

@@ -2,7 +2,10 @@
 
 #include "appsettings.h"
 #include "domain/limits.h"
+#include "domain/plansettings.h"
 #include "engine.h"
+#include "icons.h"
+#include "plantext.h"
 #include "prompter.h"
 #include "theme.h"
 
@@ -15,9 +18,12 @@
 #include <QLabel>
 #include <QLineEdit>
 #include <QPushButton>
+#include <QSpinBox>
 #include <QSystemTrayIcon>
 #include <QTableWidget>
 #include <QVBoxLayout>
+
+#include <limits>
 
 using namespace Qt::StringLiterals;
 
@@ -84,43 +90,91 @@ SettingsDialog::SettingsDialog(const DashboardContext &context, QWidget *parent)
     layout->addWidget(buttons);
 }
 
+namespace {
+constexpr int kLimitFields = 4;
+
+int field(const PlanLimits &limits, int index)
+{
+    const int values[kLimitFields]
+        = {limits.deployments, limits.submissionsPerDay, limits.submissionsStored, limits.countersPerDeployment};
+    return values[index];
+}
+} // namespace
+
 QWidget *SettingsDialog::planLimits()
 {
     auto *box = new QGroupBox(tr("Plan limits"), this);
-    auto *table = new QTableWidget(int(PlanTable::plans().size()), 4, box);
+    box->setObjectName(u"planLimitsGroupBox"_s);
+    auto *table = new QTableWidget(int(PlanTable::plans().size()), kLimitFields, box);
     table->setObjectName(u"planLimitsTableWidget"_s);
     table->setAccessibleName(tr("Plan limits"));
-    table->setHorizontalHeaderLabels(
-        {tr("Deployments"), tr("Submissions a day"), tr("Submissions kept"), tr("Counters a site")});
+    const QStringList fields {tr("Deployments"), tr("Submissions a day"), tr("Submissions kept"), tr("Counters a site")};
+    const QStringList fieldNames {u"Deployments"_s, u"SubmissionsPerDay"_s, u"SubmissionsStored"_s, u"Counters"_s};
+    table->setHorizontalHeaderLabels(fields);
     table->setEditTriggers(QAbstractItemView::NoEditTriggers);
+    table->setSelectionMode(QAbstractItemView::NoSelection);
+    table->setFocusPolicy(Qt::NoFocus); // the spin boxes take focus, one after another
     table->horizontalHeader()->setSectionResizeMode(QHeaderView::Stretch);
-    const QStringList names {tr("Agent"), tr("Free"), tr("Pro")};
     int row = 0;
     for (const QString &plan : PlanTable::plans()) {
-        const PlanLimits limits = m_context.engine.plans().limits(plan);
-        table->setVerticalHeaderItem(row, new QTableWidgetItem(names.value(row, plan)));
-        const int values[]
-            = {limits.deployments, limits.submissionsPerDay, limits.submissionsStored, limits.countersPerDeployment};
-        for (int column = 0; column < 4; ++column) {
-            auto *item = new QTableWidgetItem(QLocale().toString(values[column]));
-            item->setTextAlignment(Qt::AlignRight | Qt::AlignVCenter);
-            table->setItem(row, column, item);
+        const QString planName = PlanText::name(plan);
+        table->setVerticalHeaderItem(row, new QTableWidgetItem(planName));
+        for (int column = 0; column < kLimitFields; ++column) {
+            auto *spin = new QSpinBox(table);
+            spin->setObjectName(plan + fieldNames.at(column) + u"SpinBox"_s);
+            spin->setAccessibleName(tr("%1: %2").arg(planName, fields.at(column)));
+            spin->setRange(0, std::numeric_limits<int>::max());
+            spin->setGroupSeparatorShown(true);
+            spin->setAlignment(Qt::AlignRight | Qt::AlignVCenter);
+            spin->setFrame(false);
+            spin->setButtonSymbols(QAbstractSpinBox::NoButtons);
+            table->setCellWidget(row, column, spin);
+            m_limits.append(spin);
         }
         ++row;
     }
+    for (int i = 1; i < m_limits.size(); ++i)
+        setTabOrder(m_limits.at(i - 1), m_limits.at(i));
+    showLimits(m_context.engine.plans());
+    table->verticalHeader()->setSectionResizeMode(QHeaderView::ResizeToContents);
     table->setFixedHeight(
         table->horizontalHeader()->sizeHint().height() + table->verticalHeader()->length() + 2 * table->frameWidth());
+    auto *defaults = new QPushButton(Icons::icon(u"reset"_s), tr("Restore &Defaults"), box);
+    defaults->setObjectName(u"defaultLimitsButton"_s);
+    defaults->setToolTip(tr("Puts back the limits Berth ships with; they apply when you save"));
+    connect(defaults, &QPushButton::clicked, this, [this] { showLimits(PlanTable()); });
     const auto size
         = [](qint64 bytes) { return QLocale().formattedDataSize(bytes, 0, QLocale::DataSizeTraditionalFormat); };
-    auto *note = new QLabel(tr("The instance owner is on Pro. Sizes: a single HTML page up to %1, each file up to %2, "
-                               "a whole site up to %3.")
+    auto *note = new QLabel(tr("New limits apply as soon as you save, to everyone on the plan; sites and "
+                               "submissions already above a lowered limit stay. The instance owner is on Pro. Sizes: "
+                               "a single HTML page up to %1, each file up to %2, a whole site up to %3.")
                                 .arg(size(kMaxHtmlBytes), size(kMaxFileBytes), size(kMaxTotalBytes)),
         box);
+    note->setObjectName(u"planLimitsNoteLabel"_s);
     note->setWordWrap(true);
+    auto *noteRow = new QHBoxLayout;
+    noteRow->addWidget(note, 1);
+    noteRow->addWidget(defaults, 0, Qt::AlignTop);
     auto *layout = new QVBoxLayout(box);
     layout->addWidget(table);
-    layout->addWidget(note);
+    layout->addLayout(noteRow);
     return box;
+}
+
+void SettingsDialog::showLimits(const PlanTable &table)
+{
+    const QStringList plans = PlanTable::plans();
+    for (int plan = 0; plan < plans.size(); ++plan) {
+        const PlanLimits limits = table.limits(plans.at(plan));
+        for (int column = 0; column < kLimitFields; ++column)
+            m_limits.at(plan * kLimitFields + column)->setValue(field(limits, column));
+    }
+}
+
+PlanLimits SettingsDialog::editedLimits(int plan) const
+{
+    const auto value = [&](int column) { return m_limits.at(plan * kLimitFields + column)->value(); };
+    return PlanLimits {value(0), value(1), value(2), value(3)};
 }
 
 void SettingsDialog::accept()
@@ -132,6 +186,22 @@ void SettingsDialog::accept()
         Theme::setTone(m_message, Theme::Tone::Error);
         m_listen->setFocus();
         return;
+    }
+    // Plan limits first: they are the part that can still be refused.
+    const QStringList plans = PlanTable::plans();
+    m_planLimitsChanged = false;
+    for (int plan = 0; plan < plans.size(); ++plan) {
+        const PlanLimits limits = editedLimits(plan);
+        if (limits == m_context.engine.plans().limits(plans.at(plan)))
+            continue;
+        const auto result = m_context.engine.planSettings().setLimits(plans.at(plan), limits);
+        if (!result) {
+            m_message->setText(tr("The limits of %1 could not be saved: %2")
+                                   .arg(PlanText::name(plans.at(plan)), result.error().message));
+            Theme::setTone(m_message, Theme::Tone::Error);
+            return;
+        }
+        m_planLimitsChanged = true;
     }
     m_context.settings.setListen(m_listen->text());
     m_context.settings.setSiteDomain(m_siteDomain->text());

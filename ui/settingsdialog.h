@@ -1,6 +1,7 @@
 #pragma once
 
 #include "dashboardcontext.h"
+#include "domain/limits.h"
 
 #include <QDialog>
 
@@ -8,12 +9,13 @@ QT_BEGIN_NAMESPACE
 class QCheckBox;
 class QLabel;
 class QLineEdit;
+class QSpinBox;
 QT_END_NAMESPACE
 
 namespace berth {
 
 // Where Berth serves and keeps its data (applied at the next start), the tray behaviour, and the
-// plan limits in force.
+// plan limits (applied at once when saved).
 class SettingsDialog final : public QDialog
 {
     Q_OBJECT
@@ -22,9 +24,13 @@ public:
     explicit SettingsDialog(const DashboardContext &context, QWidget *parent = nullptr);
 
     void accept() override;
+    // Whether the last Save changed a plan's limits.
+    bool planLimitsChanged() const { return m_planLimitsChanged; }
 
 private:
     QWidget *planLimits();
+    void showLimits(const PlanTable &table);
+    PlanLimits editedLimits(int plan) const;
 
     DashboardContext m_context;
     QLineEdit *m_listen;
@@ -32,6 +38,8 @@ private:
     QLineEdit *m_dataDir;
     QCheckBox *m_tray;
     QLabel *m_message;
+    QList<QSpinBox *> m_limits; // four a plan, in PlanTable::plans() order
+    bool m_planLimitsChanged = false;
 };
 
 } // namespace berth

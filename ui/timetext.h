@@ -10,6 +10,8 @@ namespace berth {
 namespace TimeText {
 QString brief(const QDateTime &utc);
 QString full(const QDateTime &utc);
+// How far the moment is from now, in words: "in 8 minutes", "2 minutes ago", "just now".
+QString relative(const QDateTime &utc, const QDateTime &now);
 } // namespace TimeText
 
 } // namespace berth

@@ -8,6 +8,7 @@
 
 #include <QAbstractButton>
 #include <QAbstractScrollArea>
+#include <QAbstractSpinBox>
 #include <QDir>
 #include <QMimeData>
 
@@ -82,8 +83,9 @@ QStringList unnamedControls(QWidget *root)
         QString name = widget->accessibleName();
         if (auto *button = qobject_cast<QAbstractButton *>(widget); button && name.isEmpty())
             name = button->text();
-        // A scroll area's viewport is named by its view.
-        if (name.isEmpty() && !qobject_cast<QAbstractScrollArea *>(widget->parentWidget()))
+        // A scroll area's viewport is named by its view, a spin box's line edit by its spin box.
+        if (name.isEmpty() && !qobject_cast<QAbstractScrollArea *>(widget->parentWidget())
+            && !qobject_cast<QAbstractSpinBox *>(widget->parentWidget()))
             unnamed.append(
                 u"%1 (%2)"_s.arg(widget->objectName(), QString::fromLatin1(widget->metaObject()->className())));
     }
