@@ -1137,8 +1137,8 @@
         <translation>Stellt die Limits wieder her, mit denen Berth ausgeliefert wird; sie gelten, sobald Sie speichern</translation>
     </message>
     <message>
-        <source>New limits apply as soon as you save, to everyone on the plan; sites and submissions already above a lowered limit stay. The instance owner is on Pro. Sizes: a single HTML page up to %1, each file up to %2, a whole site up to %3.</source>
-        <translation>Neue Limits gelten, sobald Sie speichern, für alle im Tarif; Websites und Einsendungen über einem gesenkten Limit bleiben erhalten. Das Eigentümerkonto der Instanz hat den Pro-Tarif. Größen: eine einzelne HTML-Seite bis %1, jede Datei bis %2, eine ganze Website bis %3.</translation>
+        <source>Type over a number to change it. New limits apply as soon as you save, to everyone on the plan; sites and submissions already above a lowered limit stay. The instance owner is on Pro. Sizes: a single HTML page up to %1, each file up to %2, a whole site up to %3.</source>
+        <translation>Überschreiben Sie eine Zahl, um sie zu ändern. Neue Limits gelten, sobald Sie speichern, für alle im Tarif; Websites und Einsendungen über einem gesenkten Limit bleiben erhalten. Das Eigentümerkonto der Instanz hat den Pro-Tarif. Größen: eine einzelne HTML-Seite bis %1, jede Datei bis %2, eine ganze Website bis %3.</translation>
     </message>
     <message>
         <source>The limits of %1 could not be saved: %2</source>

@@ -1137,11 +1137,11 @@
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <source>New limits apply as soon as you save, to everyone on the plan; sites and submissions already above a lowered limit stay. The instance owner is on Pro. Sizes: a single HTML page up to %1, each file up to %2, a whole site up to %3.</source>
+        <source>The limits of %1 could not be saved: %2</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <source>The limits of %1 could not be saved: %2</source>
+        <source>Type over a number to change it. New limits apply as soon as you save, to everyone on the plan; sites and submissions already above a lowered limit stay. The instance owner is on Pro. Sizes: a single HTML page up to %1, each file up to %2, a whole site up to %3.</source>
         <translation type="unfinished"></translation>
     </message>
 </context>

@@ -141,7 +141,8 @@ MailPanel::MailPanel(const DashboardContext &context, QWidget *parent)
     layout->addWidget(test);
     layout->addWidget(m_message);
     layout->addStretch();
-    const QList<QWidget *> order {m_host, m_port, m_security, m_user, m_password, m_from, m_save, m_clear, m_testTo, m_test};
+    const QList<QWidget *> order {
+        m_host, m_port, m_security, m_user, m_password, m_from, m_save, m_clear, m_testTo, m_test};
     for (qsizetype i = 1; i < order.size(); ++i)
         setTabOrder(order.at(i - 1), order.at(i));
 
@@ -179,8 +180,7 @@ void MailPanel::updateStatus()
         ? tr("Sign-in codes are mailed through <b>%1:%2</b>.").arg(smtp.host.toHtmlEscaped()).arg(smtp.port)
         : tr("<b>Mail is not set up.</b> Berth sends no codes: you pass them on from the Sign-in tab.");
     if (!lastError.isEmpty()) {
-        text += u"<br>"_s
-            + tr("Last delivery failed %1: %2").arg(TimeText::brief(when), lastError.toHtmlEscaped());
+        text += u"<br>"_s + tr("Last delivery failed %1: %2").arg(TimeText::brief(when), lastError.toHtmlEscaped());
     }
     m_status->setText(text);
     m_clear->setEnabled(smtp.isConfigured());

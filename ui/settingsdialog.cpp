@@ -22,7 +22,6 @@
 #include <QSystemTrayIcon>
 #include <QTableWidget>
 #include <QVBoxLayout>
-
 #include <limits>
 
 using namespace Qt::StringLiterals;
@@ -108,7 +107,8 @@ QWidget *SettingsDialog::planLimits()
     auto *table = new QTableWidget(int(PlanTable::plans().size()), kLimitFields, box);
     table->setObjectName(u"planLimitsTableWidget"_s);
     table->setAccessibleName(tr("Plan limits"));
-    const QStringList fields {tr("Deployments"), tr("Submissions a day"), tr("Submissions kept"), tr("Counters a site")};
+    const QStringList fields {
+        tr("Deployments"), tr("Submissions a day"), tr("Submissions kept"), tr("Counters a site")};
     const QStringList fieldNames {u"Deployments"_s, u"SubmissionsPerDay"_s, u"SubmissionsStored"_s, u"Counters"_s};
     table->setHorizontalHeaderLabels(fields);
     table->setEditTriggers(QAbstractItemView::NoEditTriggers);
@@ -145,11 +145,12 @@ QWidget *SettingsDialog::planLimits()
     connect(defaults, &QPushButton::clicked, this, [this] { showLimits(PlanTable()); });
     const auto size
         = [](qint64 bytes) { return QLocale().formattedDataSize(bytes, 0, QLocale::DataSizeTraditionalFormat); };
-    auto *note = new QLabel(tr("New limits apply as soon as you save, to everyone on the plan; sites and "
-                               "submissions already above a lowered limit stay. The instance owner is on Pro. Sizes: "
-                               "a single HTML page up to %1, each file up to %2, a whole site up to %3.")
-                                .arg(size(kMaxHtmlBytes), size(kMaxFileBytes), size(kMaxTotalBytes)),
-        box);
+    auto *note
+        = new QLabel(tr("Type over a number to change it. New limits apply as soon as you save, to everyone on "
+                        "the plan; sites and submissions already above a lowered limit stay. The instance owner "
+                        "is on Pro. Sizes: a single HTML page up to %1, each file up to %2, a whole site up to %3.")
+                         .arg(size(kMaxHtmlBytes), size(kMaxFileBytes), size(kMaxTotalBytes)),
+            box);
     note->setObjectName(u"planLimitsNoteLabel"_s);
     note->setWordWrap(true);
     auto *noteRow = new QHBoxLayout;

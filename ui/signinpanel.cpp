@@ -29,8 +29,8 @@ using namespace Qt::StringLiterals;
 namespace berth {
 
 namespace {
-QTreeWidget *makeTree(QWidget *parent, const QString &objectName, const QString &accessibleName,
-    const QStringList &headers)
+QTreeWidget *makeTree(
+    QWidget *parent, const QString &objectName, const QString &accessibleName, const QStringList &headers)
 {
     auto *tree = new QTreeWidget(parent);
     tree->setObjectName(objectName);
@@ -62,10 +62,10 @@ QString spaced(const QString &code)
 
 SignInPanel::SignInPanel(const DashboardContext &context, QWidget *parent)
     : QWidget(parent)
-    , copyCodeAction(ActionMaker::make(this, u"copyCodeAction"_s, u"copy"_s, tr("&Copy Code"), QKeySequence::Copy,
-          Qt::WidgetShortcut))
-    , removeEmailAction(ActionMaker::make(this, u"removeEmailAction"_s, u"delete"_s, tr("&Remove"),
-          QKeySequence::Delete, Qt::WidgetShortcut))
+    , copyCodeAction(ActionMaker::make(
+          this, u"copyCodeAction"_s, u"copy"_s, tr("&Copy Code"), QKeySequence::Copy, Qt::WidgetShortcut))
+    , removeEmailAction(ActionMaker::make(
+          this, u"removeEmailAction"_s, u"delete"_s, tr("&Remove"), QKeySequence::Delete, Qt::WidgetShortcut))
     , m_context(context)
     , m_signups(new QCheckBox(tr("Anyone may &sign up"), this))
     , m_lanAgents(new QCheckBox(tr("Allow &agent sessions from the local network"), this))
@@ -80,15 +80,16 @@ SignInPanel::SignInPanel(const DashboardContext &context, QWidget *parent)
 {
     setObjectName(u"signInPanel"_s);
     auto *layout = new QHBoxLayout(this);
-    layout->addWidget(buildAccess(), 1);
-    layout->addWidget(buildRequests(), 1);
+    layout->addWidget(buildAccess(), 2);
+    layout->addWidget(buildRequests(), 3); // the codes: the part to read out
 
     connect(m_signups, &QCheckBox::toggled, this, [this](bool open) {
         m_context.engine.signInPolicy().setSignupsOpen(open);
         reload();
     });
     connect(m_lanAgents, &QCheckBox::toggled, this, [this](bool lan) {
-        m_context.engine.signInPolicy().setAgentSessionScope(lan ? AgentSessionScope::Lan : AgentSessionScope::Loopback);
+        m_context.engine.signInPolicy().setAgentSessionScope(
+            lan ? AgentSessionScope::Lan : AgentSessionScope::Loopback);
         reload();
     });
     connect(m_email, &QLineEdit::textChanged, this, &SignInPanel::updateControls);
@@ -158,7 +159,7 @@ QWidget *SignInPanel::buildRequests()
     m_requestsMessage->hide();
     auto *bar = new QHBoxLayout;
     bar->addWidget(m_requestsMessage, 1);
-    bar->addWidget(new ActionButton(copyCodeAction, box));
+    bar->addWidget(new ActionButton(copyCodeAction, box), 0, Qt::AlignRight);
     auto *layout = new QVBoxLayout(box);
     layout->addWidget(m_deliveryNote);
     layout->addWidget(m_requests, 1);
@@ -191,7 +192,8 @@ void SignInPanel::reload()
         }
     }
     const QList<AllowedEmail> emails = policy.allowList();
-    ItemSync::sync(m_allowList, emails, [](const AllowedEmail &allowed) { return allowed.email; },
+    ItemSync::sync(
+        m_allowList, emails, [](const AllowedEmail &allowed) { return allowed.email; },
         [](QTreeWidgetItem *item, const AllowedEmail &allowed) {
             item->setText(0, allowed.email);
             item->setText(1, TimeText::brief(allowed.addedAt));
@@ -210,7 +212,8 @@ void SignInPanel::reloadRequests()
                  "e.g. by phone or chat; it works for ten minutes."));
     const QDateTime now = QDateTime::currentDateTimeUtc();
     const QList<SignInRequest> requests = m_context.engine.signIns().pendingRequests();
-    ItemSync::sync(m_requests, requests, [](const SignInRequest &request) { return request.email; },
+    ItemSync::sync(
+        m_requests, requests, [](const SignInRequest &request) { return request.email; },
         [&](QTreeWidgetItem *item, const SignInRequest &request) {
             item->setText(EmailColumn, request.email);
             item->setText(CodeColumn, spaced(request.relayCode));
@@ -234,9 +237,9 @@ void SignInPanel::reloadRequests()
                 break;
             }
             item->setText(StatusColumn, status);
-            item->setToolTip(StatusColumn, request.deliveryError.isEmpty()
-                    ? tr("Requested %1").arg(TimeText::full(request.requestedAt))
-                    : request.deliveryError);
+            item->setToolTip(StatusColumn,
+                request.deliveryError.isEmpty() ? tr("Requested %1").arg(TimeText::full(request.requestedAt))
+                                                : request.deliveryError);
             item->setText(ExpiresColumn,
                 tr("%1 (%2)").arg(TimeText::brief(request.expiresAt), TimeText::relative(request.expiresAt, now)));
             item->setToolTip(ExpiresColumn, TimeText::full(request.expiresAt));
@@ -309,8 +312,8 @@ void SignInPanel::copyCode()
     if (code.isEmpty())
         return;
     QGuiApplication::clipboard()->setText(code);
-    Theme::showMessage(m_requestsMessage, tr("Copied the code for %1.").arg(request->text(EmailColumn)),
-        Theme::Tone::Success);
+    Theme::showMessage(
+        m_requestsMessage, tr("Copied the code for %1.").arg(request->text(EmailColumn)), Theme::Tone::Success);
 }
 
 } // namespace berth

@@ -36,8 +36,8 @@ enum KeyColumn
     KeyStatusColumn
 };
 
-QTreeWidget *makeTree(QWidget *parent, const QString &objectName, const QString &accessibleName,
-    const QStringList &headers)
+QTreeWidget *makeTree(
+    QWidget *parent, const QString &objectName, const QString &accessibleName, const QStringList &headers)
 {
     auto *tree = new QTreeWidget(parent);
     tree->setObjectName(objectName);
@@ -60,8 +60,8 @@ QString timeOrNever(const QDateTime &time, const QString &never)
 
 UsersPanel::UsersPanel(const DashboardContext &context, QWidget *parent)
     : QWidget(parent)
-    , revokeKeyAction(ActionMaker::make(this, u"revokeUserKeyAction"_s, u"delete"_s, tr("&Revoke Key…"),
-          QKeySequence::Delete, Qt::WidgetShortcut))
+    , revokeKeyAction(ActionMaker::make(
+          this, u"revokeUserKeyAction"_s, u"delete"_s, tr("&Revoke Key…"), QKeySequence::Delete, Qt::WidgetShortcut))
     , m_context(context)
     , m_users(makeTree(this, u"usersTreeWidget"_s, tr("Users"),
           {tr("User"), tr("Plan"), tr("Deployments"), tr("Keys"), tr("Created"), tr("Last active")}))
@@ -83,8 +83,8 @@ UsersPanel::UsersPanel(const DashboardContext &context, QWidget *parent)
         m_plan->addItem(PlanText::name(plan), plan);
     auto *planLabel = new QLabel(tr("&Plan:"), this);
     planLabel->setBuddy(m_plan);
-    auto *planNote = new QLabel(tr("A new plan applies at once; deployments a user already has above its limit stay."),
-        this);
+    auto *planNote
+        = new QLabel(tr("A new plan applies at once; deployments a user already has above its limit stay."), this);
     planNote->setObjectName(u"planNoteLabel"_s);
     planNote->setWordWrap(true);
     planNote->setForegroundRole(QPalette::PlaceholderText);
@@ -134,7 +134,8 @@ void UsersPanel::reload()
     const QLocale locale;
     const PlanTable &plans = m_context.engine.plans();
     const QList<UserUsage> users = m_context.engine.accounts().listUsers();
-    ItemSync::sync(m_users, users, [](const UserUsage &usage) { return usage.user.id; },
+    ItemSync::sync(
+        m_users, users, [](const UserUsage &usage) { return usage.user.id; },
         [&](QTreeWidgetItem *item, const UserUsage &usage) {
             const User &user = usage.user;
             const int allowed = plans.limits(user.plan).deployments;
@@ -143,10 +144,11 @@ void UsersPanel::reload()
             item->setIcon(UserColumn, Icons::icon(user.email.isEmpty() && !user.isOwner ? u"agent"_s : u"user"_s));
             item->setText(PlanColumn, PlanText::name(user.plan));
             item->setData(PlanColumn, Qt::UserRole, user.plan);
-            item->setText(DeploymentsColumn,
-                tr("%1 of %2").arg(locale.toString(usage.deployments), locale.toString(allowed)));
-            item->setToolTip(DeploymentsColumn, tr("%1 deployments of the %2 the plan allows")
-                                                    .arg(locale.toString(usage.deployments), locale.toString(allowed)));
+            item->setText(
+                DeploymentsColumn, tr("%1 of %2").arg(locale.toString(usage.deployments), locale.toString(allowed)));
+            item->setToolTip(DeploymentsColumn,
+                tr("%1 deployments of the %2 the plan allows")
+                    .arg(locale.toString(usage.deployments), locale.toString(allowed)));
             item->setForeground(DeploymentsColumn,
                 usage.deployments >= allowed ? Theme::errorColour(m_users->palette()) : m_users->palette().text());
             item->setText(KeysColumn, locale.toString(usage.liveKeys));
@@ -177,18 +179,22 @@ void UsersPanel::reloadKeys()
     m_keysBox->setTitle(user ? tr("Keys of %1").arg(user->text(UserColumn)) : tr("Keys"));
     const QList<ApiKey> keys = userId.isEmpty() ? QList<ApiKey>() : m_context.engine.accounts().keys(userId);
     const QDateTime now = QDateTime::currentDateTimeUtc();
-    ItemSync::sync(m_keys, keys, [](const ApiKey &key) { return key.id; }, [&](QTreeWidgetItem *item, const ApiKey &key) {
-        const bool revoked = !key.revokedAt.isNull();
-        const bool expired = !key.expiresAt.isNull() && key.expiresAt <= now;
-        item->setText(KeyLabelColumn, key.label);
-        item->setIcon(KeyLabelColumn, Icons::icon(u"key"_s));
-        item->setText(KeyCreatedColumn, TimeText::brief(key.createdAt));
-        item->setText(KeyLastUsedColumn, timeOrNever(key.lastUsedAt, tr("Never")));
-        item->setText(KeyExpiresColumn, timeOrNever(key.expiresAt, tr("Never")));
-        item->setText(KeyStatusColumn,
-            revoked ? tr("Revoked %1").arg(TimeText::brief(key.revokedAt)) : expired ? tr("Expired") : tr("Active"));
-        item->setDisabled(revoked || expired);
-    });
+    ItemSync::sync(
+        m_keys, keys, [](const ApiKey &key) { return key.id; },
+        [&](QTreeWidgetItem *item, const ApiKey &key) {
+            const bool revoked = !key.revokedAt.isNull();
+            const bool expired = !key.expiresAt.isNull() && key.expiresAt <= now;
+            item->setText(KeyLabelColumn, key.label);
+            item->setIcon(KeyLabelColumn, Icons::icon(u"key"_s));
+            item->setText(KeyCreatedColumn, TimeText::brief(key.createdAt));
+            item->setText(KeyLastUsedColumn, timeOrNever(key.lastUsedAt, tr("Never")));
+            item->setText(KeyExpiresColumn, timeOrNever(key.expiresAt, tr("Never")));
+            item->setText(KeyStatusColumn,
+                revoked       ? tr("Revoked %1").arg(TimeText::brief(key.revokedAt))
+                    : expired ? tr("Expired")
+                              : tr("Active"));
+            item->setDisabled(revoked || expired);
+        });
     updateControls();
 }
 

@@ -24,8 +24,8 @@
 #include <QLineEdit>
 #include <QPushButton>
 #include <QSpinBox>
-#include <QStyleOptionButton>
 #include <QStatusBar>
+#include <QStyleOptionButton>
 #include <QTabWidget>
 #include <QToolButton>
 #include <QTreeWidget>
@@ -94,7 +94,8 @@ private:
     }
     int deployStatus(const QByteArray &key, const QString &slug)
     {
-        return client().api("POST", u"/deploy"_s, key, QJsonObject {{u"html"_s, u"<p>hi</p>"_s}, {u"slug"_s, slug}})
+        return client()
+            .api("POST", u"/deploy"_s, key, QJsonObject {{u"html"_s, u"<p>hi</p>"_s}, {u"slug"_s, slug}})
             .status;
     }
     User user(const QString &email) { return engine().accounts().findUserByEmail(email).value(); }
@@ -222,8 +223,8 @@ private Q_SLOTS:
         // Dora asks for a code over HTTP; it appears in the open window without a refresh.
         auto *requests = child<QTreeWidget>(dialog, u"signInRequestsTreeWidget"_s);
         QCOMPARE(requests->topLevelItemCount(), 0);
-        QCOMPARE(client().api("POST", u"/auth/otp"_s, {}, QJsonObject {{u"email"_s, u"dora@example.com"_s}}).status,
-            200);
+        QCOMPARE(
+            client().api("POST", u"/auth/otp"_s, {}, QJsonObject {{u"email"_s, u"dora@example.com"_s}}).status, 200);
         QTRY_COMPARE(requests->topLevelItemCount(), 1);
         QTreeWidgetItem *request = requests->topLevelItem(0);
         QCOMPARE(request->text(SignInPanel::EmailColumn), u"dora@example.com"_s);
@@ -238,8 +239,8 @@ private Q_SLOTS:
         QTest::mouseClick(child<QToolButton>(dialog, u"copyCodeButton"_s), Qt::LeftButton);
         const QString code = QGuiApplication::clipboard()->text();
         QCOMPARE(code, QString(shown).remove(u' '));
-        const test::TestReply verified = client().api("POST", u"/auth/verify"_s, {},
-            QJsonObject {{u"email"_s, u"dora@example.com"_s}, {u"code"_s, code}});
+        const test::TestReply verified = client().api(
+            "POST", u"/auth/verify"_s, {}, QJsonObject {{u"email"_s, u"dora@example.com"_s}, {u"code"_s, code}});
         QCOMPARE(verified.status, 200);
         const QByteArray key = verified.json().value(u"api_key"_s).toString().toLatin1();
         QCOMPARE(client().api("GET", u"/deploys"_s, key).status, 200);
@@ -249,8 +250,8 @@ private Q_SLOTS:
         QVERIFY(row(child<QTreeWidget>(dialog, u"usersTreeWidget"_s), UsersPanel::UserColumn, u"dora@example.com"_s));
 
         // Someone not on the list shows up too, without a code.
-        QCOMPARE(client().api("POST", u"/auth/otp"_s, {}, QJsonObject {{u"email"_s, u"eve@example.com"_s}}).status,
-            200);
+        QCOMPARE(
+            client().api("POST", u"/auth/otp"_s, {}, QJsonObject {{u"email"_s, u"eve@example.com"_s}}).status, 200);
         QTRY_COMPARE(requests->topLevelItemCount(), 1);
         QCOMPARE(requests->topLevelItem(0)->text(SignInPanel::StatusColumn), u"Not allowed to sign in"_s);
         QVERIFY(requests->topLevelItem(0)->text(SignInPanel::CodeColumn).isEmpty());
@@ -275,8 +276,8 @@ private Q_SLOTS:
         clickCheckBox(signups);
         QVERIFY(policy.signupsOpen());
         // Anyone gets a code now.
-        QCOMPARE(client().api("POST", u"/auth/otp"_s, {}, QJsonObject {{u"email"_s, u"finn@example.com"_s}}).status,
-            200);
+        QCOMPARE(
+            client().api("POST", u"/auth/otp"_s, {}, QJsonObject {{u"email"_s, u"finn@example.com"_s}}).status, 200);
         auto *requests = child<QTreeWidget>(dialog, u"signInRequestsTreeWidget"_s);
         QTRY_COMPARE(requests->topLevelItemCount(), 1);
         QCOMPARE(requests->topLevelItem(0)->text(SignInPanel::StatusColumn), u"Pass it on"_s);
@@ -352,8 +353,8 @@ private Q_SLOTS:
         AccountsDialog *accounts = open(AccountsDialog::Tab::Users);
         QVERIFY(accounts);
         auto *users = child<QTreeWidget>(accounts, u"usersTreeWidget"_s);
-        QCOMPARE(row(users, UsersPanel::UserColumn, u"gil@example.com"_s)->text(UsersPanel::DeploymentsColumn),
-            u"2 of 5"_s);
+        QCOMPARE(
+            row(users, UsersPanel::UserColumn, u"gil@example.com"_s)->text(UsersPanel::DeploymentsColumn), u"2 of 5"_s);
 
         window().activateWindow();
         QTRY_COMPARE(QApplication::activeWindow(), &window());
@@ -376,8 +377,8 @@ private Q_SLOTS:
         QCOMPARE(engine().plans().limits(u"agent"_s), PlanTable().limits(u"agent"_s));
         QCOMPARE(deployStatus(key, u"gil-three"_s), 403);
         QVERIFY(window().statusBar()->currentMessage().contains(u"apply now"_s));
-        QCOMPARE(row(users, UsersPanel::UserColumn, u"gil@example.com"_s)->text(UsersPanel::DeploymentsColumn),
-            u"2 of 2"_s);
+        QCOMPARE(
+            row(users, UsersPanel::UserColumn, u"gil@example.com"_s)->text(UsersPanel::DeploymentsColumn), u"2 of 2"_s);
         // Kept: the stored table, read as the next start reads it, has the new limits.
         {
             Database database(QDir(m_dashboard->fixture().dataDir()).filePath(u"berth.sqlite"_s));
@@ -429,8 +430,8 @@ private Q_SLOTS:
             QTest::keyClick(QApplication::focusWidget(), Qt::Key_Tab);
         }
         QCOMPARE(order,
-            (QStringList {u"smtpHostLineEdit"_s, u"smtpPortSpinBox"_s, u"smtpSecurityComboBox"_s,
-                u"smtpUserLineEdit"_s, u"smtpPasswordLineEdit"_s, u"smtpFromLineEdit"_s}));
+            (QStringList {u"smtpHostLineEdit"_s, u"smtpPortSpinBox"_s, u"smtpSecurityComboBox"_s, u"smtpUserLineEdit"_s,
+                u"smtpPasswordLineEdit"_s, u"smtpFromLineEdit"_s}));
     }
 
     void relativeTimes()

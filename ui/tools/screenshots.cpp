@@ -1,14 +1,18 @@
 // berth_screenshots DIR [--review]: renders the README's pictures of the dashboard (main window, publish
-// sheet, a site's submissions) offscreen from a throwaway engine with example sites and visitors. Run
-// through `cmake --build <dir> --target screenshots`. --review also renders every other window into
-// DIR/review, to look at before a commit.
+// sheet, a site's submissions, the accounts window's users and sign-in) offscreen from a throwaway engine with example
+// sites and visitors. Run through `cmake --build <dir> --target screenshots`. --review also renders every other window
+// into DIR/review, to look at before a commit.
+#include "accountsdialog.h"
 #include "appsettings.h"
 #include "dashboardcontext.h"
 #include "deploymentactions.h"
 #include "domain/accountservice.h"
+#include "domain/agentservice.h"
 #include "domain/clock.h"
 #include "domain/counterservice.h"
 #include "domain/deploymentservice.h"
+#include "domain/otpservice.h"
+#include "domain/signinpolicy.h"
 #include "domain/submissionservice.h"
 #include "editdetailsdialog.h"
 #include "engine.h"
@@ -31,6 +35,7 @@
 #include <QTemporaryDir>
 #include <QTextStream>
 #include <QTimer>
+#include <QTreeWidget>
 
 using namespace Qt::StringLiterals;
 using namespace berth;
@@ -135,6 +140,52 @@ bool addVisitors(Engine &engine, ManualClock &clock)
     return true;
 }
 
+// People besides the owner: two who signed in, one with sites and keys in use, an agent with a site, and two
+// sign-in requests from the last minutes (one allowed, its code waiting to be passed on; one not allowed).
+bool addAccounts(Engine &engine, ManualClock &clock)
+{
+    const QDateTime now = QDateTime::currentDateTimeUtc();
+    clock.set(now.addSecs(-45 * 60));
+    AccountService &accounts = engine.accounts();
+    SignInPolicy &policy = engine.signInPolicy();
+    for (const QString &email : {u"ana@example.com"_s, u"ben.ortiz@example.org"_s, u"chen@example.net"_s})
+        policy.allow(email);
+    const auto ana = accounts.ensureUser(u"ana@example.com"_s, u"free"_s);
+    clock.advance(10 * 60'000);
+    const auto ben = accounts.ensureUser(u"ben.ortiz@example.org"_s, u"free"_s);
+    if (!ana || !ben || !accounts.setPlan(ben.value().id, u"pro"_s))
+        return false;
+    clock.advance(10 * 60'000);
+    const auto agent = engine.agents().createSession();
+    if (!agent)
+        return false;
+    const QList<std::pair<User, QString>> sites {{ana.value(), u"ana-recipes"_s}, {ana.value(), u"garden-log"_s},
+        {ana.value(), u"book-club"_s}, {ben.value(), u"boat-plans"_s}, {agent.value().agent, u"agent-report"_s}};
+    for (const auto &[user, slug] : sites) {
+        DeployRequest request;
+        request.slug = slug;
+        request.html = u"<p>%1</p>"_s.arg(slug);
+        if (!deploy(engine, user, request))
+            return false;
+    }
+    for (const QString &label : {u"laptop"_s, u"ci"_s}) {
+        const auto key = accounts.createKey(ana.value().id, label);
+        if (!key)
+            return false;
+        clock.set(now.addSecs(-10 * 60));
+        accounts.authenticate("Bearer " + key.value().secret.toLatin1());
+    }
+    policy.allow(u"dora@example.com"_s);
+    clock.set(now.addSecs(-130));
+    if (engine.signIns().requestCode(u"dora@example.com"_s))
+        return false;
+    clock.set(now.addSecs(-50));
+    if (engine.signIns().requestCode(u"someone@example.biz"_s))
+        return false;
+    clock.set(now);
+    return true;
+}
+
 bool writeFolder(const QString &root)
 {
     QDir dir(root);
@@ -192,6 +243,10 @@ bool review(MainWindow &window, Engine &engine, AppSettings &settings, const QSt
     ok = ok && empty && save(empty, out.filePath(u"submissions-empty.png"_s));
     if (empty)
         empty->close();
+    AccountsDialog *accounts = window.showAccounts();
+    accounts->showTab(AccountsDialog::Tab::Mail);
+    ok = ok && save(accounts, out.filePath(u"accounts-mail.png"_s));
+    accounts->close();
     ok = ok && save(&rename, out.filePath(u"rename.png"_s)) && save(&details, out.filePath(u"details.png"_s))
         && save(&protection, out.filePath(u"protection.png"_s)) && save(&keys, out.filePath(u"keys.png"_s))
         && save(&settingsDialog, out.filePath(u"settings.png"_s));
@@ -295,6 +350,23 @@ int main(int argc, char *argv[])
     if (!save(inbox, QDir(output).filePath(u"submissions.png"_s)))
         return 1;
     inbox->close();
+
+    if (!addAccounts(engine, clock))
+        return 1;
+    AccountsDialog *accounts = window.showAccounts();
+    accounts->resize(960, 500);
+    accounts->showTab(AccountsDialog::Tab::Users);
+    auto *users = accounts->findChild<QTreeWidget *>(u"usersTreeWidget"_s);
+    const auto ana = users->findItems(u"ana@example.com"_s, Qt::MatchExactly);
+    if (!ana.isEmpty())
+        users->setCurrentItem(ana.constFirst()); // with her keys below
+    if (!save(accounts, QDir(output).filePath(u"accounts-users.png"_s)))
+        return 1;
+    accounts->showTab(AccountsDialog::Tab::SignIn);
+    if (!save(accounts, QDir(output).filePath(u"accounts-signin.png"_s)))
+        return 1;
+    accounts->showTab(AccountsDialog::Tab::Users);
+    accounts->close();
     if (!reviewing)
         return 0;
     const QDir reviewDir(QDir(output).filePath(u"review"_s));
