@@ -6,7 +6,7 @@
 set -euo pipefail
 
 top=$(cd "$(dirname "${BASH_SOURCE[0]}")/../.." && pwd)
-build_dir="$top/build/bench"
+build_dir=${BUILD_DIR:-"$top/build/bench"} # an existing build directory may be reused
 duration=${DURATION:-10}
 nginx_workers=${NGINX_WORKERS:-1}
 berth_port=${BERTH_PORT:-18080}
