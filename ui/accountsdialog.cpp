@@ -7,15 +7,14 @@
 #include "icons.h"
 #include "mailpanel.h"
 #include "signinpanel.h"
+#include "tabbedwindow.h"
 #include "userspanel.h"
 
 #include <QAction>
-#include <QDialogButtonBox>
 #include <QEvent>
 #include <QTabBar>
 #include <QTabWidget>
 #include <QTimer>
-#include <QVBoxLayout>
 
 using namespace Qt::StringLiterals;
 
@@ -44,19 +43,10 @@ AccountsDialog::AccountsDialog(const DashboardContext &context, QWidget *parent)
     m_tabs->setObjectName(u"accountsTabWidget"_s);
     m_tabs->setAccessibleName(tr("Accounts"));
     m_tabs->tabBar()->setAccessibleName(tr("Users, sign-in or mail"));
-    m_tabs->setDocumentMode(true);
     m_tabs->addTab(m_users, Icons::icon(u"users"_s), tr("&Users"));
     m_tabs->addTab(m_signIn, Icons::icon(u"signin"_s), tr("S&ign-in"));
     m_tabs->addTab(m_mail, Icons::icon(u"mail"_s), tr("&Mail"));
-    auto *buttons = new QDialogButtonBox(QDialogButtonBox::Close, this);
-    connect(buttons, &QDialogButtonBox::rejected, this, &QDialog::reject);
-    auto *layout = new QVBoxLayout(this);
-    layout->setContentsMargins(0, 6, 0, 0);
-    layout->addWidget(m_tabs, 1);
-    auto *footer = new QVBoxLayout;
-    footer->setContentsMargins(12, 0, 12, 12);
-    footer->addWidget(buttons);
-    layout->addLayout(footer);
+    TabbedWindow::layOut(this, m_tabs);
 
     auto *refresh = new QAction(tr("Refresh"), this);
     refresh->setObjectName(u"refreshAccountsAction"_s);

@@ -7,9 +7,9 @@
 #include "domain/signinpolicy.h"
 #include "engine.h"
 #include "icons.h"
-#include "itemsync.h"
 #include "theme.h"
 #include "timetext.h"
+#include "treelist.h"
 
 #include <QAction>
 #include <QCheckBox>
@@ -17,7 +17,6 @@
 #include <QGroupBox>
 #include <QGuiApplication>
 #include <QHBoxLayout>
-#include <QHeaderView>
 #include <QLabel>
 #include <QLineEdit>
 #include <QPushButton>
@@ -29,22 +28,6 @@ using namespace Qt::StringLiterals;
 namespace berth {
 
 namespace {
-QTreeWidget *makeTree(
-    QWidget *parent, const QString &objectName, const QString &accessibleName, const QStringList &headers)
-{
-    auto *tree = new QTreeWidget(parent);
-    tree->setObjectName(objectName);
-    tree->setAccessibleName(accessibleName);
-    tree->setRootIsDecorated(false);
-    tree->setUniformRowHeights(true);
-    tree->setSelectionMode(QAbstractItemView::SingleSelection);
-    tree->setHeaderLabels(headers);
-    tree->header()->setSectionResizeMode(QHeaderView::ResizeToContents);
-    tree->header()->setSectionResizeMode(0, QHeaderView::Stretch);
-    tree->header()->setStretchLastSection(false);
-    return tree;
-}
-
 QLabel *makeNote(const QString &text, QWidget *parent)
 {
     auto *note = new QLabel(text, parent);
@@ -112,7 +95,8 @@ QWidget *SignInPanel::buildAccess()
     auto *signupsNote = makeNote(tr("Otherwise only the emails below. Whoever signs up while this is on joins the "
                                     "list, and stays on it when you turn it off."),
         box);
-    m_allowList = makeTree(box, u"allowListTreeWidget"_s, tr("Emails that may sign in"), {tr("Email"), tr("Added")});
+    m_allowList
+        = TreeList::make(box, u"allowListTreeWidget"_s, tr("Emails that may sign in"), {tr("Email"), tr("Added")});
     m_allowList->addAction(removeEmailAction);
     removeEmailAction->setToolTip(tr("Takes the email off the list; keys its owner already has keep working"));
     m_email->setObjectName(u"allowEmailLineEdit"_s);
@@ -150,7 +134,7 @@ QWidget *SignInPanel::buildRequests()
     box->setObjectName(u"requestsGroupBox"_s);
     m_deliveryNote->setObjectName(u"deliveryNoteLabel"_s);
     m_deliveryNote->setWordWrap(true);
-    m_requests = makeTree(box, u"signInRequestsTreeWidget"_s, tr("Sign-in requests"),
+    m_requests = TreeList::make(box, u"signInRequestsTreeWidget"_s, tr("Sign-in requests"),
         {tr("Email"), tr("Code"), tr("Status"), tr("Expires")});
     m_requests->addAction(copyCodeAction);
     copyCodeAction->setToolTip(tr("Copies the selected request's code, to pass on to its person"));
@@ -192,7 +176,7 @@ void SignInPanel::reload()
         }
     }
     const QList<AllowedEmail> emails = policy.allowList();
-    ItemSync::sync(
+    TreeList::sync(
         m_allowList, emails, [](const AllowedEmail &allowed) { return allowed.email; },
         [](QTreeWidgetItem *item, const AllowedEmail &allowed) {
             item->setText(0, allowed.email);
@@ -212,7 +196,7 @@ void SignInPanel::reloadRequests()
                  "e.g. by phone or chat; it works for ten minutes."));
     const QDateTime now = QDateTime::currentDateTimeUtc();
     const QList<SignInRequest> requests = m_context.engine.signIns().pendingRequests();
-    ItemSync::sync(
+    TreeList::sync(
         m_requests, requests, [](const SignInRequest &request) { return request.email; },
         [&](QTreeWidgetItem *item, const SignInRequest &request) {
             item->setText(EmailColumn, request.email);
@@ -293,7 +277,7 @@ void SignInPanel::addEmail()
 
 void SignInPanel::removeSelectedEmail()
 {
-    const QString email = ItemSync::currentId(m_allowList);
+    const QString email = TreeList::currentId(m_allowList);
     if (email.isEmpty())
         return;
     const auto result = m_context.engine.signInPolicy().disallow(email);

@@ -7,12 +7,11 @@
 #include "icons.h"
 #include "submissionsmodel.h"
 #include "submissionspanel.h"
+#include "tabbedwindow.h"
 
-#include <QDialogButtonBox>
 #include <QLocale>
 #include <QTabBar>
 #include <QTabWidget>
-#include <QVBoxLayout>
 
 using namespace Qt::StringLiterals;
 
@@ -35,18 +34,9 @@ SubmissionsDialog::SubmissionsDialog(const DashboardContext &context, const Depl
     m_tabs->setObjectName(u"submissionsTabWidget"_s);
     m_tabs->setAccessibleName(tr("Submissions and counters"));
     m_tabs->tabBar()->setAccessibleName(tr("Submissions or counters"));
-    m_tabs->setDocumentMode(true);
     m_tabs->addTab(m_submissions, Icons::icon(u"inbox"_s), QString());
     m_tabs->addTab(m_counters, Icons::icon(u"counter"_s), QString());
-    auto *buttons = new QDialogButtonBox(QDialogButtonBox::Close, this);
-    connect(buttons, &QDialogButtonBox::rejected, this, &QDialog::reject);
-    auto *layout = new QVBoxLayout(this);
-    layout->setContentsMargins(0, 6, 0, 0);
-    layout->addWidget(m_tabs, 1);
-    auto *footer = new QVBoxLayout;
-    footer->setContentsMargins(12, 0, 12, 12);
-    footer->addWidget(buttons);
-    layout->addLayout(footer);
+    TabbedWindow::layOut(this, m_tabs);
 
     connect(&m_submissions->model(), &SubmissionsModel::pageChanged, this, &SubmissionsDialog::updateTitles);
     CountersModel &counters = m_counters->model();

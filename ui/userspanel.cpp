@@ -6,17 +6,16 @@
 #include "domain/limits.h"
 #include "engine.h"
 #include "icons.h"
-#include "itemsync.h"
 #include "plantext.h"
 #include "prompter.h"
 #include "theme.h"
 #include "timetext.h"
+#include "treelist.h"
 
 #include <QAction>
 #include <QComboBox>
 #include <QGroupBox>
 #include <QHBoxLayout>
-#include <QHeaderView>
 #include <QLabel>
 #include <QLocale>
 #include <QTreeWidget>
@@ -36,22 +35,6 @@ enum KeyColumn
     KeyStatusColumn
 };
 
-QTreeWidget *makeTree(
-    QWidget *parent, const QString &objectName, const QString &accessibleName, const QStringList &headers)
-{
-    auto *tree = new QTreeWidget(parent);
-    tree->setObjectName(objectName);
-    tree->setAccessibleName(accessibleName);
-    tree->setRootIsDecorated(false);
-    tree->setUniformRowHeights(true);
-    tree->setAlternatingRowColors(true);
-    tree->setHeaderLabels(headers);
-    tree->header()->setSectionResizeMode(QHeaderView::ResizeToContents);
-    tree->header()->setSectionResizeMode(0, QHeaderView::Stretch);
-    tree->header()->setStretchLastSection(false);
-    return tree;
-}
-
 QString timeOrNever(const QDateTime &time, const QString &never)
 {
     return time.isNull() ? never : TimeText::brief(time);
@@ -63,17 +46,15 @@ UsersPanel::UsersPanel(const DashboardContext &context, QWidget *parent)
     , revokeKeyAction(ActionMaker::make(
           this, u"revokeUserKeyAction"_s, u"delete"_s, tr("&Revoke Key…"), QKeySequence::Delete, Qt::WidgetShortcut))
     , m_context(context)
-    , m_users(makeTree(this, u"usersTreeWidget"_s, tr("Users"),
+    , m_users(TreeList::make(this, u"usersTreeWidget"_s, tr("Users"),
           {tr("User"), tr("Plan"), tr("Deployments"), tr("Keys"), tr("Created"), tr("Last active")}))
     , m_plan(new QComboBox(this))
     , m_keysBox(new QGroupBox(this))
-    , m_keys(makeTree(m_keysBox, u"userKeysTreeWidget"_s, tr("Keys of the selected user"),
+    , m_keys(TreeList::make(m_keysBox, u"userKeysTreeWidget"_s, tr("Keys of the selected user"),
           {tr("Label"), tr("Created"), tr("Last used"), tr("Expires"), tr("Status")}))
     , m_message(new QLabel(this))
 {
     setObjectName(u"usersPanel"_s);
-    m_users->setSelectionMode(QAbstractItemView::SingleSelection);
-    m_keys->setSelectionMode(QAbstractItemView::SingleSelection);
     m_keys->addAction(revokeKeyAction);
     revokeKeyAction->setToolTip(tr("The key stops working at once: requests with it are refused"));
 
@@ -134,7 +115,7 @@ void UsersPanel::reload()
     const QLocale locale;
     const PlanTable &plans = m_context.engine.plans();
     const QList<UserUsage> users = m_context.engine.accounts().listUsers();
-    ItemSync::sync(
+    TreeList::sync(
         m_users, users, [](const UserUsage &usage) { return usage.user.id; },
         [&](QTreeWidgetItem *item, const UserUsage &usage) {
             const User &user = usage.user;
@@ -167,19 +148,19 @@ void UsersPanel::reload()
 void UsersPanel::selectUser(const QString &userId)
 {
     for (int i = 0; i < m_users->topLevelItemCount(); ++i) {
-        if (m_users->topLevelItem(i)->data(0, ItemSync::kIdRole).toString() == userId)
+        if (m_users->topLevelItem(i)->data(0, TreeList::kIdRole).toString() == userId)
             m_users->setCurrentItem(m_users->topLevelItem(i));
     }
 }
 
 void UsersPanel::reloadKeys()
 {
-    const QString userId = ItemSync::currentId(m_users);
+    const QString userId = TreeList::currentId(m_users);
     const QTreeWidgetItem *user = m_users->currentItem();
     m_keysBox->setTitle(user ? tr("Keys of %1").arg(user->text(UserColumn)) : tr("Keys"));
     const QList<ApiKey> keys = userId.isEmpty() ? QList<ApiKey>() : m_context.engine.accounts().keys(userId);
     const QDateTime now = QDateTime::currentDateTimeUtc();
-    ItemSync::sync(
+    TreeList::sync(
         m_keys, keys, [](const ApiKey &key) { return key.id; },
         [&](QTreeWidgetItem *item, const ApiKey &key) {
             const bool revoked = !key.revokedAt.isNull();
@@ -212,7 +193,7 @@ void UsersPanel::updateControls()
 
 void UsersPanel::applyPlan(int index)
 {
-    const QString userId = ItemSync::currentId(m_users);
+    const QString userId = TreeList::currentId(m_users);
     const QString plan = m_plan->itemData(index).toString();
     if (userId.isEmpty() || plan.isEmpty())
         return;
@@ -242,7 +223,7 @@ void UsersPanel::revokeSelectedKey()
         QMessageBox::Yes | QMessageBox::Cancel, QMessageBox::Cancel);
     if (answer != QMessageBox::Yes)
         return;
-    const auto result = m_context.engine.accounts().revokeAnyKey(key->data(0, ItemSync::kIdRole).toString());
+    const auto result = m_context.engine.accounts().revokeAnyKey(key->data(0, TreeList::kIdRole).toString());
     if (!result)
         Theme::showMessage(m_message, result.error().message, Theme::Tone::Error);
     else

@@ -32,6 +32,7 @@
 
 using namespace Qt::StringLiterals;
 using namespace berth;
+using berth::test::child;
 using berth::test::Dashboard;
 
 class TestAccountsDialog : public QObject
@@ -46,14 +47,6 @@ private:
     Engine &engine() { return m_dashboard->engine(); }
     test::HttpTestClient &client() { return m_dashboard->client(); }
 
-    template<typename T>
-    static T *child(QWidget *parent, const QString &name)
-    {
-        auto *widget = parent->findChild<T *>(name);
-        if (!widget)
-            qWarning("no %s", qPrintable(name));
-        return widget;
-    }
     // Opened as a person would, with its shortcut; keys go to it once it is really in front.
     AccountsDialog *open(AccountsDialog::Tab tab)
     {
@@ -61,8 +54,7 @@ private:
         AccountsDialog *dialog = nullptr;
         if (!QTest::qWaitFor([&] { return (dialog = test::openDialog<AccountsDialog>(&window())); }, 5000))
             return nullptr;
-        if (!QTest::qWaitFor([&] { return QApplication::activeWindow() == dialog; }, 5000))
-            qWarning("the window did not become active");
+        test::waitUntilActive(dialog);
         dialog->showTab(tab);
         return dialog;
     }
@@ -196,10 +188,11 @@ private Q_SLOTS:
         QVERIFY(!revoke->isEnabled());
         QCOMPARE(row(users, UsersPanel::UserColumn, u"cleo@example.com"_s)->text(UsersPanel::KeysColumn), u"1"_s);
 
-        // Cancelled: the key stays.
+        // Cancelled, from the keyboard (Delete on the list): the key stays.
         clickItem(keyTree, row(keyTree, 0, u"laptop"_s));
         window().prompter().setNextAnswer(QMessageBox::Cancel);
-        QTest::mouseClick(revoke, Qt::LeftButton);
+        QTest::keyClick(keyTree, Qt::Key_Delete);
+        QVERIFY(window().prompter().lastMessage().contains(u"“laptop”"_s));
         QCOMPARE(client().api("GET", u"/deploys"_s, kept).status, 200);
     }
 
@@ -239,6 +232,10 @@ private Q_SLOTS:
         QTest::mouseClick(child<QToolButton>(dialog, u"copyCodeButton"_s), Qt::LeftButton);
         const QString code = QGuiApplication::clipboard()->text();
         QCOMPARE(code, QString(shown).remove(u' '));
+        QGuiApplication::clipboard()->clear();
+        requests->setFocus();
+        QTest::keyClick(requests, Qt::Key_C, Qt::ControlModifier); // the same from the keyboard
+        QCOMPARE(QGuiApplication::clipboard()->text(), code);
         const test::TestReply verified = client().api(
             "POST", u"/auth/verify"_s, {}, QJsonObject {{u"email"_s, u"dora@example.com"_s}, {u"code"_s, code}});
         QCOMPARE(verified.status, 200);
@@ -357,7 +354,7 @@ private Q_SLOTS:
             row(users, UsersPanel::UserColumn, u"gil@example.com"_s)->text(UsersPanel::DeploymentsColumn), u"2 of 5"_s);
 
         window().activateWindow();
-        QTRY_COMPARE(QApplication::activeWindow(), &window());
+        QVERIFY(test::waitUntilActive(&window()));
         QTest::keyClick(&window(), Qt::Key_Comma, Qt::ControlModifier);
         SettingsDialog *dialog = nullptr;
         QTRY_VERIFY((dialog = test::openDialog<SettingsDialog>(&window())));
@@ -392,7 +389,7 @@ private Q_SLOTS:
 
         // Restore Defaults puts back 5, which applies at the next Save.
         window().activateWindow();
-        QTRY_COMPARE(QApplication::activeWindow(), &window());
+        QVERIFY(test::waitUntilActive(&window()));
         QTest::keyClick(&window(), Qt::Key_Comma, Qt::ControlModifier);
         QTRY_VERIFY((dialog = test::openDialog<SettingsDialog>(&window())));
         QCOMPARE(child<QSpinBox>(dialog, u"freeDeploymentsSpinBox"_s)->value(), 2);

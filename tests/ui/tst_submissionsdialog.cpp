@@ -28,6 +28,7 @@
 
 using namespace Qt::StringLiterals;
 using namespace berth;
+using berth::test::child;
 using berth::test::Dashboard;
 
 namespace {
@@ -64,19 +65,8 @@ private:
         SubmissionsDialog *dialog = nullptr;
         if (!QTest::qWaitFor([&] { return (dialog = berth::test::openDialog<SubmissionsDialog>(&window())); }, 5000))
             return nullptr;
-        // Keys go where a person's would: to the window in front (qWaitForWindowActive can answer
-        // before the offscreen platform has moved activation from the main window).
-        if (!QTest::qWaitFor([&] { return QApplication::activeWindow() == dialog; }, 5000))
-            qWarning("the window did not become active");
+        berth::test::waitUntilActive(dialog); // keys go to the window in front
         return dialog;
-    }
-    template<typename T>
-    static T *child(QWidget *parent, const QString &name)
-    {
-        auto *widget = parent->findChild<T *>(name);
-        if (!widget)
-            qWarning("no %s", qPrintable(name));
-        return widget;
     }
     static QStringList column(const QAbstractItemModel &model, const QString &header)
     {

@@ -73,6 +73,14 @@ int Dashboard::submitForm(const QString &slug, const QByteArray &urlEncodedBody)
     return reply.status;
 }
 
+bool waitUntilActive(QWidget *window)
+{
+    if (QTest::qWaitFor([&] { return QApplication::activeWindow() == window; }, 5000))
+        return true;
+    qWarning("%s did not become the active window", qPrintable(window->objectName()));
+    return false;
+}
+
 QStringList unnamedControls(QWidget *root)
 {
     QStringList unnamed;

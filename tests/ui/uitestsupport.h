@@ -58,6 +58,20 @@ QStringList unnamedControls(QWidget *root);
 // RFC 4180 CSV read back as a spreadsheet would: rows of cells.
 QList<QStringList> parseCsv(const QByteArray &csv);
 
+// The named child of type T under parent; a warning names it when it is missing.
+template<typename T>
+T *child(QWidget *parent, const QString &name)
+{
+    auto *widget = parent->findChild<T *>(name);
+    if (!widget)
+        qWarning("no %s", qPrintable(name));
+    return widget;
+}
+
+// Waits until window is the active window, where keys go as a person's would (qWaitForWindowActive can answer
+// before the offscreen platform has moved activation from the window before it); false after five seconds.
+bool waitUntilActive(QWidget *window);
+
 // The dialog of type T that is open (visible) under parent, or null.
 template<typename T>
 T *openDialog(QWidget *parent)

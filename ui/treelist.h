@@ -1,13 +1,33 @@
 #pragma once
 
 #include <QHash>
+#include <QHeaderView>
 #include <QList>
 #include <QTreeWidget>
 
-namespace berth::ItemSync {
+namespace berth::TreeList {
 
 // Where a synced item keeps the id of its row.
 constexpr int kIdRole = Qt::UserRole + 1;
+
+// A flat, single-selection list of records in columns (users, keys, emails, sign-in requests): the first column
+// takes the spare width, the others fit their content.
+inline QTreeWidget *make(
+    QWidget *parent, const QString &objectName, const QString &accessibleName, const QStringList &headers)
+{
+    auto *tree = new QTreeWidget(parent);
+    tree->setObjectName(objectName);
+    tree->setAccessibleName(accessibleName);
+    tree->setRootIsDecorated(false);
+    tree->setUniformRowHeights(true);
+    tree->setAlternatingRowColors(true);
+    tree->setSelectionMode(QAbstractItemView::SingleSelection);
+    tree->setHeaderLabels(headers);
+    tree->header()->setSectionResizeMode(QHeaderView::ResizeToContents);
+    tree->header()->setSectionResizeMode(0, QHeaderView::Stretch);
+    tree->header()->setStretchLastSection(false);
+    return tree;
+}
 
 // Makes the tree's top-level items match rows, in their order, by id: items of ids that stay are kept (with their
 // selection and the current item), so a list refreshed while someone works in it does not jump.
@@ -44,4 +64,4 @@ inline QString currentId(const QTreeWidget *tree)
     return item ? item->data(0, kIdRole).toString() : QString();
 }
 
-} // namespace berth::ItemSync
+} // namespace berth::TreeList
