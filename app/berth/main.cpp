@@ -4,6 +4,7 @@
 #include "engine.h"
 #include "icons.h"
 #include "mainwindow.h"
+#include "processlimits.h"
 #include "translations.h"
 
 #include <QApplication>
@@ -105,6 +106,7 @@ int main(int argc, char *argv[])
     if (overrides.baseUrl)
         engineSettings.baseUrl = *overrides.baseUrl;
 
+    berth::raiseOpenFileLimit(); // connections are file descriptors: the front door's cap should be the limit
     berth::Engine engine(engineSettings);
     QString error;
     if (!engine.start(&error)) {
