@@ -41,8 +41,11 @@
 #include "storage/userrepository.h"
 
 #include <QDir>
+#include <QElapsedTimer>
 #include <QStandardPaths>
+#include <QThread>
 #include <QThreadPool>
+#include <QTimer>
 
 #include <csignal>
 
@@ -55,11 +58,13 @@ namespace {
 constexpr char kFaultPointVariable[] = "BERTH_FAULT_POINT";
 constexpr char kCookieSecretSetting[] = "cookie_secret"; // signs private sites' access cookies
 constexpr int kCookieSecretBytes = 32;
-}
+constexpr int kPasswordCheckThreads = 2; // Argon2id takes ~64 MiB and tens of ms per check
+constexpr int kStopPollMs = 20; // how often a graceful stop looks whether connections are done
+} // namespace
 
 struct Engine::Parts
 {
-    explicit Parts(const EngineSettings &settings)
+    Parts(const EngineSettings &settings, QObject *engineContext)
         : clock(settings.clock ? *settings.clock : systemClock)
         , rateLimiter(clock)
         , database(QDir(settings.dataDir).filePath(u"berth.sqlite"_s))
@@ -82,9 +87,9 @@ struct Engine::Parts
         , countersController(counters)
         , builtinEndpoints(submissions, counters, rateLimiter, settings.trustedProxies)
         , accessControl(clock)
-        , privateGate(accessControl, rateLimiter, workers, settings.trustedProxies)
-        , siteServer(siteTable, blobs, addresses, privateGate)
-        , dispatcher(addresses, router, siteServer)
+        , privateGate(accessControl, rateLimiter, passwordChecks, settings.trustedProxies)
+        , siteServer(siteTable, blobs, addresses, privateGate, engineContext)
+        , dispatcher(addresses, router, siteServer, engineContext)
         , allowListRepository(database)
         , signInRequestRepository(database)
         , agentClaimRepository(database)
@@ -102,7 +107,8 @@ struct Engine::Parts
     const Clock &clock;
     RateLimiter rateLimiter;
     PlanTable plans;
-    QThreadPool workers;
+    QThreadPool workers; // deploys: decoding, hashing, blob writes
+    QThreadPool passwordChecks; // the password gate's Argon2id checks, apart so that they cannot delay deploys
     Database database;
     BlobStore blobs;
     DeploymentRepository deploymentRepository;
@@ -148,7 +154,8 @@ Engine::Engine(EngineSettings settings, QObject *parent)
 {
     if (m_settings.dataDir.isEmpty())
         m_settings.dataDir = QStandardPaths::writableLocation(QStandardPaths::AppDataLocation);
-    m_parts = std::make_unique<Parts>(m_settings);
+    m_parts = std::make_unique<Parts>(m_settings, this);
+    m_parts->passwordChecks.setMaxThreadCount(kPasswordCheckThreads);
     m_parts->statusController.registerRoutes(m_parts->router);
     m_parts->deploymentsController.registerRoutes(m_parts->router);
     m_parts->submissionsController.registerRoutes(m_parts->router);
@@ -167,7 +174,10 @@ Engine::Engine(EngineSettings settings, QObject *parent)
 
 Engine::~Engine()
 {
-    // Finish deploy work before the services it reports to go away.
+    // Serving threads first: nothing new arrives while the rest winds down. Then finish deploy work before the
+    // services it reports to go away.
+    m_parts->http.reset();
+    m_parts->passwordChecks.waitForDone();
     m_parts->workers.waitForDone();
 }
 
@@ -214,6 +224,9 @@ bool Engine::start(QString *error)
         return false;
 
     HttpConfig config;
+    config.servingThreads = m_settings.servingThreads > 0 ? m_settings.servingThreads : QThread::idealThreadCount();
+    config.maxConnectionsPerAddress = m_settings.maxConnectionsPerAddress;
+    config.uncappedAddresses = m_settings.trustedProxies; // a reverse proxy carries many clients
     m_parts->http = std::make_unique<HttpService>(m_parts->dispatcher, config);
     if (!m_parts->http->listen(m_settings.listenAddress, m_settings.listenPort, error))
         return false;
@@ -226,23 +239,92 @@ bool Engine::start(QString *error)
     return true;
 }
 
+void Engine::stop(std::function<void()> done)
+{
+    if (!m_parts->http) {
+        done();
+        return;
+    }
+    m_parts->http->drain();
+    // Requests in progress keep their connections until answered (a deploy's commit runs on this thread, so the
+    // event loop must keep running meanwhile): wait for the connections to close, or for the deadline.
+    auto *poll = new QTimer(this);
+    auto deadline = std::make_shared<QElapsedTimer>();
+    deadline->start();
+    connect(poll, &QTimer::timeout, this, [this, poll, deadline, done = std::move(done)] {
+        const int live = m_parts->http->liveConnections();
+        if (live > 0 && deadline->elapsed() < m_settings.stopDeadlineMs)
+            return;
+        if (live > 0)
+            qWarning("berth: %d connection(s) still open at the stop deadline; closing them", live);
+        poll->deleteLater();
+        m_parts->http.reset();
+        done();
+    });
+    poll->start(kStopPollMs);
+}
+
 quint16 Engine::port() const
 {
     return m_parts->http ? m_parts->http->serverPort() : 0;
 }
 
-QString Engine::dataDir() const { return m_settings.dataDir; }
-const SiteAddresses &Engine::addresses() const { return m_parts->addresses; }
-std::optional<QString> Engine::ownerFirstKey() const { return m_parts->ownerFirstKey; }
-AccountService &Engine::accounts() { return m_parts->accounts; }
-DeploymentService &Engine::deployments() { return m_parts->deployments; }
-SubmissionService &Engine::submissions() { return m_parts->submissions; }
-CounterService &Engine::counters() { return m_parts->counters; }
-const SiteTable &Engine::sites() const { return m_parts->siteTable; }
-const PlanTable &Engine::plans() const { return m_parts->plans; }
-AgentService &Engine::agents() { return m_parts->agents; }
-OtpService &Engine::signIns() { return m_parts->otp; }
-SignInPolicy &Engine::signInPolicy() { return m_parts->signInPolicy; }
-PlanSettings &Engine::planSettings() { return m_parts->planSettings; }
+int Engine::servingThreads() const
+{
+    return m_parts->http ? m_parts->http->servingThreads() : 0;
+}
+
+QString Engine::dataDir() const
+{
+    return m_settings.dataDir;
+}
+const SiteAddresses &Engine::addresses() const
+{
+    return m_parts->addresses;
+}
+std::optional<QString> Engine::ownerFirstKey() const
+{
+    return m_parts->ownerFirstKey;
+}
+AccountService &Engine::accounts()
+{
+    return m_parts->accounts;
+}
+DeploymentService &Engine::deployments()
+{
+    return m_parts->deployments;
+}
+SubmissionService &Engine::submissions()
+{
+    return m_parts->submissions;
+}
+CounterService &Engine::counters()
+{
+    return m_parts->counters;
+}
+const SiteTable &Engine::sites() const
+{
+    return m_parts->siteTable;
+}
+const PlanTable &Engine::plans() const
+{
+    return m_parts->plans;
+}
+AgentService &Engine::agents()
+{
+    return m_parts->agents;
+}
+OtpService &Engine::signIns()
+{
+    return m_parts->otp;
+}
+SignInPolicy &Engine::signInPolicy()
+{
+    return m_parts->signInPolicy;
+}
+PlanSettings &Engine::planSettings()
+{
+    return m_parts->planSettings;
+}
 
 } // namespace berth

@@ -3,7 +3,7 @@
 #include "enginesettings.h"
 
 #include <QObject>
-
+#include <functional>
 #include <memory>
 #include <optional>
 
@@ -37,7 +37,13 @@ public:
     // open(), then listen and serve every live site.
     bool start(QString *error = nullptr);
 
+    // A graceful stop: no new connections or requests (503), requests in progress (deploys included) answered,
+    // then done() on this thread; at the deadline (settings.stopDeadlineMs) done() comes anyway. Serving stops
+    // for good either way; destroy the engine afterwards.
+    void stop(std::function<void()> done);
+
     quint16 port() const;
+    int servingThreads() const;
     QString dataDir() const;
     const SiteAddresses &addresses() const;
     // The owner's first API key, when the owner account was created by this open(): shown once.
@@ -46,15 +52,15 @@ public:
     AccountService &accounts();
     DeploymentService &deployments();
     SubmissionService &submissions(); // emits submissionReceived for the dashboard
-    CounterService &counters();       // emits counterChanged for the dashboard
+    CounterService &counters(); // emits counterChanged for the dashboard
     const SiteTable &sites() const;
     const PlanTable &plans() const;
 
     // Signing in, for the owner's controls (dashboard, berthd):
-    AgentService &agents();           // agent identities and claims; emits agentClaimed
-    OtpService &signIns();            // sign-in codes: pending requests (codes to relay); emits requestsChanged
-    SignInPolicy &signInPolicy();     // sign-ups open or closed, the allow-list, agent sessions, SMTP
-    PlanSettings &planSettings();     // changes to plans() that persist
+    AgentService &agents(); // agent identities and claims; emits agentClaimed
+    OtpService &signIns(); // sign-in codes: pending requests (codes to relay); emits requestsChanged
+    SignInPolicy &signInPolicy(); // sign-ups open or closed, the allow-list, agent sessions, SMTP
+    PlanSettings &planSettings(); // changes to plans() that persist
 
 private:
     struct Parts;

@@ -13,14 +13,17 @@ class Clock;
 // How an Engine serves: where it listens, where it keeps its data, and the addresses it announces.
 struct EngineSettings
 {
-    QString dataDir;                              // database and blobs; empty: QStandardPaths::AppDataLocation
+    QString dataDir; // database and blobs; empty: QStandardPaths::AppDataLocation
     QHostAddress listenAddress = QHostAddress(QHostAddress::LocalHost);
-    quint16 listenPort = 8080;                    // 0 picks a free port
-    QString siteDomain;                           // sites at http://<slug>.<siteDomain>; empty: "localhost:<port>"
-    QString baseUrl;                              // the API's base URL; empty: "http://localhost:<port>"
-    QList<QHostAddress> trustedProxies;           // peers whose X-Forwarded-For is believed; none by default
+    quint16 listenPort = 8080; // 0 picks a free port
+    QString siteDomain; // sites at http://<slug>.<siteDomain>; empty: "localhost:<port>"
+    QString baseUrl; // the API's base URL; empty: "http://localhost:<port>"
+    QList<QHostAddress> trustedProxies; // peers whose X-Forwarded-For is believed; none by default
     int apiRequestsPerMinute = RateLimits::kDefaultApiRequestsPerMinute; // per API key and minute
-    const Clock *clock = nullptr;                 // the time (tests pass a ManualClock); null: the system clock
+    int servingThreads = 0; // threads that serve visitors; 0: one per core
+    int maxConnectionsPerAddress = 64; // per client address (IPv6: per /64); 0: no cap
+    int stopDeadlineMs = 30000; // a graceful stop waits this long for requests in progress
+    const Clock *clock = nullptr; // the time (tests pass a ManualClock); null: the system clock
 };
 
 } // namespace berth

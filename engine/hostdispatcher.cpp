@@ -9,20 +9,23 @@ using namespace Qt::StringLiterals;
 
 namespace berth {
 
-HostDispatcher::HostDispatcher(const SiteAddresses &addresses, ApiRouter &api, SiteServer &sites)
+namespace {
+// The Host header as the dispatcher compares it: lower-cased, without a port.
+QString normalisedHost(const QByteArray &hostHeader)
+{
+    HttpRequest request;
+    request.headers.append({QByteArrayLiteral("host"), hostHeader.trimmed()});
+    return request.host();
+}
+} // namespace
+
+HostDispatcher::HostDispatcher(
+    const SiteAddresses &addresses, ApiRouter &api, SiteServer &sites, QObject *engineContext)
     : m_addresses(addresses)
     , m_api(api)
     , m_sites(sites)
+    , m_engineContext(engineContext)
 {
-}
-
-QString HostDispatcher::normalisedHost(const QByteArray &hostHeader)
-{
-    QString host = QString::fromLatin1(hostHeader.trimmed()).toLower();
-    if (host.startsWith(u'['))
-        return host.left(host.indexOf(u']') + 1);
-    const qsizetype colon = host.lastIndexOf(u':');
-    return colon < 0 ? host : host.left(colon);
 }
 
 void HostDispatcher::handle(const HttpRequest &request, ResponseSink sink)
@@ -33,7 +36,10 @@ void HostDispatcher::handle(const HttpRequest &request, ResponseSink sink)
         return;
     }
     if (m_addresses.isApiHost(host)) {
-        m_api.handle(request, std::move(sink));
+        runOnThreadOf(m_engineContext, [this, request, sink]() mutable {
+            sink.continueOn(m_engineContext);
+            m_api.handle(request, std::move(sink));
+        });
         return;
     }
     sink.send(HttpResponse::jsonError(421, u"Unknown host"_s));
@@ -52,9 +58,18 @@ BodyLimit HostDispatcher::bodyLimit(const RequestHead &head) const
         const bool isDeploy = (head.method == "POST" && (path == "/deploy" || path == "/deploy/"))
             || (head.method == "PUT" && path.startsWith("/deploy/"));
         if (isDeploy)
-            return {kMaxDeployBodyBytes, u"Total deployment size exceeds the 50 MB limit"_s};
+            return {kMaxDeployBodyBytes, u"Total deployment size exceeds the 50 MB limit"_s, true, true};
+        return {kMaxOtherBodyBytes, u"Request body too large"_s, true};
     }
     return {kMaxOtherBodyBytes, u"Request body too large"_s};
+}
+
+void HostDispatcher::authorizeUpload(const RequestHead &head, AuthorizationDone done)
+{
+    // The key lookup reads the database: on the engine's thread, never on a serving one.
+    runOnThreadOf(m_engineContext, [this, authorization = head.authorization, done = std::move(done)] {
+        done(m_api.isAuthorized(authorization));
+    });
 }
 
 } // namespace berth

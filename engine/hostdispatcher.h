@@ -8,8 +8,9 @@ class ApiRouter;
 class SiteAddresses;
 class SiteServer;
 
-// The HTTP core's one handler: reads Host and sends the request to the management API or to a
-// site. A Host that is neither is refused (421), so a DNS-rebinding page cannot reach the API.
+// The HTTP core's one handler: reads Host and sends the request to the management API or to a site. A Host that
+// is neither is refused (421), so a DNS-rebinding page cannot reach the API. Runs on the serving threads: sites
+// are answered there; management requests (which need the database) are carried to the engine's thread.
 class HostDispatcher final : public RequestHandler
 {
 public:
@@ -17,18 +18,19 @@ public:
     static constexpr qint64 kMaxDeployBodyBytes = 72 * 1024 * 1024;
     static constexpr qint64 kMaxOtherBodyBytes = 64 * 1024;
 
-    HostDispatcher(const SiteAddresses &addresses, ApiRouter &api, SiteServer &sites);
+    // engineContext: an object on the engine's thread that outlives the HTTP service.
+    HostDispatcher(const SiteAddresses &addresses, ApiRouter &api, SiteServer &sites, QObject *engineContext);
     Q_DISABLE_COPY_MOVE(HostDispatcher)
 
     void handle(const HttpRequest &request, ResponseSink sink) override;
     BodyLimit bodyLimit(const RequestHead &head) const override;
+    void authorizeUpload(const RequestHead &head, AuthorizationDone done) override;
 
 private:
-    static QString normalisedHost(const QByteArray &hostHeader);
-
     const SiteAddresses &m_addresses;
     ApiRouter &m_api;
     SiteServer &m_sites;
+    QObject *m_engineContext;
 };
 
 } // namespace berth

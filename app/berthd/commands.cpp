@@ -49,7 +49,17 @@ int serve(const QStringList &arguments)
                                      u"Management API requests per minute per API key (default %1)."_s.arg(
                                          RateLimits::kDefaultApiRequestsPerMinute),
                                      u"N"_s);
-    parser.addOptions({listen, kDataDir, siteDomain, baseUrl, trustedProxy, apiRate});
+    const QCommandLineOption threads(u"threads"_s, u"Threads that serve visitors (default: one per core)."_s,
+                                     u"N"_s);
+    const QCommandLineOption perAddress(
+        u"max-connections-per-address"_s,
+        u"Open connections one client address may hold; IPv6 counts per /64 (default 64; 0: no cap)."_s, u"N"_s);
+    const QCommandLineOption stopTimeout(
+        u"stop-timeout"_s,
+        u"On SIGTERM/SIGINT, how long requests in progress may take to finish, in seconds (default 30)."_s,
+        u"SECONDS"_s);
+    parser.addOptions(
+        {listen, kDataDir, siteDomain, baseUrl, trustedProxy, apiRate, threads, perAddress, stopTimeout});
     if (!parser.parse(arguments))
         return usageError(parser.errorText(), u"serve"_s);
     if (parser.isSet(u"help"_s)) {
@@ -85,15 +95,35 @@ int serve(const QStringList &arguments)
             return usageError(u"--api-rate expects a positive whole number"_s, u"serve"_s);
     }
 
+    const auto wholeNumber = [&parser](const QCommandLineOption &option, int minimum, int *value) {
+        if (!parser.isSet(option))
+            return true;
+        bool ok = false;
+        *value = parser.value(option).toInt(&ok);
+        return ok && *value >= minimum;
+    };
+    if (!wholeNumber(threads, 1, &settings.servingThreads))
+        return usageError(u"--threads expects a positive whole number"_s, u"serve"_s);
+    if (!wholeNumber(perAddress, 0, &settings.maxConnectionsPerAddress))
+        return usageError(u"--max-connections-per-address expects a whole number"_s, u"serve"_s);
+    int stopSeconds = settings.stopDeadlineMs / 1000;
+    if (!wholeNumber(stopTimeout, 0, &stopSeconds) || stopSeconds > 24 * 3600)
+        return usageError(u"--stop-timeout expects a number of seconds"_s, u"serve"_s);
+    settings.stopDeadlineMs = stopSeconds * 1000;
+
     raiseOpenFileLimit();
-    // Before anything can be announced: a SIGTERM after the banner always finds the handler in place.
+    Engine engine(settings);
+    // Before anything can be announced: a SIGTERM after the banner always finds the handler in place. The stop is
+    // graceful: requests in progress (deploys included) are answered first, new ones refused.
     ShutdownSignals shutdown;
-    QObject::connect(&shutdown, &ShutdownSignals::received, [](int) {
+    QObject::connect(&shutdown, &ShutdownSignals::received, &engine, [&engine, stopping = false](int) mutable {
+        if (stopping)
+            return;
+        stopping = true;
         out() << "Stopping.\n";
         out().flush();
-        QCoreApplication::quit();
+        engine.stop([] { QCoreApplication::quit(); });
     });
-    Engine engine(settings);
     QString error;
     if (!engine.start(&error)) {
         err() << "berthd: " << error << "\n";
@@ -101,7 +131,8 @@ int serve(const QStringList &arguments)
     }
     const SiteAddresses &addresses = engine.addresses();
     out() << "Berth " << QCoreApplication::applicationVersion() << " is serving\n"
-          << "  Listening on " << settings.listenAddress.toString() << ':' << engine.port() << "\n"
+          << "  Listening on " << settings.listenAddress.toString() << ':' << engine.port() << " ("
+          << engine.servingThreads() << " serving threads)\n"
           << "  API:   " << addresses.baseUrl() << "\n"
           << "  Sites: " << addresses.siteUrl(u"<slug>"_s) << "\n"
           << "  Data:  " << engine.dataDir() << "\n";

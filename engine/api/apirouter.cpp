@@ -34,6 +34,11 @@ bool ApiRouter::matches(const Route &route, const QStringList &segments, QString
     return true;
 }
 
+bool ApiRouter::isAuthorized(const QByteArray &authorization) const
+{
+    return m_accounts.authenticate(authorization).has_value();
+}
+
 void ApiRouter::handle(const HttpRequest &request, ResponseSink sink) const
 {
     // A trailing slash names the same resource; empty segments in between do not match anything.
@@ -70,7 +75,7 @@ void ApiRouter::handle(const HttpRequest &request, ResponseSink sink) const
     }
 
     if (found->access == RouteAccess::Public) {
-        ApiCall call{request, std::move(sink), User(), params};
+        ApiCall call {request, std::move(sink), User(), params};
         found->handler(call);
         return;
     }
@@ -87,12 +92,12 @@ void ApiRouter::handle(const HttpRequest &request, ResponseSink sink) const
     static constexpr QByteArrayView kScheme = "Bearer ";
     const QByteArray secret = request.header("authorization").mid(kScheme.size()).trimmed();
     const RateDecision decision = m_limiter.hit(u"api:"_s + QString::fromLatin1(AccountService::hashSecret(secret)),
-                                                m_requestsPerMinute, RateLimits::kMinuteMs);
+        m_requestsPerMinute, RateLimits::kMinuteMs);
     if (!decision.allowed) {
         sink.send(rateLimited(decision));
         return;
     }
-    ApiCall call{request, std::move(sink), *user, params};
+    ApiCall call {request, std::move(sink), *user, params};
     found->handler(call);
 }
 

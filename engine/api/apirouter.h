@@ -4,7 +4,6 @@
 #include "storage/user.h"
 
 #include <QStringList>
-
 #include <functional>
 
 namespace berth {
@@ -14,14 +13,18 @@ class RateLimiter;
 
 // Who may call a route: holders of a live API key (every management route), or anyone (the sign-in endpoints,
 // which apply their own per-IP limits).
-enum class RouteAccess { ApiKey, Public };
+enum class RouteAccess
+{
+    ApiKey,
+    Public
+};
 
 // One management request on its way to a controller.
 struct ApiCall
 {
     const HttpRequest &request;
     ResponseSink sink;
-    User user;          // the key's owner; empty on a public route
+    User user; // the key's owner; empty on a public route
     QStringList params; // the values of the pattern's ":name" segments, in order
 };
 
@@ -49,17 +52,20 @@ public:
     Q_DISABLE_COPY_MOVE(ApiRouter)
 
     // pattern: "/deploy/:id/slug" — literal segments and ":name" placeholders.
-    void add(const QByteArray &method, const QString &pattern, Handler handler,
-             RouteAccess access = RouteAccess::ApiKey);
+    void add(
+        const QByteArray &method, const QString &pattern, Handler handler, RouteAccess access = RouteAccess::ApiKey);
     // Every row of a controller's table, answered by that controller.
     template<typename Controller, std::size_t N>
     void addRoutes(Controller *controller, const ControllerRoute<Controller> (&routes)[N])
     {
         for (const auto &route : routes)
-            add(route.method, QString::fromLatin1(route.pattern),
+            add(
+                route.method, QString::fromLatin1(route.pattern),
                 [controller, handler = route.handler](ApiCall &call) { (controller->*handler)(call); }, route.access);
     }
     void handle(const HttpRequest &request, ResponseSink sink) const;
+    // Whether an Authorization header carries a live key (the front door asks before reading a large body).
+    bool isAuthorized(const QByteArray &authorization) const;
 
 private:
     struct Route

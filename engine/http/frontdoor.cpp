@@ -1,17 +1,23 @@
 #include "frontdoor.h"
 
+#include "connectionbudget.h"
 #include "httpconnection.h"
 #include "requestframer.h"
+#include "requesthandler.h"
 
 #include <QTimer>
 #include <unistd.h>
 
+using namespace Qt::StringLiterals;
+
 namespace berth {
 
-FrontDoor::FrontDoor(RequestHandler &handler, const HttpConfig &config, QObject *parent)
+FrontDoor::FrontDoor(RequestHandler &handler, const HttpConfig &config, ConnectionBudget &budget, QObject *parent)
     : QTcpServer(parent)
     , m_handler(handler)
     , m_config(config)
+    , m_budget(budget)
+    , m_mailbox(std::make_shared<ThreadMailbox>(this))
     , m_writer(config.serverHeader)
     , m_scratch(kMaxHeadBytes + 1, Qt::Uninitialized)
 {
@@ -20,60 +26,80 @@ FrontDoor::FrontDoor(RequestHandler &handler, const HttpConfig &config, QObject 
 
 FrontDoor::~FrontDoor()
 {
+    m_mailbox->close(); // answers finished on other threads from now on find no one to deliver to
     // Connections report to this object when they go: delete them while it is still whole.
     qDeleteAll(findChildren<HttpConnection *>(Qt::FindDirectChildrenOnly));
 }
 
 void FrontDoor::incomingConnection(qintptr descriptor)
 {
-    const bool overCap = m_live >= m_config.maxConnections;
     auto *connection = new HttpConnection(*this, this);
-    if (!connection->adopt(descriptor, !overCap)) {
+    if (!connection->adopt(descriptor)) {
         delete connection;
         ::close(int(descriptor));
         return;
     }
-    if (overCap) {
-        connection->refuseAtAccept();
+    ConnectionBudget::Admission admission = m_budget.admit(connection->peer());
+    if (admission == ConnectionBudget::Admission::OverTotal && shedIdleConnection())
+        admission = m_budget.admit(connection->peer());
+    switch (admission) {
+    case ConnectionBudget::Admission::Admitted:
+        break;
+    case ConnectionBudget::Admission::OverTotal:
+        connection->refuseAtAccept(u"Too many connections; retry later"_s);
+        return;
+    case ConnectionBudget::Admission::OverAddress:
+        connection->refuseAtAccept(u"Too many connections from your address; retry later"_s);
         return;
     }
-    ++m_live;
+    connection->setCounted();
     // Qt 6.4 emits pendingConnectionAvailable from here, synchronously: QtHttpServer connects its readyRead slot
     // now, after the guard's.
     addPendingConnection(connection);
 }
 
+bool FrontDoor::shedIdleConnection()
+{
+    // The connection idle longest on this thread makes room: a keep-alive client reconnects when it needs to,
+    // a refused one gets nothing.
+    HttpConnection *oldest = nullptr;
+    for (HttpConnection *connection : findChildren<HttpConnection *>(Qt::FindDirectChildrenOnly)) {
+        if (connection->isIdle() && (!oldest || connection->idleSince() < oldest->idleSince()))
+            oldest = connection;
+    }
+    if (!oldest)
+        return false;
+    oldest->shed();
+    return true;
+}
+
+void FrontDoor::drain()
+{
+    pauseAccepting();
+    close();
+    for (HttpConnection *connection : findChildren<HttpConnection *>(Qt::FindDirectChildrenOnly))
+        connection->drain();
+}
+
+void FrontDoor::noteUnsent(qint64 bytes)
+{
+    qint64 peak = m_peakUnsent.load();
+    while (bytes > peak && !m_peakUnsent.compare_exchange_weak(peak, bytes)) { }
+}
+
 void FrontDoor::onAcceptError(QAbstractSocket::SocketError error)
 {
     // QTcpServer pauses accepting on errors such as EMFILE and never resumes by itself.
-    ++m_acceptErrors;
+    const int errors = ++m_acceptErrors;
     if (m_retryScheduled)
         return;
-    if (m_acceptErrors == 1 || m_acceptErrors % 1000 == 0)
+    if (errors == 1 || errors % 1000 == 0)
         qWarning("berth: accept failed (%d): %s; retrying", int(error), qUtf8Printable(errorString()));
     m_retryScheduled = true;
     QTimer::singleShot(m_config.acceptRetryMs, this, [this] {
         m_retryScheduled = false;
         resumeAccepting();
     });
-}
-
-bool FrontDoor::acquireUploadSlot()
-{
-    if (m_largeUploads >= m_config.maxLargeUploads)
-        return false;
-    ++m_largeUploads;
-    return true;
-}
-
-void FrontDoor::releaseUploadSlot()
-{
-    --m_largeUploads;
-}
-
-void FrontDoor::connectionClosed()
-{
-    --m_live;
 }
 
 } // namespace berth

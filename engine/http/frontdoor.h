@@ -6,21 +6,27 @@
 #include <QByteArray>
 #include <QPointer>
 #include <QTcpServer>
+#include <atomic>
+#include <memory>
 
 namespace berth {
 
+class ConnectionBudget;
+class HttpConnection;
 class RequestHandler;
+class ThreadMailbox;
 
-// The guard in front of QtHttpServer: the QTcpServer handed to QAbstractHttpServer::bind(). It wraps every accepted
-// socket in an HttpConnection (whose readyRead slot is connected before QtHttpServer's), caps live connections
-// (503 beyond), keeps accepting after accept errors such as EMFILE, and holds what the connections share: the
-// handler, the limits, the response writer and the count of large uploads.
+// The guard in front of QtHttpServer on one serving thread: the QTcpServer handed to QAbstractHttpServer::bind().
+// It wraps every accepted socket in an HttpConnection (whose readyRead slot is connected before QtHttpServer's),
+// admits it against the budget all threads share (503 beyond, after closing this thread's oldest idle connection),
+// keeps accepting after accept errors such as EMFILE, and holds what this thread's connections share: the handler,
+// the limits, the response writer and the mailbox through which other threads answer them.
 class FrontDoor final : public QTcpServer
 {
     Q_OBJECT
 
 public:
-    FrontDoor(RequestHandler &handler, const HttpConfig &config, QObject *parent = nullptr);
+    FrontDoor(RequestHandler &handler, const HttpConfig &config, ConnectionBudget &budget, QObject *parent = nullptr);
     ~FrontDoor() override;
     Q_DISABLE_COPY_MOVE(FrontDoor)
 
@@ -30,33 +36,34 @@ public:
 
     RequestHandler &handler() const { return m_handler; }
     const HttpConfig &config() const { return m_config; }
+    ConnectionBudget &budget() const { return m_budget; }
+    const std::shared_ptr<ThreadMailbox> &mailbox() const { return m_mailbox; }
     ResponseWriter &writer() { return m_writer; }
     QByteArray &scratch() { return m_scratch; } // head bytes are peeked here; one thread, one buffer
 
-    int liveConnections() const { return m_live; }
-    int acceptErrors() const { return m_acceptErrors; }
-    qint64 peakUnsentBytes() const { return m_peakUnsent; }
+    // Stops accepting and tells every connection to finish what it has and close (a graceful stop).
+    void drain();
 
-    bool acquireUploadSlot();
-    void releaseUploadSlot();
-    void connectionClosed();
-    void noteUnsent(qint64 bytes) { m_peakUnsent = qMax(m_peakUnsent, bytes); }
+    int acceptErrors() const { return m_acceptErrors.load(); }
+    qint64 peakUnsentBytes() const { return m_peakUnsent.load(); }
+    void noteUnsent(qint64 bytes);
 
 protected:
     void incomingConnection(qintptr descriptor) override;
 
 private:
     void onAcceptError(QAbstractSocket::SocketError error);
+    bool shedIdleConnection();
 
     RequestHandler &m_handler;
     const HttpConfig m_config;
+    ConnectionBudget &m_budget;
+    std::shared_ptr<ThreadMailbox> m_mailbox;
     ResponseWriter m_writer;
     QByteArray m_scratch;
     QPointer<QObject> m_parser;
-    int m_live = 0;
-    int m_largeUploads = 0;
-    int m_acceptErrors = 0;
-    qint64 m_peakUnsent = 0;
+    std::atomic<int> m_acceptErrors {0};
+    std::atomic<qint64> m_peakUnsent {0};
     bool m_retryScheduled = false;
 };
 

@@ -1,22 +1,41 @@
 #pragma once
 
 #include <QByteArray>
+#include <QHostAddress>
+#include <QList>
 #include <QtGlobal>
 
 namespace berth {
 
-// Limits of the front door that a deployment may want to tune (tests shrink the timeouts).
-// The fixed protocol limits are named constants in frontdoor.cpp / requestframer.h.
+// The front door's budgets, in one place: what a deployment may tune (tests shrink the timeouts). The fixed
+// protocol limits (header block size, field count) are named constants in requestframer.h.
 struct HttpConfig
 {
-    int maxConnections = 1000;           // live connections; beyond: 503 and close
-    int headerTimeoutMs = 5000;          // a header block that does not complete in time: 408
-    int bodyStallTimeoutMs = 5000;       // a body that stops arriving for this long: 408
-    int idleTimeoutMs = 8000;            // an idle keep-alive connection is closed
-    int maxLargeUploads = 4;             // concurrent bodies over largeUploadBytes; beyond: 503
+    // Threads. 0 serves on the thread that calls listen() (the HTTP unit tests); N > 0 starts N serving threads,
+    // each with its own listener on the same port (SO_REUSEPORT), its own front door and its own parser.
+    int servingThreads = 0;
+    int listenBacklog = 1024; // pending connections the kernel queues per listener
+
+    // Connections.
+    int maxConnections = 1000; // live connections in all; beyond: the oldest idle one goes, else 503
+    int apiReservedConnections = 50; // of those, kept for the management API (at most half): visitors get 503 first
+    int maxConnectionsPerAddress = 64; // per client address (IPv6: per /64); 0: no cap
+    QList<QHostAddress> uncappedAddresses; // exempt from the per-address cap (trusted reverse proxies)
+
+    // Time per phase.
+    int headerTimeoutMs = 5000; // a header block that does not complete in time: 408
+    int bodyStallTimeoutMs = 5000; // a body that stops arriving for this long: 408
+    int minBodyBytesPerSecond = 16 * 1024; // a body must arrive at least this fast on average (after a grace of
+                                           // bodyStallTimeoutMs): trickled bodies get 408
+    int idleTimeoutMs = 8000; // an idle keep-alive connection is closed
+    int sendStallTimeoutMs = 60000; // a client that reads nothing of a response for this long is dropped
+    int acceptRetryMs = 500; // after an accept error (EMFILE), try accepting again
+
+    // Bytes.
+    int maxLargeUploads = 4; // concurrent bodies over largeUploadBytes; beyond: 503
     qint64 largeUploadBytes = 1 << 20;
-    int acceptRetryMs = 500;             // after an accept error (EMFILE), try accepting again
-    int sendStallTimeoutMs = 60000;      // a client that reads nothing of a response for this long is dropped
+    qint64 maxUnsentBytes = 1 << 20; // unsent response bytes per connection before its pipelined requests wait
+
     QByteArray serverHeader = "Berth";
 };
 

@@ -1,5 +1,6 @@
 #include "httpconnection.h"
 
+#include "connectionbudget.h"
 #include "filestreamer.h"
 #include "frontdoor.h"
 #include "requesthandler.h"
@@ -46,30 +47,54 @@ HttpConnection::~HttpConnection()
     disconnect(this, &QIODevice::bytesWritten, this, &HttpConnection::onBytesWritten);
     disconnect(this, &QAbstractSocket::disconnected, this, &HttpConnection::onDisconnected);
     releaseUploadSlot();
-    if (m_counted)
-        m_door.connectionClosed();
+    releaseBudget();
 }
 
-bool HttpConnection::adopt(qintptr descriptor, bool counted)
+bool HttpConnection::adopt(qintptr descriptor)
 {
     if (!setSocketDescriptor(descriptor))
         return false;
-    m_counted = counted;
     m_peer = HttpRequest::normalisedPeer(peerAddress());
     setSocketOption(QAbstractSocket::LowDelayOption, 1);
     setReadBufferSize(kReadBufferBytes);
     connect(this, &QIODevice::readyRead, this, &HttpConnection::onReadyRead);
     connect(this, &QIODevice::bytesWritten, this, &HttpConnection::onBytesWritten);
     connect(this, &QAbstractSocket::disconnected, this, &HttpConnection::onDisconnected);
-    startTimer(m_door.config().idleTimeoutMs);
+    noteIdle();
+    armTimer(m_door.config().idleTimeoutMs);
     return true;
 }
 
-void HttpConnection::refuseAtAccept()
+void HttpConnection::refuseAtAccept(const QString &message)
 {
     connect(this, &QAbstractSocket::disconnected, this, &QObject::deleteLater);
     m_phase = Phase::Waiting;
-    refuse(503, u"Too many connections; retry later"_s);
+    refuse(503, message);
+}
+
+bool HttpConnection::isIdle() const
+{
+    // Kept alive after at least one answer; a connection that never sent a request is no keep-alive client.
+    return m_serial > 0 && m_phase == Phase::Idle && bytesAvailable() == 0 && bytesToWrite() == 0;
+}
+
+void HttpConnection::noteIdle()
+{
+    m_idleSince = QDateTime::currentMSecsSinceEpoch();
+}
+
+void HttpConnection::shed()
+{
+    releaseBudget();
+    closeAfterWrite();
+}
+
+void HttpConnection::drain()
+{
+    m_draining = true;
+    m_keepAlive = false; // the answer in progress, if any, is the last
+    if (m_phase == Phase::Idle && bytesAvailable() == 0)
+        closeAfterWrite();
 }
 
 void HttpConnection::onReadyRead()
@@ -78,6 +103,8 @@ void HttpConnection::onReadyRead()
     case Phase::Idle:
         if (bytesAvailable() == 0)
             return;
+        if (m_draining)
+            return refuse(503, u"The server is shutting down; retry later"_s);
         m_phase = Phase::Head; // the idle timer keeps running until the head is known to be incomplete
         m_headTimed = false;
         frameHead();
@@ -86,10 +113,16 @@ void HttpConnection::onReadyRead()
         frameHead();
         return;
     case Phase::Body:
-        startTimer(m_door.config().bodyStallTimeoutMs); // progress: the stall clock starts again
+        // Progress restarts the stall clock, but the body as a whole must keep a minimum rate: one byte every few
+        // seconds holds no connection for long.
+        if (overBodyDeadline())
+            return refuse(408, u"Request body timeout"_s);
+        armTimer(m_door.config().bodyStallTimeoutMs);
         return;
+    case Phase::Authorizing:
     case Phase::Waiting:
     case Phase::Streaming:
+    case Phase::Backlogged:
         hold();
         return;
     case Phase::Closing:
@@ -127,7 +160,7 @@ void HttpConnection::frameHead()
     default:
         if (!m_headTimed) { // the deadline counts from the head's first byte: slow senders get no extension
             m_headTimed = true;
-            startTimer(m_door.config().headerTimeoutMs);
+            armTimer(m_door.config().headerTimeoutMs);
         }
         return;
     }
@@ -138,30 +171,85 @@ void HttpConnection::headComplete()
     const qsizetype headBytes = m_framer.headBytes();
     m_head = m_framer.takeHead();
     m_framer.reset();
-    if (isTransactionStarted())
-        rollbackTransaction(); // QtHttpServer reads the request from its first byte
     m_phase = Phase::Body;
 
     const qint64 length = m_head.contentLength;
-    if (length > 0) {
-        const BodyLimit limit
-            = m_door.handler().bodyLimit(RequestHead {m_head.method, m_head.target, m_head.host, length});
-        if (length > limit.maxBytes)
-            return refuse(413, limit.message.isEmpty() ? u"Request body too large"_s : limit.message);
-        if (length > m_door.config().largeUploadBytes) {
-            if (!m_door.acquireUploadSlot())
-                return refuse(503, u"Too many uploads in progress; retry later"_s);
-            m_holdsUploadSlot = true;
-        }
-        const qint64 whole = headBytes + length;
-        setReadBufferSize(whole + kReadBufferBytes);
-        if (bytesAvailable() < whole) {
-            if (m_head.expectContinue) // QtHttpServer 6.4 never answers Expect itself: this is the only 100
-                write("HTTP/1.1 100 Continue\r\n\r\n");
-            startTimer(m_door.config().bodyStallTimeoutMs);
-        }
+    RequestHead head {m_head.method, m_head.target, m_head.host, length, {}};
+    for (const auto &field : m_head.headers) {
+        if (field.first == "authorization")
+            head.authorization = field.second;
     }
+    const BodyLimit limit = m_door.handler().bodyLimit(head);
+    if (!limit.forApi && !m_visitor) {
+        // Visitors may not take the connections kept for the management API.
+        if (!m_door.budget().admitVisitor())
+            return refuse(503, u"Too many connections; retry later"_s);
+        m_visitor = true;
+    }
+    if (length > limit.maxBytes)
+        return refuse(413, limit.message.isEmpty() ? u"Request body too large"_s : limit.message);
+    m_bodyBytes = headBytes + length;
+    if (length > kReadBufferBytes && limit.needsAuthorization) {
+        // Nothing of a large body is read before its caller is known: the bytes stay in the guard's transaction
+        // (bounded by the read buffer), invisible to QtHttpServer, until the handler decides.
+        m_phase = Phase::Authorizing;
+        hold();
+        armTimer(m_door.config().headerTimeoutMs);
+        const quint64 serial = m_serial;
+        const QPointer<HttpConnection> self(this);
+        m_door.handler().authorizeUpload(head, [self, mailbox = m_door.mailbox(), serial](bool authorized) {
+            mailbox->post([self, serial, authorized] {
+                if (self && self->m_serial == serial && self->m_phase == Phase::Authorizing)
+                    self->onAuthorized(authorized);
+            });
+        });
+        return;
+    }
+    if (isTransactionStarted())
+        rollbackTransaction(); // QtHttpServer reads the request from its first byte
+    admitBody();
     // QtHttpServer's readyRead slot runs next in this same emission: it parses the request and calls dispatch().
+}
+
+void HttpConnection::onAuthorized(bool authorized)
+{
+    if (!authorized) {
+        return refuse(401, u"Unauthorized"_s);
+    }
+    m_phase = Phase::Body;
+    if (isTransactionStarted())
+        rollbackTransaction();
+    admitBody();
+    if (m_phase == Phase::Body && bytesAvailable() > 0)
+        Q_EMIT readyRead(); // QtHttpServer saw none of the held bytes: let it read them now
+}
+
+void HttpConnection::admitBody()
+{
+    const qint64 length = m_head.contentLength;
+    if (length <= 0)
+        return;
+    if (length > m_door.config().largeUploadBytes) {
+        if (!m_door.budget().acquireUpload())
+            return refuse(503, u"Too many uploads in progress; retry later"_s);
+        m_holdsUploadSlot = true;
+    }
+    setReadBufferSize(m_bodyBytes + kReadBufferBytes);
+    m_bodyClock.start();
+    if (bytesAvailable() < m_bodyBytes) {
+        if (m_head.expectContinue) // QtHttpServer 6.4 never answers Expect itself: this is the only 100
+            write("HTTP/1.1 100 Continue\r\n\r\n");
+        armTimer(m_door.config().bodyStallTimeoutMs);
+    }
+}
+
+bool HttpConnection::overBodyDeadline() const
+{
+    const HttpConfig &config = m_door.config();
+    if (config.minBodyBytesPerSecond <= 0 || !m_bodyClock.isValid())
+        return false;
+    const qint64 allowedMs = config.bodyStallTimeoutMs + m_bodyBytes * 1000 / config.minBodyBytesPerSecond;
+    return m_bodyClock.elapsed() > allowedMs;
 }
 
 void HttpConnection::dispatch(const QHttpServerRequest &parsed)
@@ -189,8 +277,9 @@ void HttpConnection::dispatch(const QHttpServerRequest &parsed)
     m_head = FramedHead();
 
     const quint64 serial = ++m_serial;
-    m_door.handler().handle(
-        request, ResponseSink(this, [this, serial](HttpResponse response) { respond(serial, std::move(response)); }));
+    m_door.handler().handle(request, ResponseSink(this, m_door.mailbox(), [this, serial](HttpResponse response) {
+        respond(serial, std::move(response));
+    }));
 }
 
 void HttpConnection::respond(quint64 serial, HttpResponse response)
@@ -198,6 +287,7 @@ void HttpConnection::respond(quint64 serial, HttpResponse response)
     if (serial != m_serial || m_phase != Phase::Waiting)
         return; // the client left, or this request was already answered
     ResponseWriter &writer = m_door.writer();
+    m_sendClock.start();
     m_keepAlive = m_keepAlive && !asksToClose(response);
     const bool hasBody = ResponseWriter::statusHasBody(response.status);
 
@@ -209,7 +299,7 @@ void HttpConnection::respond(quint64 serial, HttpResponse response)
                 return finishResponse();
             m_streamer = std::move(streamer);
             m_phase = Phase::Streaming;
-            startTimer(m_door.config().sendStallTimeoutMs);
+            armTimer(m_door.config().sendStallTimeoutMs);
             return pumpFile();
         }
         qWarning("berth: cannot stream %s", qUtf8Printable(response.filePath));
@@ -226,6 +316,7 @@ void HttpConnection::respond(quint64 serial, HttpResponse response)
         write(out);
         write(response.body); // large arrays are queued by reference
     }
+    m_door.noteUnsent(bytesToWrite());
     finishResponse();
 }
 
@@ -248,8 +339,17 @@ void HttpConnection::finishResponse()
     releaseUploadSlot();
     if (!m_keepAlive)
         return closeAfterWrite();
+    if (bytesToWrite() > m_door.config().maxUnsentBytes) {
+        // A client that sends requests but does not read the answers gets no more answers queued for it: its next
+        // requests wait (TCP backpressure beyond the read buffer) until it has read most of what it asked for.
+        m_phase = Phase::Backlogged;
+        m_sendClock.start();
+        armTimer(m_door.config().sendStallTimeoutMs);
+        return;
+    }
     m_phase = Phase::Idle;
-    startTimer(m_door.config().idleTimeoutMs);
+    noteIdle();
+    armTimer(m_door.config().idleTimeoutMs);
     if (isTransactionStarted())
         rollbackTransaction(); // the held bytes (pipelined requests) become visible again
     if (bytesAvailable() > 0) // QtHttpServer reads one request per readyRead: wake it for the next one
@@ -282,9 +382,14 @@ void HttpConnection::discard()
 
 void HttpConnection::onBytesWritten()
 {
+    m_sendClock.start();
     if (m_phase == Phase::Streaming) {
-        startTimer(m_door.config().sendStallTimeoutMs);
+        armTimer(m_door.config().sendStallTimeoutMs);
         pumpFile();
+    } else if (m_phase == Phase::Backlogged) {
+        armTimer(m_door.config().sendStallTimeoutMs);
+        if (bytesToWrite() <= m_door.config().maxUnsentBytes / 2)
+            finishResponse();
     } else if (m_phase == Phase::Closing && bytesToWrite() == 0) {
         startLinger();
     }
@@ -296,10 +401,7 @@ void HttpConnection::onDisconnected()
     m_timer.stop();
     m_streamer.reset(); // closes the file at once
     releaseUploadSlot();
-    if (m_counted) {
-        m_counted = false;
-        m_door.connectionClosed();
-    }
+    releaseBudget();
 }
 
 void HttpConnection::refuse(int status, const QString &message)
@@ -317,7 +419,7 @@ void HttpConnection::closeAfterWrite()
     releaseUploadSlot();
     m_streamer.reset();
     m_phase = Phase::Closing;
-    startTimer(m_door.config().sendStallTimeoutMs);
+    armTimer(m_door.config().sendStallTimeoutMs);
     discard();
     if (bytesToWrite() == 0)
         startLinger();
@@ -326,7 +428,7 @@ void HttpConnection::closeAfterWrite()
 void HttpConnection::startLinger()
 {
     m_phase = Phase::Lingering;
-    startTimer(kLingerMs);
+    armTimer(kLingerMs);
     discard();
     if (state() == QAbstractSocket::ConnectedState)
         ::shutdown(int(socketDescriptor()), SHUT_WR); // FIN after our answer; the client's close ends it
@@ -343,11 +445,23 @@ void HttpConnection::releaseUploadSlot()
 {
     if (m_holdsUploadSlot) {
         m_holdsUploadSlot = false;
-        m_door.releaseUploadSlot();
+        m_door.budget().releaseUpload();
     }
 }
 
-void HttpConnection::startTimer(int ms)
+void HttpConnection::releaseBudget()
+{
+    if (m_visitor) {
+        m_visitor = false;
+        m_door.budget().releaseVisitor();
+    }
+    if (m_counted) {
+        m_counted = false;
+        m_door.budget().release(m_peer);
+    }
+}
+
+void HttpConnection::armTimer(int ms)
 {
     if (ms > 0)
         m_timer.start(ms, Qt::CoarseTimer, this);
@@ -362,13 +476,19 @@ void HttpConnection::timerEvent(QTimerEvent *event)
     m_timer.stop();
     switch (m_phase) {
     case Phase::Idle:
-        if (bytesToWrite() > 0) // the last response is still leaving: not idle yet
-            return startTimer(m_door.config().idleTimeoutMs);
+        if (bytesToWrite() > 0) { // the last response is still leaving: not idle yet, unless the client stalls
+            if (m_sendClock.isValid() && m_sendClock.elapsed() > m_door.config().sendStallTimeoutMs)
+                return abort();
+            return armTimer(m_door.config().idleTimeoutMs);
+        }
         return closeAfterWrite();
     case Phase::Head:
         return refuse(408, u"Request header timeout"_s);
     case Phase::Body:
         return refuse(408, u"Request body timeout"_s);
+    case Phase::Authorizing:
+        return refuse(503, u"Could not check the credentials in time; retry later"_s);
+    case Phase::Backlogged:
     case Phase::Streaming:
     case Phase::Closing:
     case Phase::Lingering:

@@ -3,6 +3,7 @@
 #include "requestframer.h"
 
 #include <QBasicTimer>
+#include <QElapsedTimer>
 #include <QHostAddress>
 #include <QTcpSocket>
 #include <memory>
@@ -32,11 +33,22 @@ public:
     Q_DISABLE_COPY_MOVE(HttpConnection)
 
     // Adopts an accepted descriptor and connects the guard's slots (before QtHttpServer gets the socket).
-    bool adopt(qintptr descriptor, bool counted);
-    // Over the connection cap: 503 and close; the socket is never handed to QtHttpServer.
-    void refuseAtAccept();
+    bool adopt(qintptr descriptor);
+    const QHostAddress &peer() const { return m_peer; }
+    // The connection holds a place in the shared budget, given back when it goes.
+    void setCounted() { m_counted = true; }
+    // Over a connection cap: 503 and close; the socket is never handed to QtHttpServer.
+    void refuseAtAccept(const QString &message);
     // Called by QtHttpServer's handleRequest once it has parsed the request the guard framed and approved.
     void dispatch(const QHttpServerRequest &parsed);
+
+    // Between requests with nothing left to send, since idleSince() (ms on a monotonic clock).
+    bool isIdle() const;
+    qint64 idleSince() const { return m_idleSince; }
+    // Gives its place in the budget to a newcomer at once and closes (an idle keep-alive connection).
+    void shed();
+    // A graceful stop: the request in progress (if any) is answered with Connection: close; new ones get 503.
+    void drain();
 
 protected:
     void timerEvent(QTimerEvent *event) override;
@@ -46,9 +58,11 @@ private:
     {
         Idle, // between requests (keep-alive)
         Head, // a request head is arriving
+        Authorizing, // a large body waits for the handler to authorise its caller; its bytes are held
         Body, // head accepted: QtHttpServer reads the body
         Waiting, // the handler has the request; later requests are held
         Streaming, // a file response is being streamed; later requests are held
+        Backlogged, // a response is answered but too much of it is unsent; later requests wait for the client
         Closing, // the last response is being flushed
         Lingering, // write side shut; input discarded until the client closes or the linger time ends
         Gone, // disconnected
@@ -59,6 +73,9 @@ private:
     void onDisconnected();
     void frameHead();
     void headComplete();
+    void admitBody();
+    void onAuthorized(bool authorized);
+    bool overBodyDeadline() const;
     void hold();
     void discard();
     void respond(quint64 serial, HttpResponse response);
@@ -70,18 +87,26 @@ private:
     void startLinger();
     void detachParser();
     void releaseUploadSlot();
-    void startTimer(int ms);
+    void releaseBudget();
+    void armTimer(int ms);
+    void noteIdle();
 
     FrontDoor &m_door;
     RequestFramer m_framer;
     FramedHead m_head; // the approved head QtHttpServer is parsing, until dispatch
     std::unique_ptr<FileStreamer> m_streamer;
     QBasicTimer m_timer;
+    QElapsedTimer m_bodyClock; // since the body was let in: its minimum rate
+    QElapsedTimer m_sendClock; // since the client last took response bytes: the send stall
     QHostAddress m_peer;
+    qint64 m_idleSince = 0;
     Phase m_phase = Phase::Idle;
     quint64 m_serial = 0;
     qint64 m_lingered = 0;
+    qint64 m_bodyBytes = 0; // head and body of the request being read
     bool m_counted = false;
+    bool m_visitor = false; // counted among the visitors' connections
+    bool m_draining = false;
     bool m_keepAlive = true;
     bool m_isHead = false;
     bool m_headTimed = false;

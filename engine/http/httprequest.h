@@ -16,8 +16,8 @@ struct HttpRequest
 {
     QByteArray method; // as sent, upper case: "GET", "HEAD", "POST", ...
     QByteArray target; // the raw request-target, e.g. "/a%20b/?x=1"
-    QString path;      // the target's path, percent-decoded exactly once; handlers must still reject "..", NUL, '\'
-    QByteArray query;  // the target's query after '?', still encoded; empty when none
+    QString path; // the target's path, percent-decoded exactly once; handlers must still reject "..", NUL, '\'
+    QByteArray query; // the target's query after '?', still encoded; empty when none
     HttpHeaders headers; // names lower-cased, in arrival order
     QByteArray body;
     QHostAddress peer; // the TCP peer; IPv4-mapped IPv6 is normalised to IPv4
@@ -40,13 +40,18 @@ struct RequestHead
     QByteArray target;
     QByteArray host; // raw Host header value
     qint64 contentLength = 0;
+    QByteArray authorization; // raw Authorization header value (empty when absent)
 };
 
-// The largest body a request may carry, and the error text of its 413.
+// What the front door must know of a request from its head alone: the largest body it may carry (and the text of
+// its 413), whether it is for the management API (which may use the connections kept in reserve), and whether its
+// caller must be authorised before a large body is read (RequestHandler::authorizeUpload).
 struct BodyLimit
 {
     qint64 maxBytes = 0;
     QString message;
+    bool forApi = false;
+    bool needsAuthorization = false;
 };
 
 } // namespace berth

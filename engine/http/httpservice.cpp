@@ -1,52 +1,123 @@
 #include "httpservice.h"
 
+#include "connectionbudget.h"
 #include "frontdoor.h"
 #include "httpserveradapter.h"
+#include "listensockets.h"
+
+#include <QThread>
+#include <unistd.h>
+
+using namespace Qt::StringLiterals;
 
 namespace berth {
 
 HttpService::HttpService(RequestHandler &handler, HttpConfig config, QObject *parent)
     : QObject(parent)
-    , m_adapter(new HttpServerAdapter(this))
-    , m_door(new FrontDoor(handler, config, m_adapter))
+    , m_handler(handler)
+    , m_config(std::move(config))
+    , m_budget(std::make_unique<ConnectionBudget>(m_config))
 {
-    m_door->setParser(m_adapter);
 }
 
 HttpService::~HttpService()
 {
-    delete m_adapter; // and with it the front door and every connection, before the handler may go
+    // Each parser (and with it its front door and every connection) goes on its own thread, before the handler
+    // and the budget may go.
+    for (const Lane &lane : std::as_const(m_lanes)) {
+        runOn(lane, [adapter = lane.adapter] { delete adapter; });
+        if (lane.thread) {
+            lane.thread->quit();
+            lane.thread->wait();
+            delete lane.thread;
+        }
+    }
+}
+
+void HttpService::runOn(const Lane &lane, const std::function<void()> &work)
+{
+    if (!lane.thread || lane.thread == QThread::currentThread())
+        work();
+    else
+        QMetaObject::invokeMethod(lane.door, work, Qt::BlockingQueuedConnection);
 }
 
 bool HttpService::listen(const QHostAddress &address, quint16 port, QString *error)
 {
-    if (!m_door->listen(address, port)) {
+    if (!m_lanes.isEmpty()) {
         if (error)
-            *error = m_door->errorString();
+            *error = u"Already listening"_s;
         return false;
     }
-    m_adapter->bind(m_door);
+    const int threads = qMax(0, m_config.servingThreads);
+    ListenSockets sockets = ListenSockets::open(address, port, qMax(1, threads), m_config.listenBacklog, error);
+    if (sockets.descriptors.isEmpty())
+        return false;
+    m_port = sockets.port;
+
+    for (int i = 0; i < sockets.descriptors.size(); ++i) {
+        Lane lane;
+        lane.adapter = new HttpServerAdapter;
+        lane.door = new FrontDoor(m_handler, m_config, *m_budget, lane.adapter);
+        lane.door->setParser(lane.adapter);
+        if (threads > 0) {
+            lane.thread = new QThread;
+            lane.thread->setObjectName(u"berth-serve-%1"_s.arg(i + 1));
+            lane.adapter->moveToThread(lane.thread);
+            lane.thread->start();
+        } else {
+            lane.adapter->setParent(this);
+        }
+        m_lanes.append(lane);
+        // The notifiers of the listener and of every connection belong to the lane's thread: set up there.
+        const int fd = sockets.descriptors.at(i);
+        bool adopted = false;
+        runOn(lane, [&lane, fd, &adopted] {
+            adopted = lane.door->setSocketDescriptor(fd);
+            if (adopted)
+                lane.adapter->bind(lane.door);
+        });
+        if (!adopted) {
+            if (error)
+                *error = lane.door->errorString();
+            for (int rest = i; rest < sockets.descriptors.size(); ++rest)
+                ::close(sockets.descriptors.at(rest));
+            return false;
+        }
+    }
     return true;
 }
 
-quint16 HttpService::serverPort() const
+int HttpService::servingThreads() const
 {
-    return m_door->serverPort();
+    return m_lanes.isEmpty() || !m_lanes.first().thread ? 0 : int(m_lanes.size());
 }
 
 int HttpService::liveConnections() const
 {
-    return m_door->liveConnections();
+    return m_budget->live();
+}
+
+void HttpService::drain()
+{
+    for (const Lane &lane : std::as_const(m_lanes))
+        runOn(lane, [door = lane.door] { door->drain(); });
 }
 
 int HttpService::acceptErrors() const
 {
-    return m_door->acceptErrors();
+    int errors = 0;
+    for (const Lane &lane : m_lanes)
+        errors += lane.door->acceptErrors();
+    return errors;
 }
 
 qint64 HttpService::peakUnsentBytes() const
 {
-    return m_door->peakUnsentBytes();
+    qint64 peak = 0;
+    for (const Lane &lane : m_lanes)
+        peak = qMax(peak, lane.door->peakUnsentBytes());
+    return peak;
 }
 
 } // namespace berth

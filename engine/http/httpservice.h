@@ -3,35 +3,62 @@
 #include "httpconfig.h"
 
 #include <QHostAddress>
+#include <QList>
 #include <QObject>
+#include <functional>
+#include <memory>
+
+QT_BEGIN_NAMESPACE
+class QThread;
+QT_END_NAMESPACE
 
 namespace berth {
 
+class ConnectionBudget;
 class FrontDoor;
 class HttpServerAdapter;
 class RequestHandler;
 
-// The HTTP/1.1 server others use: QtHttpServer behind the front door, answering through one RequestHandler.
+// The HTTP/1.1 server others use: QtHttpServer behind the front door, answering through one RequestHandler, on
+// config.servingThreads threads (or on the caller's thread when that is 0). Every thread has its own listener,
+// front door and parser; they share one ConnectionBudget. The handler is called on the serving threads.
 class HttpService final : public QObject
 {
     Q_OBJECT
 
 public:
     explicit HttpService(RequestHandler &handler, HttpConfig config = {}, QObject *parent = nullptr);
-    ~HttpService() override;
+    ~HttpService() override; // stops the serving threads; every connection is closed
     Q_DISABLE_COPY_MOVE(HttpService)
 
     bool listen(const QHostAddress &address, quint16 port, QString *error = nullptr); // port 0 picks a free one
-    quint16 serverPort() const;
+    quint16 serverPort() const { return m_port; }
+    int servingThreads() const;
     int liveConnections() const;
+
+    // A graceful stop: no new connections, no new requests (503), requests in progress are answered with
+    // Connection: close. liveConnections() falls to 0 as they finish.
+    void drain();
 
     // Diagnostics (and test hooks).
     int acceptErrors() const;
     qint64 peakUnsentBytes() const; // the most a streamed response ever left queued in a socket
 
 private:
-    HttpServerAdapter *m_adapter;
-    FrontDoor *m_door;
+    struct Lane
+    {
+        QThread *thread = nullptr; // null: the caller's thread
+        HttpServerAdapter *adapter = nullptr;
+        FrontDoor *door = nullptr;
+    };
+    // Runs work on the lane's thread and waits for it (directly when the lane is the caller's).
+    static void runOn(const Lane &lane, const std::function<void()> &work);
+
+    RequestHandler &m_handler;
+    const HttpConfig m_config;
+    std::unique_ptr<ConnectionBudget> m_budget;
+    QList<Lane> m_lanes;
+    quint16 m_port = 0;
 };
 
 } // namespace berth

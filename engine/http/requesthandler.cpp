@@ -5,24 +5,48 @@
 
 namespace berth {
 
-ResponseSink::ResponseSink(QObject *connection, SendFunction send)
+void ThreadMailbox::post(std::function<void()> task)
+{
+    const QMutexLocker locker(&m_mutex);
+    if (m_anchor)
+        QMetaObject::invokeMethod(m_anchor, std::move(task), Qt::QueuedConnection);
+}
+
+void ThreadMailbox::close()
+{
+    const QMutexLocker locker(&m_mutex);
+    m_anchor = nullptr; // posts already queued die with the anchor
+}
+
+ResponseSink::ResponseSink(QObject *connection, std::shared_ptr<ThreadMailbox> mailbox, SendFunction send)
     : m_state(std::make_shared<State>())
 {
     m_state->connection = connection;
+    m_state->connectionThread = connection->thread();
+    m_state->mailbox = std::move(mailbox);
     m_state->send = std::move(send);
+}
+
+ResponseSink::ResponseSink(QObject *connection, SendFunction send)
+    : ResponseSink(connection, nullptr, std::move(send))
+{
 }
 
 void ResponseSink::send(HttpResponse response) const
 {
     // Only the first send counts, and only while the connection exists (it is destroyed when the client leaves).
-    Q_ASSERT_X(!m_state->connection || m_state->connection->thread() == QThread::currentThread(), "ResponseSink::send",
-        "call it on the connection's thread, e.g. from QFuture::then(sink.context(), ...)");
-    if (m_state->sent)
+    if (m_state->sent.exchange(true))
         return;
-    m_state->sent = true;
-    if (m_state->connection && m_state->send)
-        m_state->send(std::move(response));
-    m_state->send = nullptr;
+    const auto deliver = [state = m_state](HttpResponse response) {
+        if (state->connection && state->send)
+            state->send(std::move(response));
+        state->send = nullptr;
+    };
+    if (!m_state->mailbox || m_state->connectionThread == QThread::currentThread()) {
+        deliver(std::move(response));
+        return;
+    }
+    m_state->mailbox->post([deliver, response = std::move(response)]() mutable { deliver(std::move(response)); });
 }
 
 bool ResponseSink::isConnected() const
@@ -33,7 +57,24 @@ bool ResponseSink::isConnected() const
 
 QObject *ResponseSink::context() const
 {
-    return m_state->connection.data();
+    return m_state->context ? m_state->context : m_state->connection.data();
+}
+
+void ResponseSink::continueOn(QObject *context)
+{
+    m_state->context = context;
+}
+
+} // namespace berth
+
+namespace berth {
+
+void runOnThreadOf(QObject *context, std::function<void()> task)
+{
+    if (context->thread() == QThread::currentThread())
+        task();
+    else
+        QMetaObject::invokeMethod(context, std::move(task), Qt::QueuedConnection);
 }
 
 } // namespace berth

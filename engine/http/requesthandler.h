@@ -2,35 +2,70 @@
 
 #include "httpresponse.h"
 
+#include <QMutex>
 #include <QPointer>
 
+QT_BEGIN_NAMESPACE
+class QThread;
+QT_END_NAMESPACE
+
+#include <atomic>
 #include <functional>
 #include <memory>
 
 namespace berth {
 
-// Where a handler sends its one response: at once, or later (after worker-thread work) from the
-// thread the connection lives on. Copyable. Only the first send counts; sending after the client
-// left is a harmless no-op.
+// A serving thread's post box: the object on that thread that stays alive for as long as the thread serves (its
+// front door). Responses made on other threads are posted through it; once the thread stops serving, closed()
+// makes every later post a no-op instead of a post to a deleted object.
+class ThreadMailbox final
+{
+public:
+    explicit ThreadMailbox(QObject *anchor)
+        : m_anchor(anchor)
+    {
+    }
+    Q_DISABLE_COPY_MOVE(ThreadMailbox)
+
+    // Runs task on the anchor's thread (queued), unless the mailbox is closed. Callable from any thread.
+    void post(std::function<void()> task);
+    void close();
+
+private:
+    QMutex m_mutex;
+    QObject *m_anchor;
+};
+
+// Where a handler sends its one response: at once, or later from any thread (after worker or engine-thread work);
+// a send from another thread is carried to the connection's thread. Copyable. Only the first send counts; sending
+// after the client left is a harmless no-op.
 class ResponseSink
 {
 public:
     using SendFunction = std::function<void(HttpResponse)>;
 
-    ResponseSink(QObject *connection, SendFunction send);
+    ResponseSink(QObject *connection, std::shared_ptr<ThreadMailbox> mailbox, SendFunction send);
+    ResponseSink(QObject *connection, SendFunction send); // for a connection that is only ever answered on its thread
 
     void send(HttpResponse response) const;
+    // Whether the client is still there; on the connection's thread only.
     bool isConnected() const;
-    // An object on the connection's thread that is destroyed with the connection: the context to
-    // continue on, e.g. QFuture::then(sink.context(), ...).
+    // The object to continue on after asynchronous work, e.g. QFuture::then(sink.context(), ...): the connection
+    // itself (so the work is dropped when the client leaves), or the object a dispatcher named with continueOn().
     QObject *context() const;
+    // Names the object on whose thread a handler's continuations should run (the engine thread's, for handlers
+    // that were carried there).
+    void continueOn(QObject *context);
 
 private:
     struct State
     {
-        QPointer<QObject> connection;
+        QPointer<QObject> connection; // read on the connection's thread only
+        QThread *connectionThread = nullptr; // serving threads outlive every sink
+        QObject *context = nullptr;
+        std::shared_ptr<ThreadMailbox> mailbox;
         SendFunction send;
-        bool sent = false;
+        std::atomic<bool> sent {false};
     };
     std::shared_ptr<State> m_state;
 };
@@ -41,12 +76,28 @@ class RequestHandler
 public:
     virtual ~RequestHandler() = default;
 
-    // Called on the connection's thread. Must lead to exactly one sink.send(), now or later; the
-    // connection holds back later pipelined requests until then.
+    // Called on the connection's thread (one of the serving threads). Must lead to exactly one sink.send(), now or
+    // later, from any thread; the connection holds back later pipelined requests until then.
     virtual void handle(const HttpRequest &request, ResponseSink sink) = 0;
 
-    // The body limit for a request whose head has arrived; asked before any body byte is read.
+    // What the front door needs to know of a request whose head has arrived, before any body byte is read: its
+    // body limit, and whether it may take a large body at all (a route that needs a key refuses an unauthenticated
+    // upload from its headers). Called on the serving thread: must not wait.
     virtual BodyLimit bodyLimit(const RequestHead &head) const = 0;
+
+    // For a request whose BodyLimit needs authorization and whose body is large: decides from the head whether the
+    // caller may send it, before a byte of it is read. done(true) lets the body in; done(false) answers 401. May
+    // answer later and from any thread. The default lets everything in.
+    using AuthorizationDone = std::function<void(bool authorized)>;
+    virtual void authorizeUpload(const RequestHead & /*head*/, AuthorizationDone done) { done(true); }
 };
+
+} // namespace berth
+
+namespace berth {
+
+// Runs task on the thread of context (an object that outlives the task's sender): at once when the caller is
+// already there, queued otherwise. How serving threads hand work that must not run on them (SQL) to the engine.
+void runOnThreadOf(QObject *context, std::function<void()> task);
 
 } // namespace berth

@@ -46,7 +46,7 @@ QByteArray sameSiteTarget(const QString &candidate, const QByteArray &hostHeader
         if (!url.host().isEmpty() || !candidate.startsWith(u'/') || candidate.startsWith(u"//"))
             return {};
     } else if ((url.scheme() != u"http"_s && url.scheme() != u"https"_s)
-               || url.authority(QUrl::FullyEncoded).toLatin1().compare(hostHeader, Qt::CaseInsensitive) != 0) {
+        || url.authority(QUrl::FullyEncoded).toLatin1().compare(hostHeader, Qt::CaseInsensitive) != 0) {
         return {};
     }
     QUrl local;
@@ -70,8 +70,8 @@ bool acceptsJsonOnly(const HttpRequest &request)
 
 } // namespace
 
-BuiltinEndpoints::BuiltinEndpoints(SubmissionService &submissions, CounterService &counters, RateLimiter &limiter,
-                                   QList<QHostAddress> trustedProxies)
+BuiltinEndpoints::BuiltinEndpoints(
+    SubmissionService &submissions, CounterService &counters, RateLimiter &limiter, QList<QHostAddress> trustedProxies)
     : m_submissions(submissions)
     , m_counters(counters)
     , m_limiter(limiter)
@@ -79,7 +79,15 @@ BuiltinEndpoints::BuiltinEndpoints(SubmissionService &submissions, CounterServic
 {
 }
 
-QString BuiltinEndpoints::tooLargeMessage() { return u"Submission exceeds the 10 KB limit"_s; }
+QString BuiltinEndpoints::tooLargeMessage()
+{
+    return u"Submission exceeds the 10 KB limit"_s;
+}
+
+bool BuiltinEndpoints::claims(const QString &path) const
+{
+    return path == kSubmitPath || path == kSubmitPathSlash || path == kCounterPath || path.startsWith(kCounterPrefix);
+}
 
 bool BuiltinEndpoints::handle(const HttpRequest &request, const Site &site, ResponseSink &sink)
 {
@@ -154,8 +162,8 @@ HttpResponse BuiltinEndpoints::counter(const HttpRequest &request, const Site &s
 
     Result<qint64> value = 0;
     if (increment) {
-        if (const RateDecision decision = m_limiter.hit(limiterKey(u"counter", request),
-                                                        RateLimits::kCounterIncrementsPerIp);
+        if (const RateDecision decision
+            = m_limiter.hit(limiterKey(u"counter", request), RateLimits::kCounterIncrementsPerIp);
             !decision.allowed)
             return rateLimited(decision);
         value = m_counters.increment(site.deployment, name);
@@ -164,8 +172,8 @@ HttpResponse BuiltinEndpoints::counter(const HttpRequest &request, const Site &s
     }
     if (!value)
         return errorResponse(value.error());
-    HttpResponse response = HttpResponse::json(
-            200, {{u"name"_s, name}, {u"value"_s, value.value()}, {u"slug"_s, site.deployment.slug}});
+    HttpResponse response
+        = HttpResponse::json(200, {{u"name"_s, name}, {u"value"_s, value.value()}, {u"slug"_s, site.deployment.slug}});
     response.setHeader("Cache-Control", increment ? QByteArray("no-store") : kCounterReadCachePolicy.toByteArray());
     return response;
 }

@@ -20,9 +20,10 @@ public:
     static constexpr qint64 kMaxSubmissionBytes = 10 * 1024;
 
     BuiltinEndpoints(SubmissionService &submissions, CounterService &counters, RateLimiter &limiter,
-                     QList<QHostAddress> trustedProxies);
+        QList<QHostAddress> trustedProxies);
     Q_DISABLE_COPY_MOVE(BuiltinEndpoints)
 
+    bool claims(const QString &path) const override;
     bool handle(const HttpRequest &request, const Site &site, ResponseSink &sink) override;
 
     static QString tooLargeMessage(); // the 413 text, also the front door's for these requests

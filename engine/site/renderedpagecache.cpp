@@ -17,21 +17,76 @@ RenderedPageCache::RenderedPageCache(const BlobStore &blobs, const SiteAddresses
     , m_addresses(addresses)
     , m_cache(kBudgetBytes)
 {
+    m_pool.setMaxThreadCount(kRenderThreads);
+    m_pool.setObjectName(u"berth-render"_s);
 }
 
-std::shared_ptr<const RenderedPage> RenderedPageCache::page(const Site &site, const SiteFile &document)
+RenderedPageCache::~RenderedPageCache()
+{
+    m_pool.waitForDone();
+}
+
+QString RenderedPageCache::keyOf(const Site &site)
 {
     const Deployment &deployment = site.deployment;
-    const QString key = deployment.id + u'/' + QString::number(deployment.versionId) + u'/'
+    return deployment.id + u'/' + QString::number(deployment.versionId) + u'/'
         + deployment.updatedAt.toString(Qt::ISODateWithMs) + u'/' + deployment.slug;
-    if (const auto *cached = m_cache.object(key))
-        return *cached;
+}
 
+std::shared_ptr<const RenderedPage> RenderedPageCache::find(const Site &site)
+{
+    const QString key = keyOf(site);
+    const QMutexLocker locker(&m_mutex);
+    const auto *cached = m_cache.object(key);
+    return cached ? *cached : nullptr;
+}
+
+void RenderedPageCache::render(std::shared_ptr<const Site> site, const SiteFile &document, PageCallback done)
+{
+    const QString key = keyOf(*site);
+    std::shared_ptr<const RenderedPage> ready;
+    {
+        const QMutexLocker locker(&m_mutex);
+        if (const auto *cached = m_cache.object(key)) {
+            ready = *cached;
+        } else {
+            auto waiting = m_waiting.find(key);
+            const bool inFlight = waiting != m_waiting.end();
+            if (!inFlight)
+                waiting = m_waiting.insert(key, {});
+            waiting->append(std::move(done));
+            if (inFlight)
+                return;
+        }
+    }
+    if (ready) {
+        done(std::move(ready));
+        return;
+    }
+    m_pool.start([this, key, site = std::move(site), document = &document] {
+        const auto page = make(*site, *document);
+        QList<PageCallback> waiters;
+        {
+            const QMutexLocker locker(&m_mutex);
+            if (page) {
+                const qsizetype cost = qMax<qsizetype>(1, page->body.size() + page->gzip.size());
+                m_cache.insert(key, new std::shared_ptr<const RenderedPage>(page), cost);
+            }
+            waiters = m_waiting.take(key);
+        }
+        for (const PageCallback &waiter : std::as_const(waiters))
+            waiter(page);
+    });
+}
+
+std::shared_ptr<const RenderedPage> RenderedPageCache::make(const Site &site, const SiteFile &document) const
+{
+    const Deployment &deployment = site.deployment;
     const QByteArray original = m_blobs.read(document.blob);
     if (original.isNull() && document.size > 0)
         return nullptr;
-    const PageMetadata metadata{deployment.title, deployment.description, deployment.favicon, deployment.ogImage,
-                                m_addresses.siteUrl(deployment.slug) + u'/'};
+    const PageMetadata metadata {deployment.title, deployment.description, deployment.favicon, deployment.ogImage,
+        m_addresses.siteUrl(deployment.slug) + u'/'};
     auto page = std::make_shared<RenderedPage>();
     page->body = injectPageMetadata(original, metadata);
     const QByteArray hash = QCryptographicHash::hash(page->body, QCryptographicHash::Sha256).toHex().left(40);
@@ -43,10 +98,7 @@ std::shared_ptr<const RenderedPage> RenderedPageCache::page(const Site &site, co
             page->gzipEtag = '"' + hash + "-gz\"";
         }
     }
-    const qsizetype cost = qMax<qsizetype>(1, page->body.size() + page->gzip.size());
-    auto shared = std::shared_ptr<const RenderedPage>(std::move(page));
-    m_cache.insert(key, new std::shared_ptr<const RenderedPage>(shared), cost);
-    return shared;
+    return page;
 }
 
 } // namespace berth

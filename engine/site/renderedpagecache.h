@@ -2,8 +2,11 @@
 
 #include <QByteArray>
 #include <QCache>
+#include <QHash>
+#include <QMutex>
 #include <QString>
-
+#include <QThreadPool>
+#include <functional>
 #include <memory>
 
 namespace berth {
@@ -24,21 +27,37 @@ struct RenderedPage
     QByteArray gzipEtag;
 };
 
+// Thread-safe. Rendering (reading the blob, injecting the metadata, compressing) runs on a small pool of its own,
+// never on a serving thread: the first request for a version waits for it, together with any other request that
+// arrives meanwhile, and every later one is answered from memory.
 class RenderedPageCache final
 {
 public:
     static constexpr qint64 kBudgetBytes = 32 * 1024 * 1024;
+    static constexpr int kRenderThreads = 2;
+
+    using PageCallback = std::function<void(std::shared_ptr<const RenderedPage>)>;
 
     RenderedPageCache(const BlobStore &blobs, const SiteAddresses &addresses);
+    ~RenderedPageCache();
     Q_DISABLE_COPY_MOVE(RenderedPageCache)
 
-    // Null when the document cannot be read.
-    std::shared_ptr<const RenderedPage> page(const Site &site, const SiteFile &document);
+    // The page when it is rendered already; null otherwise. Never waits for a render.
+    std::shared_ptr<const RenderedPage> find(const Site &site);
+    // Renders the page on the pool (once, however many ask) and calls done there with it, or with null when the
+    // document cannot be read. site must stay alive until then: pass the shared snapshot's object.
+    void render(std::shared_ptr<const Site> site, const SiteFile &document, PageCallback done);
 
 private:
+    static QString keyOf(const Site &site);
+    std::shared_ptr<const RenderedPage> make(const Site &site, const SiteFile &document) const;
+
     const BlobStore &m_blobs;
     const SiteAddresses &m_addresses;
+    QMutex m_mutex;
     QCache<QString, std::shared_ptr<const RenderedPage>> m_cache; // cost: bytes
+    QHash<QString, QList<PageCallback>> m_waiting; // renders in flight, and who waits for them
+    QThreadPool m_pool;
 };
 
 } // namespace berth

@@ -13,8 +13,10 @@ class SiteEndpoints
 public:
     virtual ~SiteEndpoints() = default;
 
+    // Whether a path is one of the built-in endpoints. Called on a serving thread: must not wait.
+    virtual bool claims(const QString &path) const = 0;
     // Answers and returns true when the request's path is one of the built-in endpoints; returns
-    // false (sending nothing) for any other path.
+    // false (sending nothing) for any other path. Called on the engine's thread.
     virtual bool handle(const HttpRequest &request, const Site &site, ResponseSink &sink) = 0;
 };
 

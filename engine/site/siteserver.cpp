@@ -10,10 +10,11 @@ using namespace Qt::StringLiterals;
 namespace berth {
 
 SiteServer::SiteServer(const SiteTable &sites, const BlobStore &blobs, const SiteAddresses &addresses,
-                       PrivateGate &gate)
+    PrivateGate &gate, QObject *engineContext)
     : m_sites(sites)
     , m_gate(gate)
     , m_files(blobs, addresses)
+    , m_engineContext(engineContext)
 {
 }
 
@@ -27,8 +28,14 @@ void SiteServer::handle(const HttpRequest &request, const QString &slug, Respons
     // The gate comes first: a private site's files and its built-in endpoints need the same access.
     if (!m_gate.admit(request, *site, sink))
         return;
-    if (m_endpoints && m_endpoints->handle(request, *site, sink))
+    if (m_endpoints && m_endpoints->claims(request.path)) {
+        runOnThreadOf(
+            m_engineContext, [endpoints = m_endpoints, context = m_engineContext, request, site, sink]() mutable {
+                sink.continueOn(context);
+                endpoints->handle(request, *site, sink);
+            });
         return;
+    }
     if (request.method != "GET" && request.method != "HEAD") {
         HttpResponse response = HttpResponse::jsonError(405, u"Method not allowed"_s);
         response.setHeader("Allow", "GET, HEAD");
@@ -42,13 +49,20 @@ void SiteServer::handle(const HttpRequest &request, const QString &slug, Respons
         sink.send(HttpResponse::jsonError(400, u"Invalid path"_s));
         return;
     case SitePathResolution::Outcome::NotFound:
-        sink.send(resolution.file ? m_files.respond(request, *site, resolution.path, *resolution.file, 404)
-                                  : BuiltinPages::response(404, u"not-found"_s));
-        return;
+        if (!resolution.file) {
+            sink.send(BuiltinPages::response(404, u"not-found"_s));
+            return;
+        }
+        break;
     case SitePathResolution::Outcome::Found:
-        sink.send(m_files.respond(request, *site, resolution.path, *resolution.file, 200));
+        break;
+    }
+    const int status = resolution.outcome == SitePathResolution::Outcome::Found ? 200 : 404;
+    if (StaticResponder::isRenderedDocument(*site, resolution.path)) {
+        m_files.respondRendered(request, site, *resolution.file, status, std::move(sink));
         return;
     }
+    sink.send(m_files.respond(request, *site, resolution.path, *resolution.file, status));
 }
 
 HttpResponse SiteServer::noSitePage()

@@ -11,10 +11,13 @@ class SiteTable;
 
 // Answers visitors of http://<slug>.<site domain>: finds the live site in memory, lets a private
 // site's gate decide, hands the built-in endpoints their paths, then resolves the path to a file.
+// Runs on the serving threads; the built-in endpoints (which read and write the database) are carried to the
+// engine's thread, named by engineContext.
 class SiteServer final
 {
 public:
-    SiteServer(const SiteTable &sites, const BlobStore &blobs, const SiteAddresses &addresses, PrivateGate &gate);
+    SiteServer(const SiteTable &sites, const BlobStore &blobs, const SiteAddresses &addresses, PrivateGate &gate,
+        QObject *engineContext);
     Q_DISABLE_COPY_MOVE(SiteServer)
 
     // The built-in endpoints (/_submit, /_counter); none until set.
@@ -29,6 +32,7 @@ private:
     PrivateGate &m_gate;
     StaticResponder m_files;
     SiteEndpoints *m_endpoints = nullptr;
+    QObject *m_engineContext;
 };
 
 } // namespace berth

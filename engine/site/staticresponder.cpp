@@ -12,7 +12,10 @@ namespace {
 constexpr QByteArrayView kHtmlCachePolicy = "no-cache";
 constexpr QByteArrayView kAssetCachePolicy = "public, max-age=300";
 
-bool isHtml(const QByteArray &contentType) { return contentType.startsWith("text/html"); }
+bool isHtml(const QByteArray &contentType)
+{
+    return contentType.startsWith("text/html");
+}
 
 // Whether Accept-Encoding allows gzip (an explicit q=0 refuses it).
 bool acceptsGzip(const QByteArray &acceptEncoding)
@@ -49,8 +52,8 @@ bool etagMatches(const QByteArray &ifNoneMatch, const QByteArray &etag)
 // One encoding of a file: either bytes in memory or a file on disk.
 struct StaticResponder::Representation
 {
-    QByteArray body;    // when in memory
-    QString filePath;   // when streamed
+    QByteArray body; // when in memory
+    QString filePath; // when streamed
     qint64 size = 0;
     QByteArray etag;
     bool gzip = false;
@@ -63,13 +66,33 @@ StaticResponder::StaticResponder(const BlobStore &blobs, const SiteAddresses &ad
 {
 }
 
+bool StaticResponder::isRenderedDocument(const Site &site, const QString &path)
+{
+    return site.deployment.storageType == u"html" && path == u"index.html";
+}
+
+void StaticResponder::respondRendered(
+    const HttpRequest &request, std::shared_ptr<const Site> site, const SiteFile &file, int status, ResponseSink sink)
+{
+    if (const auto page = m_pages.find(*site)) {
+        sink.send(build(request, *site, u"index.html"_s, file, status, page.get()));
+        return;
+    }
+    // The page may take a while to render (a large document): on the render pool, answered from there. The
+    // callback keeps its own snapshot alive: the file it points into belongs to it.
+    const SiteFile *document = &file;
+    m_pages.render(site, file, [this, request, site, document, status, sink](std::shared_ptr<const RenderedPage> page) {
+        sink.send(page ? build(request, *site, u"index.html"_s, *document, status, page.get())
+                       : HttpResponse::jsonError(500, u"The file could not be read"_s));
+    });
+}
+
 StaticResponder::Representation StaticResponder::choose(const HttpRequest &request, const Site &site,
-                                                        const QString &path, const SiteFile &file, bool wantsRange)
+    const QString &path, const SiteFile &file, bool wantsRange, const RenderedPage *page)
 {
     const bool gzipAllowed = !wantsRange && acceptsGzip(request.header("accept-encoding"));
     Representation chosen;
-    if (site.deployment.storageType == u"html" && path == u"index.html") {
-        const auto page = m_pages.page(site, file);
+    if (isRenderedDocument(site, path)) {
         if (!page) {
             chosen.readable = false;
             return chosen;
@@ -84,9 +107,8 @@ StaticResponder::Representation StaticResponder::choose(const HttpRequest &reque
     chosen.gzip = gzipAllowed && file.gzipSize > 0;
     chosen.size = chosen.gzip ? file.gzipSize : file.size;
     chosen.etag = chosen.gzip ? file.gzipEtag : file.etag;
-    const auto diskPath = [&] {
-        return chosen.gzip ? m_blobs.variantPathOf(file.blob, "gz") : m_blobs.pathOf(file.blob);
-    };
+    const auto diskPath
+        = [&] { return chosen.gzip ? m_blobs.variantPathOf(file.blob, "gz") : m_blobs.pathOf(file.blob); };
     if (chosen.size == 0) {
         chosen.body = QByteArray("");
     } else if (HotFileCache::isCacheable(chosen.size)) {
@@ -99,8 +121,14 @@ StaticResponder::Representation StaticResponder::choose(const HttpRequest &reque
     return chosen;
 }
 
-HttpResponse StaticResponder::respond(const HttpRequest &request, const Site &site, const QString &path,
-                                      const SiteFile &file, int status)
+HttpResponse StaticResponder::respond(
+    const HttpRequest &request, const Site &site, const QString &path, const SiteFile &file, int status)
+{
+    return build(request, site, path, file, status, nullptr);
+}
+
+HttpResponse StaticResponder::build(const HttpRequest &request, const Site &site, const QString &path,
+    const SiteFile &file, int status, const RenderedPage *page)
 {
     // A range applies to the identity encoding of a successful response, and only while If-Range (if
     // any) still names this version.
@@ -108,14 +136,15 @@ HttpResponse StaticResponder::respond(const HttpRequest &request, const Site &si
     const QByteArray ifRange = request.header("if-range");
     const bool wantsRange = status == 200 && !rangeHeader.isEmpty() && (ifRange.isEmpty() || ifRange == file.etag);
 
-    Representation chosen = choose(request, site, path, file, wantsRange);
+    Representation chosen = choose(request, site, path, file, wantsRange, page);
     if (!chosen.readable)
         return HttpResponse::jsonError(500, u"The file could not be read"_s);
 
     HttpResponse response;
     response.status = status;
     response.setHeader("Content-Type", file.contentType);
-    response.setHeader("Cache-Control", (isHtml(file.contentType) ? kHtmlCachePolicy : kAssetCachePolicy).toByteArray());
+    response.setHeader(
+        "Cache-Control", (isHtml(file.contentType) ? kHtmlCachePolicy : kAssetCachePolicy).toByteArray());
     if (file.gzipSize > 0 || isHtml(file.contentType))
         response.setHeader("Vary", "Accept-Encoding");
     if (status != 200) {

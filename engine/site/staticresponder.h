@@ -1,8 +1,12 @@
 #pragma once
 
 #include "hotfilecache.h"
+#include "http/httpresponse.h"
+#include "http/requesthandler.h"
 #include "renderedpagecache.h"
 #include "http/httpresponse.h"
+
+#include <memory>
 
 namespace berth {
 
@@ -24,13 +28,20 @@ public:
     StaticResponder(const BlobStore &blobs, const SiteAddresses &addresses);
     Q_DISABLE_COPY_MOVE(StaticResponder)
 
-    HttpResponse respond(const HttpRequest &request, const Site &site, const QString &path, const SiteFile &file,
-                         int status);
+    HttpResponse respond(
+        const HttpRequest &request, const Site &site, const QString &path, const SiteFile &file, int status);
+    // The same for a file served as a page rendered with the deployment's metadata (isRenderedDocument): from
+    // memory once rendered; the first request waits for the render pool and is answered from there.
+    void respondRendered(const HttpRequest &request, std::shared_ptr<const Site> site, const SiteFile &file, int status,
+        ResponseSink sink);
+    static bool isRenderedDocument(const Site &site, const QString &path);
 
 private:
     struct Representation;
     Representation choose(const HttpRequest &request, const Site &site, const QString &path, const SiteFile &file,
-                          bool wantsRange);
+        bool wantsRange, const RenderedPage *page);
+    HttpResponse build(const HttpRequest &request, const Site &site, const QString &path, const SiteFile &file,
+        int status, const RenderedPage *page);
 
     const BlobStore &m_blobs;
     HotFileCache m_hotFiles;

@@ -9,7 +9,10 @@ using namespace Qt::StringLiterals;
 namespace berth::test {
 
 EngineFixture::EngineFixture() = default;
-EngineFixture::~EngineFixture() { stop(); }
+EngineFixture::~EngineFixture()
+{
+    stop();
+}
 
 bool EngineFixture::start()
 {
@@ -21,6 +24,11 @@ bool EngineFixture::start(EngineSettings settings)
     m_settings = std::move(settings);
     m_settings.dataDir = m_dir.path();
     m_settings.listenPort = 0;
+    // CTest runs the HTTP suites twice: with one serving thread and with several (BERTH_TEST_SERVING_THREADS).
+    if (m_settings.servingThreads == 0)
+        m_settings.servingThreads = qEnvironmentVariableIntValue("BERTH_TEST_SERVING_THREADS");
+    if (m_settings.servingThreads == 0)
+        m_settings.servingThreads = 1;
     if (!startEngine("start"))
         return false;
     if (const auto key = m_engine->ownerFirstKey())
@@ -37,9 +45,9 @@ bool EngineFixture::startWithClock(const QDateTime &start, EngineSettings settin
 
 QString EngineFixture::deploySite(const QByteArray &key, const QString &slug, const QString &html)
 {
-    return m_client->api("POST", u"/deploy"_s, key, QJsonObject{{u"html"_s, html}, {u"slug"_s, slug}})
-            .json()[u"id"_s]
-            .toString();
+    return m_client->api("POST", u"/deploy"_s, key, QJsonObject {{u"html"_s, html}, {u"slug"_s, slug}})
+        .json()[u"id"_s]
+        .toString();
 }
 
 QString EngineFixture::siteHost(const QString &slug) const
