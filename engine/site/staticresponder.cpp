@@ -11,8 +11,15 @@ namespace berth {
 namespace {
 constexpr QByteArrayView kHtmlCachePolicy = "no-cache";
 constexpr QByteArrayView kAssetCachePolicy = "public, max-age=300";
+// A private site's files are for the visitor's own browser only, and depend on the access cookie: shared caches
+// must not store them, and a browser keeps no copy of its pages.
+constexpr QByteArrayView kPrivateHtmlCachePolicy = "private, no-store";
+constexpr QByteArrayView kPrivateAssetCachePolicy = "private, max-age=300";
 
-bool isHtml(const QByteArray &contentType) { return contentType.startsWith("text/html"); }
+bool isHtml(const QByteArray &contentType)
+{
+    return contentType.startsWith("text/html");
+}
 
 // Whether Accept-Encoding allows gzip (an explicit q=0 refuses it).
 bool acceptsGzip(const QByteArray &acceptEncoding)
@@ -49,8 +56,8 @@ bool etagMatches(const QByteArray &ifNoneMatch, const QByteArray &etag)
 // One encoding of a file: either bytes in memory or a file on disk.
 struct StaticResponder::Representation
 {
-    QByteArray body;    // when in memory
-    QString filePath;   // when streamed
+    QByteArray body; // when in memory
+    QString filePath; // when streamed
     qint64 size = 0;
     QByteArray etag;
     bool gzip = false;
@@ -63,8 +70,8 @@ StaticResponder::StaticResponder(const BlobStore &blobs, const SiteAddresses &ad
 {
 }
 
-StaticResponder::Representation StaticResponder::choose(const HttpRequest &request, const Site &site,
-                                                        const QString &path, const SiteFile &file, bool wantsRange)
+StaticResponder::Representation StaticResponder::choose(
+    const HttpRequest &request, const Site &site, const QString &path, const SiteFile &file, bool wantsRange)
 {
     const bool gzipAllowed = !wantsRange && acceptsGzip(request.header("accept-encoding"));
     Representation chosen;
@@ -84,9 +91,8 @@ StaticResponder::Representation StaticResponder::choose(const HttpRequest &reque
     chosen.gzip = gzipAllowed && file.gzipSize > 0;
     chosen.size = chosen.gzip ? file.gzipSize : file.size;
     chosen.etag = chosen.gzip ? file.gzipEtag : file.etag;
-    const auto diskPath = [&] {
-        return chosen.gzip ? m_blobs.variantPathOf(file.blob, "gz") : m_blobs.pathOf(file.blob);
-    };
+    const auto diskPath
+        = [&] { return chosen.gzip ? m_blobs.variantPathOf(file.blob, "gz") : m_blobs.pathOf(file.blob); };
     if (chosen.size == 0) {
         chosen.body = QByteArray("");
     } else if (HotFileCache::isCacheable(chosen.size)) {
@@ -99,8 +105,8 @@ StaticResponder::Representation StaticResponder::choose(const HttpRequest &reque
     return chosen;
 }
 
-HttpResponse StaticResponder::respond(const HttpRequest &request, const Site &site, const QString &path,
-                                      const SiteFile &file, int status)
+HttpResponse StaticResponder::respond(
+    const HttpRequest &request, const Site &site, const QString &path, const SiteFile &file, int status)
 {
     // A range applies to the identity encoding of a successful response, and only while If-Range (if
     // any) still names this version.
@@ -115,9 +121,18 @@ HttpResponse StaticResponder::respond(const HttpRequest &request, const Site &si
     HttpResponse response;
     response.status = status;
     response.setHeader("Content-Type", file.contentType);
-    response.setHeader("Cache-Control", (isHtml(file.contentType) ? kHtmlCachePolicy : kAssetCachePolicy).toByteArray());
-    if (file.gzipSize > 0 || isHtml(file.contentType))
-        response.setHeader("Vary", "Accept-Encoding");
+    const bool html = isHtml(file.contentType);
+    const bool isPrivate = site.deployment.isProtected;
+    if (isPrivate)
+        response.setHeader("Cache-Control", (html ? kPrivateHtmlCachePolicy : kPrivateAssetCachePolicy).toByteArray());
+    else
+        response.setHeader("Cache-Control", (html ? kHtmlCachePolicy : kAssetCachePolicy).toByteArray());
+    const bool variesByEncoding = file.gzipSize > 0 || html;
+    if (variesByEncoding || isPrivate)
+        response.setHeader("Vary",
+            variesByEncoding && isPrivate ? "Accept-Encoding, Cookie"
+                : isPrivate               ? "Cookie"
+                                          : "Accept-Encoding");
     if (status != 200) {
         response.body = chosen.body;
         response.filePath = chosen.filePath;

@@ -1,8 +1,8 @@
 #pragma once
 
 #include "hotfilecache.h"
-#include "renderedpagecache.h"
 #include "http/httpresponse.h"
+#include "renderedpagecache.h"
 
 namespace berth {
 
@@ -17,20 +17,21 @@ struct SiteFile;
 // for small files or streamed from disk for large ones.
 //
 // Cache policy: HTML is "no-cache" (always revalidated, so a deploy shows at once); every other file
-// is "public, max-age=300" and then revalidated by its ETag.
+// is "public, max-age=300" and then revalidated by its ETag. A private site's HTML is "private, no-store" and its
+// other files "private, max-age=300", all with "Vary: Cookie", so that no shared cache keeps them.
 class StaticResponder final
 {
 public:
     StaticResponder(const BlobStore &blobs, const SiteAddresses &addresses);
     Q_DISABLE_COPY_MOVE(StaticResponder)
 
-    HttpResponse respond(const HttpRequest &request, const Site &site, const QString &path, const SiteFile &file,
-                         int status);
+    HttpResponse respond(
+        const HttpRequest &request, const Site &site, const QString &path, const SiteFile &file, int status);
 
 private:
     struct Representation;
-    Representation choose(const HttpRequest &request, const Site &site, const QString &path, const SiteFile &file,
-                          bool wantsRange);
+    Representation choose(
+        const HttpRequest &request, const Site &site, const QString &path, const SiteFile &file, bool wantsRange);
 
     const BlobStore &m_blobs;
     HotFileCache m_hotFiles;
