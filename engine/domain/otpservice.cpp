@@ -162,7 +162,7 @@ Result<OtpService::SignedIn> OtpService::verify(const QString &email, const QStr
         return user.error();
     if (!m_policy.isAllowListed(address) && !m_policy.allow(address))
         return Error{Error::Kind::Internal, u"Could not sign in"_s};
-    const auto key = m_accounts.createKey(user.value().id, u"sign-in"_s);
+    const auto key = m_accounts.createSignInKey(user.value().id);
     if (!key)
         return key.error();
     if (!transaction.commit())
