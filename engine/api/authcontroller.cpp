@@ -134,6 +134,16 @@ void AuthController::verify(ApiCall &call)
         call.sink.send(errorResponse(fields.error()));
         return;
     }
+    // One address gets a few tries per email and code lifetime, so a stranger cannot use up the codes its owner
+    // holds; more tries need more addresses (and each code still has its own budget of OtpService::kMaxTries).
+    const QString triesKey = u"auth-verify-email:"_s + clientAddress(call.request, m_trustedProxies).toString() + u'|'
+        + fields.value().at(0).trimmed().toLower();
+    if (const RateDecision decision
+        = m_limiter.hit(triesKey, OtpService::kTriesPerAddress, OtpService::kCodeLifetimeMs);
+        !decision.allowed) {
+        call.sink.send(rateLimited(decision, u"Too many tries for this email from this address"_s));
+        return;
+    }
     const auto signedIn = m_otp.verify(fields.value().at(0), fields.value().at(1));
     if (!signedIn) {
         call.sink.send(errorResponse(signedIn.error()));
