@@ -1,8 +1,6 @@
 #include "authcontroller.h"
 
 #include "apierror.h"
-#include "jsonbody.h"
-#include "ratelimited.h"
 #include "domain/agentservice.h"
 #include "domain/otpservice.h"
 #include "domain/randomid.h"
@@ -11,6 +9,8 @@
 #include "domain/siteaddresses.h"
 #include "http/clientaddress.h"
 #include "http/formencoding.h"
+#include "jsonbody.h"
+#include "ratelimited.h"
 #include "site/builtinpages.h"
 
 #include <QJsonArray>
@@ -37,9 +37,9 @@ Result<QStringList> stringFields(const QByteArray &body, const QStringList &requ
         const QJsonValue value = object.value().value(names.at(i));
         const bool isRequired = i < required.size();
         if (isRequired && (value.isUndefined() || value.toString(u"x"_s).isEmpty()))
-            return Error{Error::Kind::BadRequest, u"%1 is required"_s.arg(names.at(i))};
+            return Error {Error::Kind::BadRequest, u"%1 is required"_s.arg(names.at(i))};
         if (!value.isUndefined() && !value.isString())
-            return Error{Error::Kind::BadRequest, u"%1 must be a string"_s.arg(names.at(i))};
+            return Error {Error::Kind::BadRequest, u"%1 must be a string"_s.arg(names.at(i))};
         values.append(value.toString());
     }
     return values;
@@ -53,7 +53,7 @@ QJsonObject claimedJson(const AgentService::Claimed &claimed)
 } // namespace
 
 AuthController::AuthController(AgentService &agents, OtpService &otp, SignInPolicy &policy, RateLimiter &limiter,
-                               const SiteAddresses &addresses, QList<QHostAddress> trustedProxies)
+    const SiteAddresses &addresses, QList<QHostAddress> trustedProxies)
     : m_agents(agents)
     , m_otp(otp)
     , m_policy(policy)
@@ -80,8 +80,11 @@ bool AuthController::admit(ApiCall &call, const char *endpoint, const RateRule &
 {
     const QString key = QLatin1String(endpoint) + u':' + clientAddress(call.request, m_trustedProxies).toString();
     const RateDecision decision = m_limiter.hit(key, rule);
-    if (!decision.allowed)
-        call.sink.send(rateLimited(decision));
+    if (!decision.allowed) {
+        // GET /auth/login is a browser's navigation: a page, unless the client asks for JSON alone.
+        const HttpResponse refused = rateLimited(decision);
+        call.sink.send(BuiltinPages::prefersPage(call.request) ? BuiltinPages::refusalPage(refused) : refused);
+    }
     return decision.allowed;
 }
 
@@ -100,11 +103,10 @@ void AuthController::session(ApiCall &call)
     }
     QUrlQuery query;
     query.addQueryItem(u"claim"_s, session.value().claimToken);
-    call.sink.send(HttpResponse::json(
-        200, {{u"api_key"_s, session.value().key.secret},
-              {u"agent_id"_s, session.value().agent.id},
-              {u"claim_token"_s, session.value().claimToken},
-              {u"claim_url"_s, m_addresses.baseUrl() + u"/auth/login?"_s + query.toString(QUrl::FullyEncoded)}}));
+    call.sink.send(HttpResponse::json(200,
+        {{u"api_key"_s, session.value().key.secret}, {u"agent_id"_s, session.value().agent.id},
+            {u"claim_token"_s, session.value().claimToken},
+            {u"claim_url"_s, m_addresses.baseUrl() + u"/auth/login?"_s + query.toString(QUrl::FullyEncoded)}}));
 }
 
 void AuthController::otp(ApiCall &call)
@@ -132,14 +134,24 @@ void AuthController::verify(ApiCall &call)
         call.sink.send(errorResponse(fields.error()));
         return;
     }
+    // One address gets a few tries per email and code lifetime, so a stranger cannot use up the codes its owner
+    // holds; more tries need more addresses (and each code still has its own budget of OtpService::kMaxTries).
+    const QString triesKey = u"auth-verify-email:"_s + clientAddress(call.request, m_trustedProxies).toString() + u'|'
+        + fields.value().at(0).trimmed().toLower();
+    if (const RateDecision decision
+        = m_limiter.hit(triesKey, OtpService::kTriesPerAddress, OtpService::kCodeLifetimeMs);
+        !decision.allowed) {
+        call.sink.send(rateLimited(decision, u"Too many tries for this email from this address"_s));
+        return;
+    }
     const auto signedIn = m_otp.verify(fields.value().at(0), fields.value().at(1));
     if (!signedIn) {
         call.sink.send(errorResponse(signedIn.error()));
         return;
     }
     const User &user = signedIn.value().user;
-    QJsonObject body{{u"api_key"_s, signedIn.value().key.secret},
-                     {u"user"_s, QJsonObject{{u"email"_s, user.email}, {u"plan"_s, user.plan}}}};
+    QJsonObject body {{u"api_key"_s, signedIn.value().key.secret},
+        {u"user"_s, QJsonObject {{u"email"_s, user.email}, {u"plan"_s, user.plan}}}};
     // The sign-in stands whatever becomes of the claim; a refused claim can be retried with POST /auth/claim.
     if (const QString claimToken = fields.value().at(2); !claimToken.isEmpty()) {
         const auto claimed = m_agents.claim(user, claimToken);
@@ -164,10 +176,9 @@ void AuthController::login(ApiCall &call)
     // Inline script and style run only with this response's nonce; the page talks to this origin alone and may not
     // be framed. No referrer: the claim token is in the address.
     response.setHeader("Content-Security-Policy",
-                       "default-src 'none'; script-src 'nonce-" + nonce.toLatin1() + "'; style-src 'nonce-"
-                               + nonce.toLatin1()
-                               + "'; connect-src 'self'; img-src data:; base-uri 'none'; form-action 'none'; "
-                                 "frame-ancestors 'none'");
+        "default-src 'none'; script-src 'nonce-" + nonce.toLatin1() + "'; style-src 'nonce-" + nonce.toLatin1()
+            + "'; connect-src 'self'; img-src data:; base-uri 'none'; form-action 'none'; "
+              "frame-ancestors 'none'");
     response.setHeader("Referrer-Policy", "no-referrer");
     response.setHeader("X-Content-Type-Options", "nosniff");
     response.setHeader("X-Frame-Options", "DENY");

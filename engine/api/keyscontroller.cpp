@@ -1,9 +1,9 @@
 #include "keyscontroller.h"
 
 #include "apierror.h"
-#include "jsonbody.h"
 #include "domain/accountservice.h"
 #include "domain/clock.h"
+#include "jsonbody.h"
 
 #include <QJsonArray>
 
@@ -22,12 +22,9 @@ QJsonValue timeOrNull(const QDateTime &time)
 
 QJsonObject keyJson(const ApiKey &key)
 {
-    return {{u"id"_s, key.id},
-            {u"label"_s, key.label},
-            {u"created_at"_s, timeOrNull(key.createdAt)},
-            {u"last_used_at"_s, timeOrNull(key.lastUsedAt)},
-            {u"expires_at"_s, timeOrNull(key.expiresAt)},
-            {u"revoked_at"_s, timeOrNull(key.revokedAt)}};
+    return {{u"id"_s, key.id}, {u"label"_s, key.label}, {u"created_at"_s, timeOrNull(key.createdAt)},
+        {u"last_used_at"_s, timeOrNull(key.lastUsedAt)}, {u"expires_at"_s, timeOrNull(key.expiresAt)},
+        {u"revoked_at"_s, timeOrNull(key.revokedAt)}};
 }
 
 struct NewKeyRequest
@@ -38,7 +35,7 @@ struct NewKeyRequest
 
 Result<NewKeyRequest> parseNewKey(const QByteArray &body)
 {
-    NewKeyRequest request{u"api"_s, 0};
+    NewKeyRequest request {u"api"_s, 0};
     if (body.trimmed().isEmpty())
         return request;
     const auto object = JsonBody::parseObject(body);
@@ -46,15 +43,15 @@ Result<NewKeyRequest> parseNewKey(const QByteArray &body)
         return object.error();
     if (const QJsonValue label = object.value().value(u"label"_s); !label.isUndefined()) {
         if (!label.isString() || label.toString().size() > KeysController::kMaxLabelLength)
-            return Error{Error::Kind::BadRequest,
-                         u"label must be a string of at most %1 characters"_s.arg(KeysController::kMaxLabelLength)};
+            return Error {Error::Kind::BadRequest,
+                u"label must be a string of at most %1 characters"_s.arg(KeysController::kMaxLabelLength)};
         request.label = label.toString();
     }
     if (const QJsonValue days = object.value().value(u"expires_in_days"_s); !days.isUndefined()) {
         const double value = days.toDouble(-1);
         if (!days.isDouble() || value < 1 || value > KeysController::kMaxExpiryDays || value != int(value))
-            return Error{Error::Kind::BadRequest,
-                         u"expires_in_days must be a whole number from 1 to %1"_s.arg(KeysController::kMaxExpiryDays)};
+            return Error {Error::Kind::BadRequest,
+                u"expires_in_days must be a whole number from 1 to %1"_s.arg(KeysController::kMaxExpiryDays)};
         request.expiresInDays = int(value);
     }
     return request;
@@ -95,9 +92,15 @@ void KeysController::create(ApiCall &call)
         return;
     }
     const QDateTime expiresAt = request.value().expiresInDays > 0
-            ? m_clock.now().addMSecs(request.value().expiresInDays * kDayMs)
-            : QDateTime();
-    const auto created = m_accounts.createKey(call.user.id, request.value().label, expiresAt);
+        ? m_clock.now().addMSecs(request.value().expiresInDays * kDayMs)
+        : QDateTime();
+    // The router let the call through on this key; it is looked up again for its expiry.
+    const auto caller = m_accounts.liveKey(call.request.header("authorization"));
+    if (!caller || caller->userId != call.user.id) {
+        call.sink.send(HttpResponse::jsonError(401, u"Unauthorized"_s));
+        return;
+    }
+    const auto created = m_accounts.createKeyWith(*caller, request.value().label, expiresAt);
     if (!created) {
         call.sink.send(errorResponse(created.error()));
         return;

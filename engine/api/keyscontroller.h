@@ -7,8 +7,9 @@ namespace berth {
 class AccountService;
 class Clock;
 
-// A signed-in user's own API keys: GET /auth/keys (never a secret), POST /auth/keys (the new key, shown once),
-// DELETE /auth/keys/:id (revokes it at once).
+// A signed-in user's own API keys: GET /auth/keys (never a secret), POST /auth/keys (the new key, shown once; it
+// expires no later than the key that asks, at most AccountService::kMaxLiveKeysPerUser live keys), DELETE
+// /auth/keys/:id (revokes it at once).
 class KeysController final
 {
 public:

@@ -7,15 +7,16 @@
 #include "storage/userrepository.h"
 
 #include <QCryptographicHash>
+#include <algorithm>
 
 using namespace Qt::StringLiterals;
 
 namespace berth {
 
 namespace {
-constexpr int kKeySecretLength = 40;         // base62 characters: ~238 bits
-constexpr qint64 kTouchIntervalMs = 60'000;  // last_used_at is refreshed at most once a minute per key
-}
+constexpr int kKeySecretLength = 40; // base62 characters: ~238 bits
+constexpr qint64 kTouchIntervalMs = 60'000; // last_used_at is refreshed at most once a minute per key
+} // namespace
 
 AccountService::AccountService(UserRepository &users, ApiKeyRepository &keys, const Clock &clock)
     : m_users(users)
@@ -32,7 +33,7 @@ QByteArray AccountService::hashSecret(const QByteArray &secret)
 Result<AccountService::OwnerSetup> AccountService::ensureOwner()
 {
     if (auto owner = m_users.owner())
-        return OwnerSetup{*owner, std::nullopt};
+        return OwnerSetup {*owner, std::nullopt};
 
     User owner;
     owner.id = RandomId::make(u"usr_");
@@ -40,20 +41,20 @@ Result<AccountService::OwnerSetup> AccountService::ensureOwner()
     owner.isOwner = true;
     owner.createdAt = m_clock.now();
     if (!m_users.insert(owner))
-        return Error{Error::Kind::Internal, u"Could not create the owner account"_s};
+        return Error {Error::Kind::Internal, u"Could not create the owner account"_s};
     auto key = createKey(owner.id, u"owner"_s);
     if (!key)
         return key.error();
-    return OwnerSetup{owner, key.value()};
+    return OwnerSetup {owner, key.value()};
 }
 
 Result<User> AccountService::ensureUser(const QString &email, const QString &plan)
 {
     const QString trimmed = email.trimmed();
     if (trimmed.isEmpty() || !trimmed.contains(u'@'))
-        return Error{Error::Kind::BadRequest, u"A valid email address is required"_s};
+        return Error {Error::Kind::BadRequest, u"A valid email address is required"_s};
     if (!PlanTable::isPlan(plan))
-        return Error{Error::Kind::BadRequest, u"plan must be one of agent, free, pro"_s};
+        return Error {Error::Kind::BadRequest, u"plan must be one of agent, free, pro"_s};
     if (auto existing = m_users.findByEmail(trimmed))
         return *existing;
 
@@ -63,7 +64,7 @@ Result<User> AccountService::ensureUser(const QString &email, const QString &pla
     user.plan = plan;
     user.createdAt = m_clock.now();
     if (!m_users.insert(user))
-        return Error{Error::Kind::Internal, u"Could not create the user"_s};
+        return Error {Error::Kind::Internal, u"Could not create the user"_s};
     return user;
 }
 
@@ -72,11 +73,11 @@ Result<AccountService::NewKey> AccountService::createKey(const QString &userId, 
     return createKey(userId, label, QDateTime());
 }
 
-Result<AccountService::NewKey> AccountService::createKey(const QString &userId, const QString &label,
-                                                         const QDateTime &expiresAt)
+Result<AccountService::NewKey> AccountService::createKey(
+    const QString &userId, const QString &label, const QDateTime &expiresAt)
 {
     if (!m_users.find(userId))
-        return Error{Error::Kind::NotFound, u"User not found"_s};
+        return Error {Error::Kind::NotFound, u"User not found"_s};
     NewKey created;
     created.secret = u"bk_"_s + RandomId::base62(kKeySecretLength);
     created.key.id = RandomId::make(u"key_");
@@ -86,8 +87,46 @@ Result<AccountService::NewKey> AccountService::createKey(const QString &userId, 
     created.key.createdAt = m_clock.now();
     created.key.expiresAt = expiresAt;
     if (!m_keys.insert(created.key))
-        return Error{Error::Kind::Internal, u"Could not store the API key"_s};
+        return Error {Error::Kind::Internal, u"Could not store the API key"_s};
     return created;
+}
+
+Result<AccountService::NewKey> AccountService::createKeyWith(
+    const ApiKey &caller, const QString &label, const QDateTime &expiresAt)
+{
+    if (liveKeys(caller.userId).size() >= kMaxLiveKeysPerUser)
+        return Error {Error::Kind::Conflict,
+            u"You already have %1 live API keys, the most allowed: revoke one first (DELETE /auth/keys/:id)"_s.arg(
+                kMaxLiveKeysPerUser)};
+    // A key cannot outlive the key that made it: a short-lived key handed to a script stays short-lived.
+    QDateTime until = expiresAt;
+    if (!caller.expiresAt.isNull() && (until.isNull() || caller.expiresAt < until))
+        until = caller.expiresAt;
+    return createKey(caller.userId, label, until);
+}
+
+Result<AccountService::NewKey> AccountService::createSignInKey(const QString &userId)
+{
+    const QList<ApiKey> live = liveKeys(userId);
+    if (live.size() >= kMaxLiveKeysPerUser) {
+        const auto lastActive
+            = [](const ApiKey &key) { return key.lastUsedAt.isNull() ? key.createdAt : key.lastUsedAt; };
+        const auto idlest = std::min_element(live.cbegin(), live.cend(),
+            [&](const ApiKey &a, const ApiKey &b) { return lastActive(a) < lastActive(b); });
+        if (!m_keys.revoke(idlest->id, m_clock.now()))
+            return Error {Error::Kind::Internal, u"Could not store the API key"_s};
+    }
+    return createKey(userId, u"sign-in"_s);
+}
+
+QList<ApiKey> AccountService::liveKeys(const QString &userId) const
+{
+    const QDateTime now = m_clock.now();
+    QList<ApiKey> live = m_keys.listForUser(userId);
+    live.removeIf([&](const ApiKey &key) {
+        return !key.revokedAt.isNull() || (!key.expiresAt.isNull() && key.expiresAt <= now);
+    });
+    return live;
 }
 
 QList<ApiKey> AccountService::keys(const QString &userId) const
@@ -103,7 +142,7 @@ bool AccountService::revokeKey(const QString &userId, const QString &keyId)
     return m_keys.revoke(keyId, m_clock.now());
 }
 
-std::optional<User> AccountService::authenticate(const QByteArray &authorizationHeader)
+std::optional<ApiKey> AccountService::liveKey(const QByteArray &authorizationHeader) const
 {
     static constexpr QByteArrayView kScheme = "bearer ";
     if (authorizationHeader.size() <= kScheme.size()
@@ -116,9 +155,17 @@ std::optional<User> AccountService::authenticate(const QByteArray &authorization
     const auto key = m_keys.findByHash(hashSecret(secret));
     if (!key || !key->revokedAt.isNull())
         return std::nullopt;
-    const QDateTime now = m_clock.now();
-    if (!key->expiresAt.isNull() && key->expiresAt <= now)
+    if (!key->expiresAt.isNull() && key->expiresAt <= m_clock.now())
         return std::nullopt;
+    return key;
+}
+
+std::optional<User> AccountService::authenticate(const QByteArray &authorizationHeader)
+{
+    const auto key = liveKey(authorizationHeader);
+    if (!key)
+        return std::nullopt;
+    const QDateTime now = m_clock.now();
     if (key->lastUsedAt.isNull() || key->lastUsedAt.msecsTo(now) >= kTouchIntervalMs)
         m_keys.touch(key->id, now);
     return m_users.find(key->userId);
@@ -142,12 +189,12 @@ QList<UserUsage> AccountService::listUsers() const
 Result<User> AccountService::setPlan(const QString &userId, const QString &plan)
 {
     if (!PlanTable::isPlan(plan))
-        return Error{Error::Kind::BadRequest, u"plan must be one of agent, free, pro"_s};
+        return Error {Error::Kind::BadRequest, u"plan must be one of agent, free, pro"_s};
     auto user = m_users.find(userId);
     if (!user)
-        return Error{Error::Kind::NotFound, u"User not found"_s};
+        return Error {Error::Kind::NotFound, u"User not found"_s};
     if (!m_users.setPlan(userId, plan))
-        return Error{Error::Kind::Internal, u"Could not change the plan"_s};
+        return Error {Error::Kind::Internal, u"Could not change the plan"_s};
     user->plan = plan;
     return *user;
 }
@@ -160,9 +207,9 @@ QList<ApiKey> AccountService::allKeys() const
 Result<ApiKey> AccountService::revokeAnyKey(const QString &keyId)
 {
     if (!m_keys.find(keyId))
-        return Error{Error::Kind::NotFound, u"Key not found"_s};
+        return Error {Error::Kind::NotFound, u"Key not found"_s};
     if (!m_keys.revoke(keyId, m_clock.now()))
-        return Error{Error::Kind::Internal, u"Could not revoke the key"_s};
+        return Error {Error::Kind::Internal, u"Could not revoke the key"_s};
     return *m_keys.find(keyId);
 }
 

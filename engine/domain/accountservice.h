@@ -6,7 +6,6 @@
 #include <QByteArray>
 #include <QList>
 #include <QString>
-
 #include <optional>
 
 namespace berth {
@@ -20,6 +19,10 @@ class UserRepository;
 class AccountService final
 {
 public:
+    // The most live (neither revoked nor expired) keys a user may hold: a stolen key cannot mint an unbounded
+    // number of others.
+    static constexpr int kMaxLiveKeysPerUser = 50;
+
     AccountService(UserRepository &users, ApiKeyRepository &keys, const Clock &clock);
     Q_DISABLE_COPY_MOVE(AccountService)
 
@@ -42,6 +45,12 @@ public:
     Result<NewKey> createKey(const QString &userId, const QString &label);
     // A key that stops working at expiresAt (null: never).
     Result<NewKey> createKey(const QString &userId, const QString &label, const QDateTime &expiresAt);
+    // A key made with another key (POST /auth/keys): it expires no later than `caller`, and 409 when the user
+    // already holds kMaxLiveKeysPerUser live keys.
+    Result<NewKey> createKeyWith(const ApiKey &caller, const QString &label, const QDateTime &expiresAt);
+    // A key for a sign-in by email code. A user at kMaxLiveKeysPerUser loses the least recently used live key, so
+    // that proving the email always gives a working key.
+    Result<NewKey> createSignInKey(const QString &userId);
     // The user's keys, newest first, revoked ones included (their revokedAt is set).
     QList<ApiKey> keys(const QString &userId) const;
     // Revokes one of the user's keys; false when the user has no such key.
@@ -49,6 +58,8 @@ public:
 
     // The user behind an "Authorization: Bearer <key>" value, if the key is live.
     std::optional<User> authenticate(const QByteArray &authorizationHeader);
+    // The live key behind such a value (nothing is recorded).
+    std::optional<ApiKey> liveKey(const QByteArray &authorizationHeader) const;
 
     std::optional<User> findUser(const QString &id) const;
     std::optional<User> findUserByEmail(const QString &email) const; // case-insensitive
@@ -63,6 +74,8 @@ public:
     static QByteArray hashSecret(const QByteArray &secret);
 
 private:
+    QList<ApiKey> liveKeys(const QString &userId) const;
+
     UserRepository &m_users;
     ApiKeyRepository &m_keys;
     const Clock &m_clock;

@@ -10,7 +10,6 @@
 
 #include <QCryptographicHash>
 #include <QRandomGenerator>
-
 #include <sodium.h>
 
 using namespace Qt::StringLiterals;
@@ -45,16 +44,16 @@ bool isWellFormedCode(const QString &code)
 MailMessage codeMessage(const QString &from, const QString &to, const QString &code)
 {
     return {from, to, u"Your Berth sign-in code"_s,
-            u"Your Berth sign-in code is %1\n\n"
-            "It is valid for %2 minutes. Enter it on the sign-in page, or send it with POST /auth/verify.\n"
-            "If you did not ask to sign in, you can ignore this message.\n"_s.arg(code)
-                    .arg(OtpService::kCodeLifetimeMs / 60'000)};
+        u"Your Berth sign-in code is %1\n\n"
+        "It is valid for %2 minutes. Enter it on the sign-in page, or send it with POST /auth/verify.\n"
+        "If you did not ask to sign in, you can ignore this message.\n"_s.arg(code)
+            .arg(OtpService::kCodeLifetimeMs / 60'000)};
 }
 
 } // namespace
 
 OtpService::OtpService(Database &db, SignInRequestRepository &requests, SignInPolicy &policy, AccountService &accounts,
-                       Mailer &mailer, const Clock &clock, QObject *parent)
+    Mailer &mailer, const Clock &clock, QObject *parent)
     : QObject(parent)
     , m_db(db)
     , m_requests(requests)
@@ -79,7 +78,7 @@ std::optional<Error> OtpService::requestCode(const QString &email)
 {
     const auto address = EmailAddress::normalised(email);
     if (!address)
-        return Error{Error::Kind::BadRequest, u"A valid email address is required"_s};
+        return Error {Error::Kind::BadRequest, u"A valid email address is required"_s};
     const QDateTime now = m_clock.now();
     const quint32 number = QRandomGenerator::system()->bounded(kCodeSpace);
     const QString code = u"%1"_s.arg(qulonglong(number), kCodeDigits, 10, QChar(u'0'));
@@ -101,9 +100,9 @@ std::optional<Error> OtpService::requestCode(const QString &email)
         request.delivery = SignInRequest::Delivery::Owner;
         request.relayCode = code;
     }
-    if (!m_requests.replace(request, now)) {
+    if (!m_requests.add(request, now, kMaxLiveCodes)) {
         qCWarning(lcSignIn).noquote() << "could not store a sign-in request:" << m_requests.lastError();
-        return Error{Error::Kind::Internal, u"Could not process the request"_s};
+        return Error {Error::Kind::Internal, u"Could not process the request"_s};
     }
     if (request.delivery == SignInRequest::Delivery::Sending)
         deliver(request, code, smtp);
@@ -117,59 +116,69 @@ std::optional<Error> OtpService::requestCode(const QString &email)
 void OtpService::deliver(const SignInRequest &request, const QString &code, const SmtpConfig &smtp)
 {
     m_mailer.send(smtp, codeMessage(smtp.from, request.email, code))
-            .then(this, [this, email = request.email, hash = request.codeHash, code](const QString &error) {
-                m_policy.recordSmtpResult(error);
-                if (error.isEmpty()) {
-                    m_requests.setDelivery(email, hash, SignInRequest::Delivery::Sent, {}, {});
-                } else {
-                    // Only the owner learns of it: the requester was answered already, the same as everyone.
-                    qCWarning(lcSignIn).noquote() << "could not mail the sign-in code to" << email << "-" << error;
-                    m_requests.setDelivery(email, hash, SignInRequest::Delivery::Failed, error, code);
-                }
-                Q_EMIT requestsChanged();
-            });
+        .then(this, [this, email = request.email, hash = request.codeHash, code](const QString &error) {
+            m_policy.recordSmtpResult(error);
+            if (error.isEmpty()) {
+                m_requests.setDelivery(email, hash, SignInRequest::Delivery::Sent, {}, {});
+            } else {
+                // Only the owner learns of it: the requester was answered already, the same as everyone.
+                qCWarning(lcSignIn).noquote() << "could not mail the sign-in code to" << email << "-" << error;
+                m_requests.setDelivery(email, hash, SignInRequest::Delivery::Failed, error, code);
+            }
+            Q_EMIT requestsChanged();
+        });
 }
 
 Result<OtpService::SignedIn> OtpService::verify(const QString &email, const QString &code)
 {
     const QString address = EmailAddress::normalised(email).value_or(QString());
-    const auto request = address.isEmpty() ? std::nullopt : m_requests.find(address);
-    if (!request)
-        return invalidCode();
-    if (request->expiresAt <= m_clock.now()) {
-        m_requests.remove(address, request->codeHash);
-        return invalidCode();
+    QList<SignInRequest> live = address.isEmpty() ? QList<SignInRequest>() : m_requests.findAll(address);
+    const QDateTime now = m_clock.now();
+    for (const SignInRequest &request : std::as_const(live)) {
+        if (request.expiresAt <= now)
+            m_requests.remove(address, request.codeHash);
     }
-    // Every check is made whatever the outcome of the others: a refused email costs what an allowed one does.
-    const bool rightCode = sameBytes(hashCode(request->codeSalt, code), request->codeHash);
-    const bool allowed = request->allowed && m_policy.maySignIn(address);
-    if (!rightCode || !allowed || !isWellFormedCode(code)) {
-        if (request->triesLeft <= 1)
-            m_requests.remove(address, request->codeHash);
-        else
-            m_requests.setTriesLeft(address, request->codeHash, request->triesLeft - 1);
+    live.removeIf([&](const SignInRequest &request) { return request.expiresAt <= now; });
+    if (live.isEmpty())
+        return invalidCode();
+
+    // Every check is made whatever the outcome of the others: a refused email costs what an allowed one does, and
+    // every live code is compared.
+    const SignInRequest *match = nullptr;
+    for (const SignInRequest &request : std::as_const(live)) {
+        if (sameBytes(hashCode(request.codeSalt, code), request.codeHash) && !match)
+            match = &request;
+    }
+    const bool allowed = match && match->allowed && m_policy.maySignIn(address);
+    if (!match || !allowed || !isWellFormedCode(code)) {
+        for (const SignInRequest &request : std::as_const(live)) {
+            if (request.triesLeft <= 1)
+                m_requests.remove(address, request.codeHash);
+            else
+                m_requests.setTriesLeft(address, request.codeHash, request.triesLeft - 1);
+        }
         return invalidCode();
     }
 
-    // The code is spent, the account exists and is a member (it stays allowed after sign-ups close), and the key
+    // The codes are spent, the account exists and is a member (it stays allowed after sign-ups close), and the key
     // is issued: all or nothing.
     Transaction transaction(m_db.connection());
-    if (!transaction.isActive() || !m_requests.remove(address, request->codeHash))
-        return Error{Error::Kind::Internal, u"Could not sign in"_s};
+    if (!transaction.isActive() || !m_requests.remove(address, match->codeHash) || !m_requests.removeAll(address))
+        return Error {Error::Kind::Internal, u"Could not sign in"_s};
     const bool created = !m_accounts.findUserByEmail(address);
     const auto user = m_accounts.ensureUser(address, u"free"_s);
     if (!user)
         return user.error();
     if (!m_policy.isAllowListed(address) && !m_policy.allow(address))
-        return Error{Error::Kind::Internal, u"Could not sign in"_s};
-    const auto key = m_accounts.createKey(user.value().id, u"sign-in"_s);
+        return Error {Error::Kind::Internal, u"Could not sign in"_s};
+    const auto key = m_accounts.createSignInKey(user.value().id);
     if (!key)
         return key.error();
     if (!transaction.commit())
-        return Error{Error::Kind::Internal, u"Could not sign in"_s};
+        return Error {Error::Kind::Internal, u"Could not sign in"_s};
     qCInfo(lcSignIn).noquote() << (created ? "new account" : "signed in:") << address;
     Q_EMIT requestsChanged();
-    return SignedIn{user.value(), key.value(), created};
+    return SignedIn {user.value(), key.value(), created};
 }
 
 QList<SignInRequest> OtpService::pendingRequests() const
@@ -185,8 +194,9 @@ QFuture<QString> OtpService::sendTestMessage(const QString &to)
     const auto address = EmailAddress::normalised(to);
     if (!address)
         return QtFuture::makeReadyFuture(u"A valid email address is required"_s);
-    return m_mailer.send(smtp, {smtp.from, *address, u"Berth test message"_s,
-                                u"Berth can send mail through %1:%2.\n"_s.arg(smtp.host).arg(smtp.port)});
+    return m_mailer.send(smtp,
+        {smtp.from, *address, u"Berth test message"_s,
+            u"Berth can send mail through %1:%2.\n"_s.arg(smtp.host).arg(smtp.port)});
 }
 
 } // namespace berth

@@ -111,6 +111,9 @@ void RequestFramer::reset()
     m_bodyRemaining = 0;
     m_haveRequestLine = false;
     m_hostCount = 0;
+    m_fieldCount = 0;
+    m_cookieField = -1;
+    m_upgrade = false;
     m_contentLengthCount = 0;
     m_contentLength.clear();
     m_transferEncoding.clear();
@@ -229,8 +232,9 @@ void RequestFramer::parseHeaderLine(QByteArrayView line)
         if (!isValueChar(c))
             return fail(400, "Control character in header value");
     }
-    if (m_head.headers.size() >= kMaxHeaderFields)
+    if (m_fieldCount >= kMaxHeaderFields)
         return fail(431, "Too many header fields");
+    ++m_fieldCount;
 
     QByteArray lowerName = name.toByteArray().toLower();
     QByteArray ownValue = value.toByteArray();
@@ -246,6 +250,17 @@ void RequestFramer::parseHeaderLine(QByteArrayView line)
         m_connection += m_connection.isEmpty() ? ownValue : ", " + ownValue;
     } else if (lowerName == "expect") {
         m_expect += m_expect.isEmpty() ? ownValue : ", " + ownValue;
+    } else if (lowerName == "upgrade") {
+        m_upgrade = true;
+    } else if (lowerName == "cookie") {
+        // Proxies and HTTP/2 gateways split cookies over several fields; handlers read one (RFC 9113, 8.2.3).
+        if (m_cookieField >= 0) {
+            QByteArray &joined = m_head.headers[m_cookieField].second;
+            if (!ownValue.isEmpty())
+                joined += joined.isEmpty() ? ownValue : "; " + ownValue;
+            return;
+        }
+        m_cookieField = m_head.headers.size();
     }
     m_head.headers.append({std::move(lowerName), std::move(ownValue)});
 }
@@ -261,6 +276,11 @@ void RequestFramer::finishHead()
         if (!isHostChar(c))
             return fail(400, "Malformed Host header");
     }
+
+    // QtHttpServer 6.4 takes its upgrade branch for these and parses the same bytes again: one request would run
+    // twice. Any Upgrade field is refused, whatever Connection says, so no spelling of it reaches that branch.
+    if (m_upgrade)
+        return fail(501, "Protocol upgrades are not supported: send the request without an Upgrade header");
 
     if (!m_transferEncoding.isEmpty()) {
         if (m_contentLengthCount > 0)

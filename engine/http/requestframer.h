@@ -19,7 +19,7 @@ struct FramedHead
     QByteArray method;
     QByteArray target; // raw request-target
     int minorVersion = 1; // HTTP/1.minorVersion
-    HttpHeaders headers; // names lower-cased, arrival order
+    HttpHeaders headers; // names lower-cased, arrival order; several Cookie fields joined into one with "; "
     QByteArray host; // raw Host value (empty when absent)
     qint64 contentLength = 0;
     bool keepAlive = true;
@@ -28,7 +28,9 @@ struct FramedHead
 
 // Frames HTTP/1.1 requests from a byte stream: feed bytes, read heads, body boundaries and errors. Strict: anything
 // QtHttpServer could read differently (bare LF, obs-fold, ambiguous lengths, chunked bodies) is refused, so that the
-// framer and QtHttpServer always agree on where a request ends. No sockets: fuzzed and unit-tested alone.
+// framer and QtHttpServer always agree on where a request ends. Requests with an Upgrade header are refused (501):
+// QtHttpServer 6.4 replays them (the handler runs twice, the next pipelined request is lost), and Berth speaks no
+// other protocol to upgrade to. No sockets: fuzzed and unit-tested alone.
 class RequestFramer final
 {
 public:
@@ -75,6 +77,9 @@ private:
     qint64 m_bodyRemaining = 0;
     bool m_haveRequestLine = false;
     int m_hostCount = 0;
+    int m_fieldCount = 0; // every field line, also those joined into one (Cookie)
+    qsizetype m_cookieField = -1; // index in m_head.headers of the joined Cookie field
+    bool m_upgrade = false;
     int m_contentLengthCount = 0;
     QByteArray m_contentLength;
     QByteArray m_transferEncoding;

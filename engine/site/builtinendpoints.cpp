@@ -1,14 +1,15 @@
 #include "builtinendpoints.h"
 
-#include "builtinpages.h"
-#include "submissionbody.h"
 #include "api/apierror.h"
 #include "api/ratelimited.h"
+#include "builtinpages.h"
 #include "domain/counterservice.h"
 #include "domain/ratelimiter.h"
 #include "domain/sitetable.h"
 #include "domain/submissionservice.h"
 #include "http/clientaddress.h"
+#include "localtarget.h"
+#include "submissionbody.h"
 
 #include <QUrl>
 
@@ -24,6 +25,19 @@ constexpr QStringView kCounterPath = u"/_counter";
 constexpr QStringView kCounterPrefix = u"/_counter/";
 constexpr QStringView kIncrementSuffix = u"/increment";
 constexpr QByteArrayView kCounterReadCachePolicy = "public, max-age=10"; // spec: reads may be cached 10 s
+constexpr QByteArrayView kPrivateCounterReadCachePolicy = "private, max-age=10";
+
+// A private site's answers depend on the visitor's access cookie: no shared cache may keep them, and whatever has
+// no policy of its own is not stored at all.
+HttpResponse keptPrivate(HttpResponse response, const Site &site)
+{
+    if (!site.deployment.isProtected)
+        return response;
+    if (response.header("cache-control").isEmpty())
+        response.setHeader("Cache-Control", "no-store");
+    response.setHeader("Vary", "Cookie");
+    return response;
+}
 
 HttpResponse methodNotAllowed(const QByteArray &allow)
 {
@@ -53,7 +67,10 @@ QByteArray sameSiteTarget(const QString &candidate, const QByteArray &hostHeader
     local.setPath(url.path(QUrl::FullyDecoded).isEmpty() ? u"/"_s : url.path(QUrl::FullyDecoded));
     local.setQuery(url.query(QUrl::FullyEncoded), QUrl::StrictMode);
     local.setFragment(url.fragment(QUrl::FullyEncoded), QUrl::StrictMode);
-    return local.toEncoded();
+    // Checked again as it leaves: a decoded "%2F" or an absolute URL with the path "//x" must not start the
+    // result with "//".
+    QByteArray target = local.toEncoded();
+    return LocalTarget::isLocal(QString::fromLatin1(target)) ? target : QByteArray();
 }
 
 HttpResponse thankYouPage(const QByteArray &back)
@@ -93,11 +110,19 @@ bool BuiltinEndpoints::handle(const HttpRequest &request, const Site &site, Resp
 {
     const QString &path = request.path;
     if (path == kSubmitPath || path == kSubmitPathSlash) {
-        sink.send(submit(request, site));
+        HttpResponse response = submit(request, site);
+        // A visitor whose form post is refused reads why on a page; a script asking for JSON keeps the JSON.
+        if (response.status >= 400 && BuiltinPages::prefersPage(request)) {
+            const QByteArray back
+                = sameSiteTarget(QString::fromUtf8(request.header("referer")), request.header("host"));
+            response = BuiltinPages::refusalPage(response, back.isEmpty() ? u"/"_s : QString::fromLatin1(back));
+        }
+        sink.send(keptPrivate(std::move(response), site));
         return true;
     }
     if (path == kCounterPath || path.startsWith(kCounterPrefix)) {
-        sink.send(counter(request, site, QStringView(path).sliced(qMin(path.size(), kCounterPrefix.size()))));
+        sink.send(keptPrivate(
+            counter(request, site, QStringView(path).sliced(qMin(path.size(), kCounterPrefix.size()))), site));
         return true;
     }
     return false;
@@ -174,7 +199,9 @@ HttpResponse BuiltinEndpoints::counter(const HttpRequest &request, const Site &s
         return errorResponse(value.error());
     HttpResponse response
         = HttpResponse::json(200, {{u"name"_s, name}, {u"value"_s, value.value()}, {u"slug"_s, site.deployment.slug}});
-    response.setHeader("Cache-Control", increment ? QByteArray("no-store") : kCounterReadCachePolicy.toByteArray());
+    const QByteArrayView readPolicy
+        = site.deployment.isProtected ? kPrivateCounterReadCachePolicy : kCounterReadCachePolicy;
+    response.setHeader("Cache-Control", increment ? QByteArray("no-store") : readPolicy.toByteArray());
     return response;
 }
 

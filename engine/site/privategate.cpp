@@ -1,13 +1,14 @@
 #include "privategate.h"
 
-#include "builtinpages.h"
 #include "api/ratelimited.h"
+#include "builtinpages.h"
 #include "domain/accesscontrol.h"
 #include "domain/passwordhasher.h"
 #include "domain/ratelimiter.h"
 #include "domain/sitetable.h"
 #include "http/clientaddress.h"
 #include "http/formencoding.h"
+#include "localtarget.h"
 
 #include <QThreadPool>
 #include <QUrlQuery>
@@ -29,18 +30,19 @@ QByteArray cookieValue(const QByteArray &cookieHeader, QByteArrayView name)
     return {};
 }
 
-// Only a path on this same site: never "//other.host" or an absolute URL.
+// Only a path on this same site (never "//other.host", "/\other.host", hidden controls or an absolute URL), and
+// never the gate itself.
 QString safeNext(const QString &next)
 {
-    if (!next.startsWith(u'/') || next.startsWith(u"//"_s) || next.contains(u'\\') || next.startsWith(u"/_gate"_s))
+    if (!LocalTarget::isLocal(next) || next.startsWith(u"/_gate"_s))
         return u"/"_s;
     return next;
 }
 
 } // namespace
 
-PrivateGate::PrivateGate(const AccessControl &access, RateLimiter &limiter, QThreadPool &workers,
-                         QList<QHostAddress> trustedProxies)
+PrivateGate::PrivateGate(
+    const AccessControl &access, RateLimiter &limiter, QThreadPool &workers, QList<QHostAddress> trustedProxies)
     : m_access(access)
     , m_limiter(limiter)
     , m_workers(workers)
@@ -70,7 +72,8 @@ bool PrivateGate::admit(const HttpRequest &request, const Site &site, ResponseSi
     if (!token.isEmpty() && AccessControl::tokenMatches(deployment, token.toUtf8())) {
         HttpResponse redirect;
         redirect.status = 302;
-        redirect.setHeader("Location", targetWithoutToken(request).toUtf8());
+        // The request's own target, so "GET //evil.example/?_token=..." must not become "Location: //evil.example/".
+        redirect.setHeader("Location", LocalTarget::orRoot(targetWithoutToken(request)).toUtf8());
         redirect.setHeader("Set-Cookie", m_access.setCookieHeader(deployment, m_secureCookies));
         redirect.setHeader("Cache-Control", "no-store");
         redirect.setHeader("Referrer-Policy", "no-referrer");
@@ -93,13 +96,15 @@ void PrivateGate::checkPassword(const HttpRequest &request, const Site &site, Re
     // Every attempt counts, right or wrong, before any work is done for it.
     const QString client = clientAddress(request, m_trustedProxies).toString();
     const RateDecision decision = m_limiter.hit(u"gate:"_s + client, RateLimits::kPasswordAttemptsPerIp);
+    const FormFields fields = parseUrlEncoded(request.body);
+    const QString next = safeNext(formValue(fields, u"next"_s));
     if (!decision.allowed) {
-        sink.send(rateLimited(decision));
+        // The gate's own form posts here: the visitor reads why on a page, a script asking for JSON gets JSON.
+        const HttpResponse refused = rateLimited(decision);
+        sink.send(BuiltinPages::prefersPage(request) ? BuiltinPages::refusalPage(refused, next) : refused);
         return;
     }
 
-    const FormFields fields = parseUrlEncoded(request.body);
-    const QString next = safeNext(formValue(fields, u"next"_s));
     const QString password = formValue(fields, u"password"_s);
     const Deployment deployment = site.deployment;
     QtConcurrent::run(&m_workers, [hash = deployment.passwordHash, password] {

@@ -11,6 +11,10 @@ namespace berth {
 namespace {
 constexpr QByteArrayView kHtmlCachePolicy = "no-cache";
 constexpr QByteArrayView kAssetCachePolicy = "public, max-age=300";
+// A private site's files are for the visitor's own browser only, and depend on the access cookie: shared caches
+// must not store them, and a browser keeps no copy of its pages.
+constexpr QByteArrayView kPrivateHtmlCachePolicy = "private, no-store";
+constexpr QByteArrayView kPrivateAssetCachePolicy = "private, max-age=300";
 
 bool isHtml(const QByteArray &contentType)
 {
@@ -143,10 +147,18 @@ HttpResponse StaticResponder::build(const HttpRequest &request, const Site &site
     HttpResponse response;
     response.status = status;
     response.setHeader("Content-Type", file.contentType);
-    response.setHeader(
-        "Cache-Control", (isHtml(file.contentType) ? kHtmlCachePolicy : kAssetCachePolicy).toByteArray());
-    if (file.gzipSize > 0 || isHtml(file.contentType))
-        response.setHeader("Vary", "Accept-Encoding");
+    const bool html = isHtml(file.contentType);
+    const bool isPrivate = site.deployment.isProtected;
+    if (isPrivate)
+        response.setHeader("Cache-Control", (html ? kPrivateHtmlCachePolicy : kPrivateAssetCachePolicy).toByteArray());
+    else
+        response.setHeader("Cache-Control", (html ? kHtmlCachePolicy : kAssetCachePolicy).toByteArray());
+    const bool variesByEncoding = file.gzipSize > 0 || html;
+    if (variesByEncoding || isPrivate)
+        response.setHeader("Vary",
+            variesByEncoding && isPrivate ? "Accept-Encoding, Cookie"
+                : isPrivate               ? "Cookie"
+                                          : "Accept-Encoding");
     if (status != 200) {
         response.body = chosen.body;
         response.filePath = chosen.filePath;

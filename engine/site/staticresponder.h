@@ -4,7 +4,6 @@
 #include "http/httpresponse.h"
 #include "http/requesthandler.h"
 #include "renderedpagecache.h"
-#include "http/httpresponse.h"
 
 #include <memory>
 
@@ -21,7 +20,8 @@ struct SiteFile;
 // for small files or streamed from disk for large ones.
 //
 // Cache policy: HTML is "no-cache" (always revalidated, so a deploy shows at once); every other file
-// is "public, max-age=300" and then revalidated by its ETag.
+// is "public, max-age=300" and then revalidated by its ETag. A private site's HTML is "private, no-store" and its
+// other files "private, max-age=300", all with "Vary: Cookie", so that no shared cache keeps them.
 class StaticResponder final
 {
 public:

@@ -20,8 +20,10 @@ namespace berth {
 
 namespace {
 
-constexpr QFileDevice::Permissions ReadOnly =
-        QFileDevice::ReadOwner | QFileDevice::ReadUser | QFileDevice::ReadGroup | QFileDevice::ReadOther;
+// Blobs are the owner's alone (private sites' files among them) and read-only; folders likewise.
+constexpr QFileDevice::Permissions ReadOnly = QFileDevice::ReadOwner | QFileDevice::ReadUser;
+constexpr QFileDevice::Permissions PrivateFolder = QFileDevice::ReadOwner | QFileDevice::WriteOwner
+        | QFileDevice::ExeOwner | QFileDevice::ReadUser | QFileDevice::WriteUser | QFileDevice::ExeUser;
 
 const QRegularExpression &shardPattern()
 {
@@ -90,10 +92,14 @@ bool BlobStore::init(QString *error)
             *error = u"cannot create the blob folder %1"_s.arg(m_root);
         return false;
     }
+    QFile::setPermissions(m_root, PrivateFolder);
     for (const QString &folder : shardFolders(m_root)) {
+        QFile::setPermissions(folder, PrivateFolder); // also tightens what an older Berth left readable to all
         for (const QString &name : filesIn(folder)) {
-            if (!temporaryPattern().match(name).hasMatch())
+            if (!temporaryPattern().match(name).hasMatch()) {
+                QFile::setPermissions(folder + u'/' + name, ReadOnly);
                 continue;
+            }
             if (QFile::remove(folder + u'/' + name))
                 qCInfo(lcStorage).noquote() << "removed an interrupted write:" << folder + u'/' + name;
             else
@@ -238,6 +244,7 @@ bool BlobStore::writeFile(const QString &path, const QByteArray &data, QString *
                 *error = u"cannot create %1"_s.arg(folder);
             return false;
         }
+        QFile::setPermissions(folder, PrivateFolder);
         syncDirectory(m_root);
     }
 

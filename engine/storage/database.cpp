@@ -5,10 +5,10 @@
 
 #include <QAtomicInteger>
 #include <QDir>
+#include <QFile>
 #include <QFileInfo>
 #include <QSqlError>
 #include <QSqlQuery>
-
 #include <utility>
 
 using namespace Qt::StringLiterals;
@@ -18,6 +18,24 @@ namespace berth {
 namespace {
 
 constexpr int BusyTimeoutMs = 5000;
+
+// The database holds the cookie-signing secret, share tokens and password hashes: its folder and files are the
+// owner's alone. SQLite gives the -wal and -shm files it creates the database file's mode.
+constexpr QFileDevice::Permissions kPrivateFile
+    = QFileDevice::ReadOwner | QFileDevice::WriteOwner | QFileDevice::ReadUser | QFileDevice::WriteUser;
+constexpr QFileDevice::Permissions kPrivateFolder = kPrivateFile | QFileDevice::ExeOwner | QFileDevice::ExeUser;
+constexpr QFileDevice::Permissions kOthersBits = QFileDevice::ReadGroup | QFileDevice::WriteGroup
+    | QFileDevice::ExeGroup | QFileDevice::ReadOther | QFileDevice::WriteOther | QFileDevice::ExeOther;
+
+// Takes group and other access away from a file or folder, fixing what an earlier Berth left readable to all. A
+// failure (a folder owned by someone else, say) is logged: the database still opens.
+void restrictToOwner(const QString &path, QFileDevice::Permissions permissions)
+{
+    if (!QFileInfo::exists(path) || !(QFile::permissions(path) & kOthersBits))
+        return;
+    if (!QFile::setPermissions(path, permissions))
+        qCWarning(lcStorage).noquote() << "cannot make" << path << "private to its owner";
+}
 
 QString uniqueConnectionName()
 {
@@ -44,9 +62,9 @@ QString checkMigrations(const QList<Migration> &migrations)
     int previous = 0;
     for (const Migration &migration : migrations) {
         if (migration.version <= previous)
-            return u"migration versions must be positive and strictly increasing (got %1 after %2)"_s.arg(
-                    migration.version)
-                    .arg(previous);
+            return u"migration versions must be positive and strictly increasing (got %1 after %2)"_s
+                .arg(migration.version)
+                .arg(previous);
         previous = migration.version;
     }
     return {};
@@ -87,6 +105,15 @@ bool Database::open(QString *error)
     const QFileInfo info(m_filePath);
     if (!QDir().mkpath(info.absolutePath()))
         return fail(u"cannot create the folder %1"_s.arg(info.absolutePath()), error);
+    // Before SQLite creates anything, so that its -wal and -shm files are born private too. An empty file is an
+    // empty SQLite database.
+    restrictToOwner(info.absolutePath(), kPrivateFolder);
+    if (!info.exists()) {
+        QFile file(info.absoluteFilePath());
+        if (file.open(QIODevice::WriteOnly | QIODevice::NewOnly))
+            file.close();
+    }
+    restrictToOwner(info.absoluteFilePath(), kPrivateFile);
     if (!QSqlDatabase::isDriverAvailable(u"QSQLITE"_s))
         return fail(u"the Qt SQLite driver (QSQLITE) is not available"_s, error);
 
@@ -103,16 +130,18 @@ bool Database::open(QString *error)
         return fail(message, error);
     const int latest = m_migrations.isEmpty() ? 0 : m_migrations.constLast().version;
     if (version > latest) {
-        return fail(u"%1 has schema version %2, newer than this Berth understands (%3); use a newer Berth"_s.arg(
-                            m_filePath)
-                            .arg(version)
-                            .arg(latest),
-                    error);
+        return fail(
+            u"%1 has schema version %2, newer than this Berth understands (%3); use a newer Berth"_s.arg(m_filePath)
+                .arg(version)
+                .arg(latest),
+            error);
     }
     m_schemaVersion = version;
 
     if (!configure(&message))
         return fail(message, error);
+    for (const char *suffix : {"-wal", "-shm"}) // an earlier Berth's, with their own mode
+        restrictToOwner(info.absoluteFilePath() + QLatin1String(suffix), kPrivateFile);
     for (const Migration &migration : std::as_const(m_migrations)) {
         if (migration.version <= m_schemaVersion)
             continue;
@@ -222,7 +251,7 @@ bool Database::apply(const Migration &migration, QString *error)
     for (const QString &statement : migration.statements) {
         if (!query.exec(statement)) {
             *error = u"migration %1 failed: %2 (in: %3)"_s.arg(migration.version)
-                             .arg(query.lastError().text(), statement.simplified());
+                         .arg(query.lastError().text(), statement.simplified());
             return false;
         }
     }

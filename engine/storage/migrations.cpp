@@ -133,11 +133,37 @@ Migration signIn()
             }};
 }
 
+// Version 4: several live sign-in codes per email, so that a code asked for by someone else never replaces the one
+// its owner holds. A row is now one code: (email, code_hash).
+Migration signInCodes()
+{
+    return {4,
+            {
+                    uR"(CREATE TABLE signin_codes (
+                        email TEXT NOT NULL COLLATE NOCASE,
+                        allowed INTEGER NOT NULL,
+                        code_hash TEXT NOT NULL,
+                        code_salt TEXT NOT NULL,
+                        relay_code TEXT,
+                        tries_left INTEGER NOT NULL,
+                        delivery TEXT NOT NULL,
+                        delivery_error TEXT,
+                        requested_at TEXT NOT NULL,
+                        expires_at TEXT NOT NULL,
+                        PRIMARY KEY (email, code_hash)))"_s,
+                    uR"(INSERT INTO signin_codes SELECT email, allowed, code_hash, code_salt, relay_code, tries_left,
+                        delivery, delivery_error, requested_at, expires_at FROM signin_requests)"_s,
+                    u"DROP TABLE signin_requests"_s,
+                    u"ALTER TABLE signin_codes RENAME TO signin_requests"_s,
+                    u"CREATE INDEX signin_requests_expiry ON signin_requests(expires_at)"_s,
+            }};
+}
+
 } // namespace
 
 QList<Migration> builtInMigrations()
 {
-    return {initialSchema(), siteEndpoints(), signIn()};
+    return {initialSchema(), siteEndpoints(), signIn(), signInCodes()};
 }
 
 } // namespace berth

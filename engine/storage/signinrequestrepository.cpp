@@ -16,8 +16,10 @@ const QString kColumns = u"email, allowed, code_hash, code_salt, relay_code, tri
                          "requested_at, expires_at"_s;
 
 const EnumName<SignInRequest::Delivery> kDeliveryNames[] = {
-    {SignInRequest::Delivery::Owner, "owner"_L1},   {SignInRequest::Delivery::Sending, "sending"_L1},
-    {SignInRequest::Delivery::Sent, "sent"_L1},     {SignInRequest::Delivery::Failed, "failed"_L1},
+    {SignInRequest::Delivery::Owner, "owner"_L1},
+    {SignInRequest::Delivery::Sending, "sending"_L1},
+    {SignInRequest::Delivery::Sent, "sent"_L1},
+    {SignInRequest::Delivery::Failed, "failed"_L1},
     {SignInRequest::Delivery::Refused, "refused"_L1},
 };
 
@@ -54,14 +56,14 @@ SignInRequestRepository::SignInRequestRepository(Database &db)
 {
 }
 
-bool SignInRequestRepository::replace(const SignInRequest &request, const QDateTime &now)
+bool SignInRequestRepository::add(const SignInRequest &request, const QDateTime &now, int keep)
 {
     Transaction transaction(m_db.connection());
     if (!transaction.isActive() || !removeExpired(now))
         return false;
     QSqlQuery query(m_db.connection());
-    query.prepare(u"INSERT OR REPLACE INTO signin_requests ("_s + kColumns
-                  + u") VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)"_s);
+    query.prepare(
+        u"INSERT OR REPLACE INTO signin_requests ("_s + kColumns + u") VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)"_s);
     query.addBindValue(sql::text(request.email));
     query.addBindValue(request.allowed ? 1 : 0);
     query.addBindValue(sql::text(request.codeHash));
@@ -72,18 +74,36 @@ bool SignInRequestRepository::replace(const SignInRequest &request, const QDateT
     query.addBindValue(sql::textOrNull(request.deliveryError));
     query.addBindValue(sql::timeOrNull(request.requestedAt));
     query.addBindValue(sql::timeOrNull(request.expiresAt));
-    return sql::exec(query, &m_lastError) && transaction.commit();
+    if (!sql::exec(query, &m_lastError))
+        return false;
+    QSqlQuery trim(m_db.connection());
+    trim.prepare(u"DELETE FROM signin_requests WHERE email = ? AND rowid NOT IN (SELECT rowid FROM signin_requests "
+                 "WHERE email = ? ORDER BY requested_at DESC, rowid DESC LIMIT ?)"_s);
+    trim.addBindValue(sql::text(request.email));
+    trim.addBindValue(sql::text(request.email));
+    trim.addBindValue(qMax(1, keep));
+    return sql::exec(trim, &m_lastError) && transaction.commit();
 }
 
 std::optional<SignInRequest> SignInRequestRepository::find(const QString &email) const
 {
+    const QList<SignInRequest> all = findAll(email);
+    return all.isEmpty() ? std::nullopt : std::optional<SignInRequest>(all.constFirst());
+}
+
+QList<SignInRequest> SignInRequestRepository::findAll(const QString &email) const
+{
+    QList<SignInRequest> requests;
     QSqlQuery query(m_db.connection());
     query.setForwardOnly(true);
-    query.prepare(u"SELECT "_s + kColumns + u" FROM signin_requests WHERE email = ?"_s);
+    query.prepare(
+        u"SELECT "_s + kColumns + u" FROM signin_requests WHERE email = ? ORDER BY requested_at DESC, rowid DESC"_s);
     query.addBindValue(sql::text(email));
-    if (!sql::exec(query, &m_lastError) || !query.next())
-        return std::nullopt;
-    return requestFrom(query);
+    if (!sql::exec(query, &m_lastError))
+        return requests;
+    while (query.next())
+        requests.append(requestFrom(query));
+    return requests;
 }
 
 QList<SignInRequest> SignInRequestRepository::listLive(const QDateTime &now) const
@@ -92,7 +112,7 @@ QList<SignInRequest> SignInRequestRepository::listLive(const QDateTime &now) con
     QSqlQuery query(m_db.connection());
     query.setForwardOnly(true);
     query.prepare(u"SELECT "_s + kColumns
-                  + u" FROM signin_requests WHERE expires_at > ? ORDER BY requested_at DESC, email"_s);
+        + u" FROM signin_requests WHERE expires_at > ? ORDER BY requested_at DESC, email, rowid DESC"_s);
     query.addBindValue(sql::timeOrNull(now));
     if (!sql::exec(query, &m_lastError))
         return requests;
@@ -112,8 +132,7 @@ bool SignInRequestRepository::setTriesLeft(const QString &email, const QByteArra
 }
 
 bool SignInRequestRepository::setDelivery(const QString &email, const QByteArray &codeHash,
-                                          SignInRequest::Delivery delivery, const QString &error,
-                                          const QString &relayCode)
+    SignInRequest::Delivery delivery, const QString &error, const QString &relayCode)
 {
     QSqlQuery query(m_db.connection());
     query.prepare(u"UPDATE signin_requests SET delivery = ?, delivery_error = ?, relay_code = ? "
@@ -133,6 +152,14 @@ bool SignInRequestRepository::remove(const QString &email, const QByteArray &cod
     query.addBindValue(sql::text(email));
     query.addBindValue(sql::text(codeHash));
     return sql::exec(query, &m_lastError) && query.numRowsAffected() > 0;
+}
+
+bool SignInRequestRepository::removeAll(const QString &email)
+{
+    QSqlQuery query(m_db.connection());
+    query.prepare(u"DELETE FROM signin_requests WHERE email = ?"_s);
+    query.addBindValue(sql::text(email));
+    return sql::exec(query, &m_lastError);
 }
 
 bool SignInRequestRepository::removeExpired(const QDateTime &now)

@@ -1,9 +1,8 @@
 // A signed-in user's own API keys over real HTTP: create (shown once), list (never a secret), revoke; and what is
 // 401 - a revoked, expired, unknown or malformed key, or none. Time is a ManualClock.
+#include "domain/accountservice.h"
 #include "enginefixture.h"
 #include "signinsteps.h"
-
-#include "domain/accountservice.h"
 
 #include <QtTest>
 
@@ -14,7 +13,7 @@ namespace SignInSteps = berth::test::SignInSteps;
 
 namespace {
 const QDateTime kStart(QDate(2026, 11, 21), QTime(6, 0), Qt::UTC);
-const QJsonObject kUnauthorized{{u"error"_s, u"Unauthorized"_s}};
+const QJsonObject kUnauthorized {{u"error"_s, u"Unauthorized"_s}};
 } // namespace
 
 class TestAuthKeys : public QObject
@@ -65,8 +64,8 @@ private Q_SLOTS:
         QCOMPARE(all.size(), 2);
         QCOMPARE(all.at(0).toObject().value(u"id"_s).toString(), id);
         QCOMPARE(all.at(1).toObject().value(u"label"_s).toString(), u"sign-in"_s);
-        QCOMPARE(all.at(1).toObject().keys(), (QStringList{u"created_at"_s, u"expires_at"_s, u"id"_s, u"label"_s,
-                                                           u"last_used_at"_s, u"revoked_at"_s}));
+        QCOMPARE(all.at(1).toObject().keys(),
+            (QStringList {u"created_at"_s, u"expires_at"_s, u"id"_s, u"label"_s, u"last_used_at"_s, u"revoked_at"_s}));
         QVERIFY(!listed.body.contains(secret) && !listed.body.contains(m_ann));
         QVERIFY(!listed.body.contains(berth::AccountService::hashSecret(secret)));
         QCOMPARE(all.at(0).toObject().value(u"last_used_at"_s).toString(), u"2026-11-21T06:00:01Z"_s);
@@ -74,13 +73,13 @@ private Q_SLOTS:
         // Revoked: 401 at once, and listed as revoked.
         const TestReply revoked = m_fixture->client().api("DELETE", u"/auth/keys/"_s + id, m_ann);
         QCOMPARE(revoked.status, 200);
-        QCOMPARE(revoked.json(), (QJsonObject{{u"id"_s, id}, {u"message"_s, u"API key revoked"_s}}));
+        QCOMPARE(revoked.json(), (QJsonObject {{u"id"_s, id}, {u"message"_s, u"API key revoked"_s}}));
         const TestReply refused = m_fixture->client().api("GET", u"/deploys"_s, secret);
         QCOMPARE(refused.status, 401);
         QCOMPARE(refused.json(), kUnauthorized);
         QCOMPARE(keys(secret).status, 401);
         QCOMPARE(keys(m_ann).json().value(u"keys"_s).toArray().at(0).toObject().value(u"revoked_at"_s).toString(),
-                 u"2026-11-21T06:00:01Z"_s);
+            u"2026-11-21T06:00:01Z"_s);
         QCOMPARE(deploysStatus(m_ann), 200); // the other key is untouched
     }
 
@@ -98,6 +97,87 @@ private Q_SLOTS:
         QCOMPARE(expired.json(), kUnauthorized);
     }
 
+    void keysMadeWithAnExpiringKeyExpireNoLater()
+    {
+        const auto secretOf
+            = [](const TestReply &reply) { return reply.json().value(u"api_key"_s).toString().toLatin1(); };
+        const auto expiryOf = [](const TestReply &reply) { return reply.json().value(u"expires_at"_s).toString(); };
+        const TestReply fiveDays = create(m_ann, {{u"label"_s, u"script"_s}, {u"expires_in_days"_s, 5}});
+        QCOMPARE(expiryOf(fiveDays), u"2026-11-26T06:00:00Z"_s);
+        const QByteArray script = secretOf(fiveDays);
+
+        m_fixture->clock().advance(1000);
+        const TestReply unbounded = create(script, {{u"label"_s, u"unbounded"_s}});
+        QCOMPARE(unbounded.status, 200);
+        QCOMPARE(expiryOf(unbounded), u"2026-11-26T06:00:00Z"_s); // not "never"
+        QCOMPARE(expiryOf(create(script, {{u"expires_in_days"_s, 30}})), u"2026-11-26T06:00:00Z"_s);
+        QCOMPARE(expiryOf(create(script, {{u"expires_in_days"_s, 1}})), u"2026-11-22T06:00:01Z"_s); // shorter stays
+        // Listed with the same expiry, and a key made by that key is bounded in turn.
+        const QString unboundedId = unbounded.json().value(u"id"_s).toString();
+        bool listed = false;
+        for (const QJsonValue key : keys(m_ann).json().value(u"keys"_s).toArray()) {
+            if (key.toObject().value(u"id"_s).toString() != unboundedId)
+                continue;
+            listed = true;
+            QCOMPARE(key.toObject().value(u"expires_at"_s).toString(), u"2026-11-26T06:00:00Z"_s);
+        }
+        QVERIFY(listed);
+        QCOMPARE(expiryOf(create(secretOf(unbounded), {})), u"2026-11-26T06:00:00Z"_s);
+
+        m_fixture->clock().advance(5 * 24 * 3600 * 1000LL);
+        QCOMPARE(deploysStatus(secretOf(unbounded)), 401);
+        QCOMPARE(deploysStatus(m_ann), 200); // a key that never expires makes keys that never expire
+        QVERIFY(create(m_ann, {}).json().value(u"expires_at"_s).isNull());
+    }
+
+    void liveKeysPerUserAreCapped()
+    {
+        const int cap = berth::AccountService::kMaxLiveKeysPerUser;
+        QCOMPARE(cap, 50);
+        QString shortLived;
+        for (int i = 1; i < cap; ++i) { // the sign-in key is the first
+            const TestReply created = create(m_ann, i == 1 ? QJsonObject {{u"expires_in_days"_s, 1}} : QJsonObject {});
+            QCOMPARE(created.status, 200);
+            if (i == 1)
+                shortLived = created.json().value(u"id"_s).toString();
+        }
+        const TestReply refused = create(m_ann, {});
+        QCOMPARE(refused.status, 409);
+        QCOMPARE(refused.json(),
+            (QJsonObject {{u"error"_s,
+                u"You already have 50 live API keys, the most allowed: revoke one first "
+                "(DELETE /auth/keys/:id)"_s}}));
+        QCOMPARE(keys(m_ann).json().value(u"keys"_s).toArray().size(), cap);
+
+        // An expired key no longer counts, nor does a revoked one.
+        m_fixture->clock().advance(24 * 3600 * 1000LL);
+        QCOMPARE(create(m_ann, {}).status, 200);
+        QCOMPARE(create(m_ann, {}).status, 409);
+        const QString last = keys(m_ann).json().value(u"keys"_s).toArray().at(0).toObject().value(u"id"_s).toString();
+        QCOMPARE(m_fixture->client().api("DELETE", u"/auth/keys/"_s + last, m_ann).status, 200);
+        QCOMPARE(create(m_ann, {}).status, 200);
+        QVERIFY(!shortLived.isEmpty());
+    }
+
+    void signingInAtTheCapRetiresTheIdlestKey()
+    {
+        const int cap = berth::AccountService::kMaxLiveKeysPerUser;
+        QList<QByteArray> secrets;
+        for (int i = 1; i < cap; ++i) {
+            m_fixture->clock().advance(60'000);
+            secrets.append(create(m_ann, {}).json().value(u"api_key"_s).toString().toLatin1());
+        }
+        // Every key but secrets[0] is used after it; the sign-in key (m_ann) was used to make them all.
+        for (qsizetype i = 1; i < secrets.size(); ++i)
+            QCOMPARE(deploysStatus(secrets.at(i)), 200);
+        const QByteArray fresh = SignInSteps::signedInKey(*m_fixture, u"ann@example.com"_s);
+        QVERIFY(!fresh.isEmpty());
+        QCOMPARE(deploysStatus(fresh), 200);
+        QCOMPARE(deploysStatus(secrets.at(0)), 401); // the idlest is revoked
+        QCOMPARE(deploysStatus(secrets.at(1)), 200);
+        QCOMPARE(deploysStatus(m_ann), 200);
+    }
+
     void onlyYourOwnKeys()
     {
         const QByteArray bob = SignInSteps::signedInKey(*m_fixture, u"bob@example.com"_s);
@@ -105,7 +185,7 @@ private Q_SLOTS:
         const QString annKeyId = annKeys.at(0).toObject().value(u"id"_s).toString();
         const TestReply other = m_fixture->client().api("DELETE", u"/auth/keys/"_s + annKeyId, bob);
         QCOMPARE(other.status, 404);
-        QCOMPARE(other.json(), (QJsonObject{{u"error"_s, u"Key not found"_s}}));
+        QCOMPARE(other.json(), (QJsonObject {{u"error"_s, u"Key not found"_s}}));
         QCOMPARE(m_fixture->client().api("DELETE", u"/auth/keys/key_missing"_s, bob).status, 404);
         QCOMPARE(deploysStatus(m_ann), 200);
         QCOMPARE(keys(bob).json().value(u"keys"_s).toArray().size(), 1); // bob sees only his
@@ -114,8 +194,8 @@ private Q_SLOTS:
         const auto revoked = m_fixture->engine().accounts().revokeAnyKey(annKeyId);
         QVERIFY(revoked);
         QCOMPARE(deploysStatus(m_ann), 401);
-        QCOMPARE(m_fixture->engine().accounts().revokeAnyKey(u"key_missing"_s).error().kind,
-                 berth::Error::Kind::NotFound);
+        QCOMPARE(
+            m_fixture->engine().accounts().revokeAnyKey(u"key_missing"_s).error().kind, berth::Error::Kind::NotFound);
     }
 
     void newKeyRequests_data()
@@ -125,8 +205,8 @@ private Q_SLOTS:
         QTest::addColumn<QString>("error");
         QTest::newRow("empty body") << QByteArray() << 200 << QString();
         QTest::newRow("no label") << QByteArray("{}") << 200 << QString();
-        QTest::newRow("label not a string") << QByteArray(R"({"label": 5})") << 400
-                                            << u"label must be a string of at most 100 characters"_s;
+        QTest::newRow("label not a string")
+            << QByteArray(R"({"label": 5})") << 400 << u"label must be a string of at most 100 characters"_s;
         QTest::newRow("label too long") << QByteArray(R"({"label": ")") + QByteArray(101, 'x') + "\"}" << 400
                                         << u"label must be a string of at most 100 characters"_s;
         QTest::newRow("expiry zero") << QByteArray(R"({"expires_in_days": 0})") << 400
@@ -148,9 +228,9 @@ private Q_SLOTS:
         if (status == 200)
             QCOMPARE(reply.json().value(u"label"_s).toString(), u"api"_s);
         else if (!error.isEmpty())
-            QCOMPARE(reply.json(), (QJsonObject{{u"error"_s, error}}));
+            QCOMPARE(reply.json(), (QJsonObject {{u"error"_s, error}}));
         else
-            QCOMPARE(reply.json().keys(), QStringList{u"error"_s});
+            QCOMPARE(reply.json().keys(), QStringList {u"error"_s});
     }
 
     void everyMissingOrBadKeyIs401_data()
@@ -170,8 +250,8 @@ private Q_SLOTS:
         if (!authorization.isEmpty())
             headers.append({"Authorization", authorization});
         for (const QByteArray &method : {QByteArray("GET"), QByteArray("POST")}) {
-            const TestReply reply = m_fixture->client().request(method, m_fixture->client().apiHost(), u"/auth/keys"_s,
-                                                                "{}", headers);
+            const TestReply reply
+                = m_fixture->client().request(method, m_fixture->client().apiHost(), u"/auth/keys"_s, "{}", headers);
             QCOMPARE(reply.status, 401);
             QCOMPARE(reply.json(), kUnauthorized);
         }

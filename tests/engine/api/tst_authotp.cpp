@@ -1,14 +1,15 @@
 // Signing in with a one-time code over real HTTP: mailed through a real SMTP server (Debian's aiosmtpd, started
 // here on loopback) and read from the message it received; relayed by the owner without SMTP; wrong, expired and
 // over-tried codes; failed delivery; and that no answer tells whether an email is known.
-#include "enginefixture.h"
-#include "signinsteps.h"
-#include "smtptestserver.h"
-
 #include "domain/accountservice.h"
 #include "domain/otpservice.h"
 #include "domain/signinpolicy.h"
+#include "enginefixture.h"
+#include "signinsteps.h"
+#include "smtptestserver.h"
+#include "sourceclient.h"
 
+#include <QJsonDocument>
 #include <QRegularExpression>
 #include <QtTest>
 
@@ -22,8 +23,8 @@ namespace {
 
 const QDateTime kStart(QDate(2026, 11, 21), QTime(6, 0), Qt::UTC);
 const QString kAnn = u"ann@example.com"_s;
-const QJsonObject kSent{{u"sent"_s, true}};
-const QJsonObject kInvalidCode{{u"error"_s, u"Invalid or expired code"_s}};
+const QJsonObject kSent {{u"sent"_s, true}};
+const QJsonObject kInvalidCode {{u"error"_s, u"Invalid or expired code"_s}};
 
 QString codeIn(const QString &message)
 {
@@ -58,12 +59,12 @@ private:
     berth::Engine &engine() { return m_fixture->engine(); }
     TestReply otp(const QString &email)
     {
-        return m_fixture->client().api("POST", u"/auth/otp"_s, {}, QJsonObject{{u"email"_s, email}});
+        return m_fixture->client().api("POST", u"/auth/otp"_s, {}, QJsonObject {{u"email"_s, email}});
     }
     TestReply verify(const QString &email, const QString &code)
     {
-        return m_fixture->client().api("POST", u"/auth/verify"_s, {},
-                                       QJsonObject{{u"email"_s, email}, {u"code"_s, code}});
+        return m_fixture->client().api(
+            "POST", u"/auth/verify"_s, {}, QJsonObject {{u"email"_s, email}, {u"code"_s, code}});
     }
     void useSmtp(quint16 port, berth::SmtpConfig::Security security = berth::SmtpConfig::Security::None)
     {
@@ -81,6 +82,13 @@ private:
                 return request;
         }
         return {};
+    }
+    TestReply verifyFrom(const QString &source, const QString &email, const QString &code)
+    {
+        return berth::test::SourceClient(engine().port(), QHostAddress(source))
+            .request("POST", m_fixture->client().apiHost(), u"/auth/verify"_s,
+                QJsonDocument(QJsonObject {{u"email"_s, email}, {u"code"_s, code}}).toJson(),
+                {{"Content-Type", "application/json"}});
     }
     static QString wrong(const QString &code) { return code == u"000000" ? u"000001"_s : u"000000"_s; }
 
@@ -111,7 +119,7 @@ private Q_SLOTS:
         const TestReply verified = verify(kAnn, code);
         QCOMPARE(verified.status, 200);
         const QJsonObject json = verified.json();
-        QCOMPARE(json.value(u"user"_s).toObject(), (QJsonObject{{u"email"_s, kAnn}, {u"plan"_s, u"free"_s}}));
+        QCOMPARE(json.value(u"user"_s).toObject(), (QJsonObject {{u"email"_s, kAnn}, {u"plan"_s, u"free"_s}}));
         const QByteArray key = json.value(u"api_key"_s).toString().toLatin1();
         QVERIFY(QRegularExpression(u"^bk_[0-9A-Za-z]{40}$"_s).match(QString::fromLatin1(key)).hasMatch());
         QCOMPARE(m_fixture->client().api("GET", u"/deploys"_s, key).status, 200);
@@ -168,36 +176,91 @@ private Q_SLOTS:
         QCOMPARE(reply.status, 401);
         QCOMPARE(reply.json(), kInvalidCode);
 
-        // Over-tried: five wrong tries end the code, right or not after that.
+        // Over-tried: kMaxTries wrong tries (more than one address may make) end the code, right or not after that.
         QCOMPARE(otp(kAnn).status, 200);
         code = SignInSteps::relayedCode(engine(), kAnn);
-        for (int i = 0; i < berth::OtpService::kMaxTries; ++i)
-            QCOMPARE(verify(kAnn, wrong(code)).json(), kInvalidCode);
-        m_fixture->clock().advance(60'000); // past the verify limit's window, so that 401 is the code's answer
-        reply = verify(kAnn, code);
+        static_assert(berth::OtpService::kMaxTries % berth::OtpService::kTriesPerAddress == 0);
+        for (int i = 0; i < berth::OtpService::kMaxTries; ++i) {
+            const QString source = u"127.0.0.%1"_s.arg(10 + i / berth::OtpService::kTriesPerAddress);
+            QCOMPARE(verifyFrom(source, kAnn, wrong(code)).json(), kInvalidCode);
+        }
+        reply = verifyFrom(u"127.0.0.9"_s, kAnn, code);
         QCOMPARE(reply.status, 401);
         QCOMPARE(reply.json(), kInvalidCode);
+    }
+
+    // Asking for codes, or guessing them, from other addresses leaves the code Ann holds working.
+    void strangersCannotVoidTheCodeYouHold()
+    {
+        QVERIFY(engine().signInPolicy().allow(kAnn));
+        QCOMPARE(otp(kAnn).status, 200);
+        const QString held = SignInSteps::relayedCode(engine(), kAnn);
+        QVERIFY(!held.isEmpty());
+
+        // A stranger asks for two more codes for Ann: her code stays.
+        for (const QString &source : {u"127.0.0.20"_s, u"127.0.0.21"_s}) {
+            const TestReply asked = berth::test::SourceClient(engine().port(), QHostAddress(source))
+                                        .request("POST", m_fixture->client().apiHost(), u"/auth/otp"_s,
+                                            R"({"email": "ann@example.com"})", {{"Content-Type", "application/json"}});
+            QCOMPARE(asked.json(), kSent);
+        }
+        QCOMPARE(engine().signIns().pendingRequests().size(), berth::OtpService::kMaxLiveCodes);
+
+        // The stranger guesses from one address: refused after kTriesPerAddress, and those tries cannot end the code.
+        for (int i = 0; i < berth::OtpService::kTriesPerAddress; ++i)
+            QCOMPARE(verifyFrom(u"127.0.0.22"_s, kAnn, wrong(held)).json(), kInvalidCode);
+        m_fixture->clock().advance(60'000); // past the per-address limit of /auth/verify, still within the code's
+        const TestReply limited = verifyFrom(u"127.0.0.22"_s, kAnn, held);
+        QCOMPARE(limited.status, 429);
+        QCOMPARE(limited.error(), u"Too many tries for this email from this address"_s);
+        QCOMPARE(limited.header("retry-after"), QByteArray("540"));
+        QVERIFY(verifyFrom(u"127.0.0.22"_s, u"bob@example.com"_s, u"123456"_s).status != 429); // another email
+
+        // Ann's code still signs her in, and spends every code of hers.
+        const QString other = SignInSteps::relayedCode(engine(), kAnn);
+        const TestReply signedIn = verify(kAnn, held);
+        QCOMPARE(signedIn.status, 200);
+        QVERIFY(!signedIn.json().value(u"api_key"_s).toString().isEmpty());
+        QCOMPARE(verify(kAnn, other).json(), kInvalidCode);
+        QVERIFY(SignInSteps::relayedCode(engine(), kAnn).isEmpty());
+    }
+
+    void aFourthCodePushesOutTheOldest()
+    {
+        QVERIFY(engine().signInPolicy().allow(kAnn));
+        QStringList codes;
+        for (int i = 0; i <= berth::OtpService::kMaxLiveCodes; ++i) {
+            m_fixture->clock().advance(21'000); // three a minute per address
+            QCOMPARE(otp(kAnn).status, 200);
+            codes.append(SignInSteps::relayedCode(engine(), kAnn));
+        }
+        QCOMPARE(engine().signIns().pendingRequests().size(), berth::OtpService::kMaxLiveCodes);
+        if (!codes.mid(1).contains(codes.at(0)))
+            QCOMPARE(verify(kAnn, codes.at(0)).json(), kInvalidCode);
+        QCOMPARE(verify(kAnn, codes.at(1)).status, 200);
     }
 
     void badRequests()
     {
         berth::test::HttpTestClient &client = m_fixture->client();
-        QCOMPARE(client.api("POST", u"/auth/otp"_s, {}, QJsonObject{}).json(),
-                 (QJsonObject{{u"error"_s, u"email is required"_s}}));
-        QCOMPARE(client.api("POST", u"/auth/otp"_s, {}, QJsonObject{{u"email"_s, 5}}).json(),
-                 (QJsonObject{{u"error"_s, u"email must be a string"_s}}));
-        QCOMPARE(client.api("POST", u"/auth/otp"_s, {}, QJsonObject{{u"email"_s, u"nobody"_s}}).json(),
-                 (QJsonObject{{u"error"_s, u"A valid email address is required"_s}}));
+        QCOMPARE(client.api("POST", u"/auth/otp"_s, {}, QJsonObject {}).json(),
+            (QJsonObject {{u"error"_s, u"email is required"_s}}));
+        QCOMPARE(client.api("POST", u"/auth/otp"_s, {}, QJsonObject {{u"email"_s, 5}}).json(),
+            (QJsonObject {{u"error"_s, u"email must be a string"_s}}));
+        QCOMPARE(client.api("POST", u"/auth/otp"_s, {}, QJsonObject {{u"email"_s, u"nobody"_s}}).json(),
+            (QJsonObject {{u"error"_s, u"A valid email address is required"_s}}));
         m_fixture->clock().advance(60'000); // three a minute
         QCOMPARE(client.api("POST", u"/auth/otp"_s, {}, QByteArray("{oops")).status, 400);
-        QCOMPARE(client.api("POST", u"/auth/verify"_s, {}, QJsonObject{{u"email"_s, kAnn}}).json(),
-                 (QJsonObject{{u"error"_s, u"code is required"_s}}));
-        QCOMPARE(client.api("POST", u"/auth/verify"_s, {},
-                            QJsonObject{{u"email"_s, kAnn}, {u"code"_s, 123456}}).json(),
-                 (QJsonObject{{u"error"_s, u"code must be a string"_s}}));
-        QCOMPARE(client.api("POST", u"/auth/verify"_s, {},
-                            QJsonObject{{u"email"_s, kAnn}, {u"code"_s, u"123456"_s}, {u"claim_token"_s, 1}}).status,
-                 400);
+        QCOMPARE(client.api("POST", u"/auth/verify"_s, {}, QJsonObject {{u"email"_s, kAnn}}).json(),
+            (QJsonObject {{u"error"_s, u"code is required"_s}}));
+        QCOMPARE(
+            client.api("POST", u"/auth/verify"_s, {}, QJsonObject {{u"email"_s, kAnn}, {u"code"_s, 123456}}).json(),
+            (QJsonObject {{u"error"_s, u"code must be a string"_s}}));
+        QCOMPARE(client
+                     .api("POST", u"/auth/verify"_s, {},
+                         QJsonObject {{u"email"_s, kAnn}, {u"code"_s, u"123456"_s}, {u"claim_token"_s, 1}})
+                     .status,
+            400);
     }
 
     void noAnswerRevealsWhetherAnEmailIsKnown()

@@ -88,6 +88,25 @@ private Q_SLOTS:
         QVERIFY(call(from("127.0.0.2"), endpoint, endpoint.validBody).status != 429);
         QCOMPARE(call(from("127.0.0.2"), endpoint, endpoint.validBody).status, 429);
     }
+
+    void loginRefusalIsAPageForBrowsers()
+    {
+        const auto open = [this](const QByteArray &accept) {
+            return from("127.0.0.4").request("GET", m_fixture->client().apiHost(), u"/auth/login"_s, {},
+                                             {{"Accept", accept}});
+        };
+        for (int i = 0; i < 30; ++i)
+            QCOMPARE(open("text/html").status, 200);
+        const TestReply page = open("text/html,application/xhtml+xml,*/*;q=0.8");
+        QCOMPARE(page.status, 429);
+        QVERIFY(page.header("content-type").startsWith("text/html"));
+        QCOMPARE(page.header("retry-after"), QByteArray("60"));
+        QVERIFY(page.body.contains("Rate limit exceeded. Try again in 60 seconds."));
+        QVERIFY(!page.body.contains("{{"));
+        const TestReply json = open("application/json");
+        QCOMPARE(json.status, 429);
+        QCOMPARE(json.json(), (QJsonObject{{u"error"_s, u"Rate limit exceeded"_s}}));
+    }
 };
 
 QTEST_GUILESS_MAIN(TestAuthRateLimits)

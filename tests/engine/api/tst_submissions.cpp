@@ -232,11 +232,21 @@ private Q_SLOTS:
         QFETCH(QByteArray, contentType);
         QFETCH(QByteArray, body);
         QFETCH(QString, error);
-        const TestReply reply = submit(body, contentType);
+        // A script asking for JSON gets JSON.
+        const TestReply reply = submit(body, contentType, {{"Accept", "application/json"}});
         QCOMPARE(reply.status, 400);
         QCOMPARE(reply.json().keys(), QStringList{u"error"_s});
         if (!error.isEmpty())
             QCOMPARE(reply.error(), error);
+        // A browser's form post gets a page with the same status and words; a JSON body always gets JSON.
+        const TestReply page = submit(body, contentType);
+        QCOMPARE(page.status, 400);
+        if (contentType == kJson) {
+            QCOMPARE(page.json(), reply.json());
+        } else {
+            QVERIFY(page.header("content-type").startsWith("text/html"));
+            QVERIFY2(page.body.contains(reply.error().toHtmlEscaped().toUtf8()), page.body.constData());
+        }
         QCOMPARE(total(), 0);
     }
 

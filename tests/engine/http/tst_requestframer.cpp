@@ -61,6 +61,9 @@ private slots:
     void rules();
     void exactLimits();
     void connectionAndExpect();
+    void upgradeRefused_data();
+    void upgradeRefused();
+    void cookieFieldsJoined();
     void stopsAtEndOfHead();
     void pipelinedHeadsAndBodies();
     void everySplitGivesTheSameResult_data();
@@ -195,6 +198,60 @@ void TestRequestFramer::connectionAndExpect()
     QVERIFY(!headOf("PUT / HTTP/1.1\r\n" + host + "Content-Length: 1\r\n\r\n").expectContinue);
 }
 
+void TestRequestFramer::upgradeRefused_data()
+{
+    QTest::addColumn<QByteArray>("request");
+    QTest::newRow("websocket") << QByteArray(
+        "GET / HTTP/1.1\r\n" + host + "Connection: Upgrade\r\nUpgrade: websocket\r\n\r\n");
+    QTest::newRow("post with body") << QByteArray("POST /_counter/x/increment HTTP/1.1\r\n" + host
+        + "Connection: keep-alive, UPGRADE\r\nupgrade: x\r\n"
+          "Content-Length: 2\r\n\r\n{}");
+    QTest::newRow("h2c") << QByteArray("GET / HTTP/1.1\r\n" + host
+        + "Connection: Upgrade, HTTP2-Settings\r\nUpgrade: h2c\r\n"
+          "HTTP2-Settings: AAMAAABkAAQCAAAAAAIAAAAA\r\n\r\n");
+    QTest::newRow("upgrade without connection") << QByteArray("GET / HTTP/1.1\r\n" + host + "Upgrade: a\r\n\r\n");
+    QTest::newRow("empty upgrade") << QByteArray(
+        "GET / HTTP/1.1\r\n" + host + "Connection: upgrade\r\nUpgrade:\r\n\r\n");
+    QTest::newRow("http/1.0") << QByteArray("GET / HTTP/1.0\r\nConnection: upgrade\r\nUpgrade: a\r\n\r\n");
+}
+
+void TestRequestFramer::upgradeRefused()
+{
+    QFETCH(QByteArray, request);
+    RequestFramer framer;
+    framer.feed(request);
+    QCOMPARE(framer.state(), RequestFramer::State::Failed);
+    QCOMPARE(framer.errorStatus(), 501);
+    QVERIFY(QByteArray(framer.errorMessage()).contains("Upgrade"));
+    // Neither the Connection token alone nor a look-alike field name is an upgrade.
+    QCOMPARE(statusOf("GET / HTTP/1.1\r\n" + host + "Connection: upgrade\r\n\r\n"), 200);
+    QCOMPARE(statusOf("GET / HTTP/1.1\r\n" + host + "Upgrade-Insecure-Requests: 1\r\n\r\n"), 200);
+}
+
+void TestRequestFramer::cookieFieldsJoined()
+{
+    RequestFramer framer;
+    framer.feed(
+        "GET / HTTP/1.1\r\n" + host + "Cookie: a=1\r\nX: y\r\ncookie: b=2; c=3\r\nCookie:\r\nCOOKIE: d=4\r\n\r\n");
+    QCOMPARE(framer.state(), RequestFramer::State::HeadComplete);
+    const FramedHead head = framer.takeHead();
+    QCOMPARE(head.headers.size(), 3); // host, cookie (one field, where the first was), x
+    QCOMPARE(head.headers.at(1).first, QByteArray("cookie"));
+    QCOMPARE(head.headers.at(1).second, QByteArray("a=1; b=2; c=3; d=4"));
+    QCOMPARE(head.headers.at(2).first, QByteArray("x"));
+
+    framer.reset();
+    framer.feed("GET / HTTP/1.1\r\n" + host + "Cookie:\r\nCookie: b=2\r\n\r\n");
+    QCOMPARE(framer.takeHead().headers.at(1).second, QByteArray("b=2"));
+
+    // Joined fields still count one by one towards the field limit.
+    QByteArray many = "GET / HTTP/1.1\r\n" + host;
+    for (int i = 1; i < kMaxHeaderFields; ++i)
+        many += "Cookie: c" + QByteArray::number(i) + "=v\r\n";
+    QCOMPARE(statusOf(many + "\r\n"), 200);
+    QCOMPARE(statusOf(many + "Cookie: last=v\r\n\r\n"), 431);
+}
+
 void TestRequestFramer::stopsAtEndOfHead()
 {
     RequestFramer framer;
@@ -237,6 +294,11 @@ void TestRequestFramer::everySplitGivesTheSameResult_data()
     for (int i = 0; i < kMaxHeaderFields; ++i)
         many += "X-" + QByteArray::number(i) + ": v\r\n";
     QTest::newRow("101 fields") << QByteArray(many + "\r\nGET /smuggled HTTP/1.1\r\n" + host + "\r\n");
+    QTest::newRow("upgrade then pipelined") << QByteArray("POST /a HTTP/1.1\r\n" + host
+        + "Connection: Upgrade\r\nUpgrade: websocket\r\nContent-Length: 2\r\n\r\n{}GET /b HTTP/1.1\r\n" + host
+        + "\r\n");
+    QTest::newRow("split cookies") << QByteArray(
+        "GET /c HTTP/1.1\r\n" + host + "Cookie: a=1\r\nCookie: b=2\r\n\r\n" + "GET /d HTTP/1.1\r\n" + host + "\r\n");
 }
 
 void TestRequestFramer::everySplitGivesTheSameResult()

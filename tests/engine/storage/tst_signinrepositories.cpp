@@ -1,7 +1,6 @@
 // Schema version 3 (sign-in): an instance at version 2 is brought forward with its accounts intact; the allow-list,
 // sign-in requests and agent claims; and the account queries the owner's controls and claims use.
 #include "sitedatarows.h"
-
 #include "storage/agentclaimrepository.h"
 #include "storage/allowlistrepository.h"
 #include "storage/apikeyrepository.h"
@@ -81,12 +80,58 @@ private slots:
         Database db(path);
         QString error;
         QVERIFY2(db.open(&error), qPrintable(error));
-        QCOMPARE(db.schemaVersion(), 3);
+        QCOMPARE(db.schemaVersion(), 4);
         QVERIFY(ApiKeyRepository(db).find(u"key_old"_s));
         QVERIFY(DeploymentRepository(db).find(u"dep_old"_s));
         AllowListRepository allowList(db);
         QVERIFY(allowList.add(u"ann@example.com"_s, T0));
         QVERIFY(allowList.contains(u"ann@example.com"_s));
+    }
+
+    void upgradesVersionThreeKeepingCodes()
+    {
+        QTemporaryDir dir;
+        const QString path = dir.filePath(u"old.sqlite"_s);
+        {
+            Database v3(path, builtInMigrations().mid(0, 3));
+            QVERIFY(v3.open());
+            QVERIFY(SignInRequestRepository(v3).replace(request(u"ann@example.com"_s, "h1", T0.addSecs(600)), T0));
+        }
+        Database db(path);
+        QString error;
+        QVERIFY2(db.open(&error), qPrintable(error));
+        QCOMPARE(db.schemaVersion(), 4);
+        SignInRequestRepository requests(db);
+        QCOMPARE(requests.find(u"ANN@example.com"_s)->codeHash, QByteArray("h1"));
+        QCOMPARE(requests.listLive(T0).size(), 1);
+    }
+
+    void severalCodesPerEmail()
+    {
+        SignInRequestRepository requests(*m_db);
+        for (int i = 1; i <= 4; ++i) {
+            SignInRequest code = request(
+                i == 2 ? u"ANN@example.com"_s : u"ann@example.com"_s, "h" + QByteArray::number(i), T0.addSecs(600));
+            code.requestedAt = T0.addSecs(i);
+            QVERIFY(requests.add(code, T0, 3));
+            QVERIFY(requests.add(request(u"bob@example.com"_s, "b" + QByteArray::number(i), T0.addSecs(600)), T0, 3));
+        }
+        // The newest three, newest first; the oldest dropped off; another email's codes are its own.
+        QList<QByteArray> hashes;
+        for (const SignInRequest &code : requests.findAll(u"ann@example.com"_s))
+            hashes.append(code.codeHash);
+        QCOMPARE(hashes, (QList<QByteArray> {"h4", "h3", "h2"}));
+        QCOMPARE(requests.find(u"ann@example.com"_s)->codeHash, QByteArray("h4"));
+        QCOMPARE(requests.findAll(u"bob@example.com"_s).size(), 3);
+        // Each code is addressed on its own.
+        QVERIFY(requests.setTriesLeft(u"ann@example.com"_s, "h3", 2));
+        QCOMPARE(requests.findAll(u"ann@example.com"_s).at(1).triesLeft, 2);
+        QCOMPARE(requests.findAll(u"ann@example.com"_s).at(0).triesLeft, 5);
+        QVERIFY(requests.remove(u"ann@example.com"_s, "h4"));
+        QCOMPARE(requests.findAll(u"ann@example.com"_s).size(), 2);
+        QVERIFY(requests.removeAll(u"Ann@Example.com"_s));
+        QVERIFY(requests.findAll(u"ann@example.com"_s).isEmpty());
+        QCOMPARE(requests.findAll(u"bob@example.com"_s).size(), 3);
     }
 
     void allowListIsCaseInsensitiveAndIdempotent()
@@ -112,7 +157,7 @@ private slots:
         QVERIFY(requests.replace(request(u"bob@example.com"_s, "h2", T0.addSecs(60)), T0));
         QCOMPARE(requests.listLive(T0).size(), 2);
         QCOMPARE(requests.listLive(T0.addSecs(60)).size(), 1); // bob's expired at 60 s (listed no more)
-        QVERIFY(requests.find(u"bob@example.com"_s));          // but still stored until the next request
+        QVERIFY(requests.find(u"bob@example.com"_s)); // but still stored until the next request
 
         // A new request for Ann replaces hers and sweeps Bob's expired one.
         SignInRequest newer = request(u"ANN@example.com"_s, "h3", T0.addSecs(700));
@@ -139,8 +184,8 @@ private slots:
         QCOMPARE(requests.find(u"ann@example.com"_s)->triesLeft, 5);
 
         QVERIFY(requests.setTriesLeft(u"ann@example.com"_s, "current", 3));
-        QVERIFY(requests.setDelivery(u"ann@example.com"_s, "current", SignInRequest::Delivery::Failed,
-                                     u"connection refused"_s, u"654321"_s));
+        QVERIFY(requests.setDelivery(
+            u"ann@example.com"_s, "current", SignInRequest::Delivery::Failed, u"connection refused"_s, u"654321"_s));
         const auto ann = requests.find(u"ann@example.com"_s);
         QCOMPARE(ann->triesLeft, 3);
         QCOMPARE(ann->delivery, SignInRequest::Delivery::Failed);
@@ -217,7 +262,7 @@ private slots:
         SubmissionRepository submissions(*m_db);
         for (int i = 0; i < 3; ++i)
             QCOMPARE(submissions.insert({u"sub_%1"_s.arg(i), u"dep_one"_s, {{u"n"_s, i}}, T0}, u"2026-11-21"_s, 10, 10),
-                     SubmissionRepository::InsertResult::Ok);
+                SubmissionRepository::InsertResult::Ok);
 
         const QList<UserUsage> usage = users.listWithUsage(T0.addSecs(60));
         QCOMPARE(usage.size(), 2);
