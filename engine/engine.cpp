@@ -8,6 +8,8 @@
 #include "api/submissionscontroller.h"
 #include "api/deploymentscontroller.h"
 #include "api/statuscontroller.h"
+#include "api/mecontroller.h"
+#include "domain/usagereport.h"
 #include "domain/accesscontrol.h"
 #include "domain/accountservice.h"
 #include "domain/agentservice.h"
@@ -95,6 +97,9 @@ struct Engine::Parts
                  clock)
         , authController(agents, otp, signInPolicy, rateLimiter, addresses, settings.trustedProxies)
         , keysController(accounts, clock)
+        // Agents and scripts (issue 13): usage, the API's description, MCP.
+        , usage(deploymentRepository, submissionRepository, counterRepository, plans, clock)
+        , meController(usage, addresses)
     {
     }
 
@@ -137,6 +142,9 @@ struct Engine::Parts
     AgentService agents;
     AuthController authController;
     KeysController keysController;
+    // Agents and scripts (issue 13).
+    UsageReport usage;
+    MeController meController;
     std::unique_ptr<HttpService> http;
     std::optional<QString> ownerFirstKey;
     bool opened = false;
@@ -155,6 +163,8 @@ Engine::Engine(EngineSettings settings, QObject *parent)
     m_parts->countersController.registerRoutes(m_parts->router);
     m_parts->authController.registerRoutes(m_parts->router);
     m_parts->keysController.registerRoutes(m_parts->router);
+    // Agents and scripts (issue 13).
+    m_parts->meController.registerRoutes(m_parts->router);
     m_parts->siteServer.setEndpoints(&m_parts->builtinEndpoints);
 
     if (const QByteArray point = qgetenv(kFaultPointVariable); !point.isEmpty()) {
