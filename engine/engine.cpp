@@ -9,6 +9,7 @@
 #include "api/deploymentscontroller.h"
 #include "api/statuscontroller.h"
 #include "api/mecontroller.h"
+#include "api/openapicontroller.h"
 #include "domain/usagereport.h"
 #include "domain/accesscontrol.h"
 #include "domain/accountservice.h"
@@ -100,6 +101,7 @@ struct Engine::Parts
         // Agents and scripts (issue 13): usage, the API's description, MCP.
         , usage(deploymentRepository, submissionRepository, counterRepository, plans, clock)
         , meController(usage, addresses)
+        , openApiController(router, addresses)
     {
     }
 
@@ -145,6 +147,7 @@ struct Engine::Parts
     // Agents and scripts (issue 13).
     UsageReport usage;
     MeController meController;
+    OpenApiController openApiController;
     std::unique_ptr<HttpService> http;
     std::optional<QString> ownerFirstKey;
     bool opened = false;
@@ -165,6 +168,7 @@ Engine::Engine(EngineSettings settings, QObject *parent)
     m_parts->keysController.registerRoutes(m_parts->router);
     // Agents and scripts (issue 13).
     m_parts->meController.registerRoutes(m_parts->router);
+    m_parts->openApiController.registerRoutes(m_parts->router);
     m_parts->siteServer.setEndpoints(&m_parts->builtinEndpoints);
 
     if (const QByteArray point = qgetenv(kFaultPointVariable); !point.isEmpty()) {
@@ -254,5 +258,6 @@ AgentService &Engine::agents() { return m_parts->agents; }
 OtpService &Engine::signIns() { return m_parts->otp; }
 SignInPolicy &Engine::signInPolicy() { return m_parts->signInPolicy; }
 PlanSettings &Engine::planSettings() { return m_parts->planSettings; }
+const ApiRouter &Engine::apiRouter() const { return m_parts->router; }
 
 } // namespace berth

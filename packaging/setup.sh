@@ -52,9 +52,12 @@ install_node() {
     install_missing nodejs npm
 }
 
-# playwright-core into tests/browser/node_modules, exactly as the lock file says.
+# playwright-core into tests/browser/node_modules, exactly as the lock file says; likewise the OpenAPI validator
+# (tests/openapi) and the official MCP SDK client (tests/mcp).
 install_browser_test_modules() {
     (cd "$top/tests/browser" && npm ci --no-audit --no-fund)
+    (cd "$top/tests/openapi" && npm ci --no-audit --no-fund)
+    (cd "$top/tests/mcp" && npm ci --no-audit --no-fund)
 }
 
 build() {

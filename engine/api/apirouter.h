@@ -61,6 +61,15 @@ public:
     }
     void handle(const HttpRequest &request, ResponseSink sink) const;
 
+    // The route table, read-only: what the OpenAPI document is generated from.
+    struct RouteInfo
+    {
+        QByteArray method;
+        QString pattern; // e.g. "/deploy/:id/slug"
+        RouteAccess access;
+    };
+    QList<RouteInfo> routes() const;
+
 private:
     struct Route
     {
