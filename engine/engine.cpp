@@ -10,6 +10,7 @@
 #include "api/statuscontroller.h"
 #include "api/mecontroller.h"
 #include "api/openapicontroller.h"
+#include "api/mcpcontroller.h"
 #include "domain/usagereport.h"
 #include "domain/accesscontrol.h"
 #include "domain/accountservice.h"
@@ -102,6 +103,7 @@ struct Engine::Parts
         , usage(deploymentRepository, submissionRepository, counterRepository, plans, clock)
         , meController(usage, addresses)
         , openApiController(router, addresses)
+        , mcpController(router, accounts, addresses, clock)
     {
     }
 
@@ -148,6 +150,7 @@ struct Engine::Parts
     UsageReport usage;
     MeController meController;
     OpenApiController openApiController;
+    McpController mcpController;
     std::unique_ptr<HttpService> http;
     std::optional<QString> ownerFirstKey;
     bool opened = false;
@@ -169,6 +172,7 @@ Engine::Engine(EngineSettings settings, QObject *parent)
     // Agents and scripts (issue 13).
     m_parts->meController.registerRoutes(m_parts->router);
     m_parts->openApiController.registerRoutes(m_parts->router);
+    m_parts->mcpController.registerRoutes(m_parts->router);
     m_parts->siteServer.setEndpoints(&m_parts->builtinEndpoints);
 
     if (const QByteArray point = qgetenv(kFaultPointVariable); !point.isEmpty()) {

@@ -50,7 +50,8 @@ BodyLimit HostDispatcher::bodyLimit(const RequestHead &head) const
             return {BuiltinEndpoints::kMaxSubmissionBytes, BuiltinEndpoints::tooLargeMessage()};
     } else if (m_addresses.isApiHost(host)) {
         const bool isDeploy = (head.method == "POST" && (path == "/deploy" || path == "/deploy/"))
-            || (head.method == "PUT" && path.startsWith("/deploy/"));
+            || (head.method == "PUT" && path.startsWith("/deploy/"))
+            || (head.method == "POST" && path == "/mcp"); // MCP's deploy and update tools carry the same content
         if (isDeploy)
             return {kMaxDeployBodyBytes, u"Total deployment size exceeds the 50 MB limit"_s};
     }

@@ -2,6 +2,7 @@
 
 #include "cli.h"
 #include "clientsession.h"
+#include "mcpproxy.h"
 #include "sitefolder.h"
 
 #include <QJsonArray>
@@ -254,6 +255,7 @@ const ClientCommand kCommands[] = {
     {"status", &status, "One deployment's address and settings."},
     {"teardown", &teardown, "Take a site offline (asks unless --yes)."},
     {"open", &open, "Open a site in the browser."},
+    {"mcp", &McpProxy::run, "MCP on stdin/stdout for desktop AI clients."},
 };
 
 } // namespace

@@ -103,7 +103,11 @@ QJsonObject operation(const ApiRouter::RouteInfo &route, const QJsonObject &desc
             QJsonObject {{u"required"_s, route.method != "POST" || body != u"NewKeyRequest"_s},
                 {u"content"_s, jsonContent(body)}});
 
-    QJsonObject responses {{u"200"_s, successResponse(described.value(u"ok"_s).toObject())}};
+    const QJsonObject ok = described.value(u"ok"_s).toObject();
+    QJsonObject responses {{ok.value(u"status"_s).toString(u"200"_s), successResponse(ok)}};
+    if (ok.value(u"accepted"_s).toBool())
+        responses.insert(
+            u"202"_s, QJsonObject {{u"description"_s, u"Accepted: only notifications or responses; no body."_s}});
     QJsonObject errors = described.value(u"errors"_s).toObject();
     if (route.access == RouteAccess::ApiKey) {
         // Every keyed route: no live key, or the key's requests per minute used up.

@@ -89,7 +89,15 @@ QByteArray operations()
 "GET /deploy/:id/counters": {"tag": "Site data", "summary": "The site's counters", "ok": {"schema": "CounterList"},
   "errors": {"404": ["Deployment not found"]}},
 "DELETE /deploy/:id/counters/:name": {"tag": "Site data", "summary": "Delete one counter",
-  "ok": {"schema": "CounterDeleted"}, "errors": {"404": ["Deployment not found", "Counter not found"]}}
+  "ok": {"schema": "CounterDeleted"}, "errors": {"404": ["Deployment not found", "Counter not found"]}},
+"POST /mcp": {"tag": "MCP", "summary": "Model Context Protocol over Streamable HTTP (JSON-RPC 2.0)",
+  "description": "Tools for agents. Bearer key, or from loopback with no key an agent identity as POST /auth/session gives. The Mcp-Session-Id header of initialize's answer goes on every later request.",
+  "body": "JsonRpc", "ok": {"schema": "JsonRpc", "accepted": true},
+  "errors": {"400": ["Bad Request: Mcp-Session-Id header is required", "Unsupported MCP-Protocol-Version: <version>"],
+             "401": ["Unauthorized"], "403": ["Origin not allowed"], "404": ["Session not found"],
+             "429": ["Rate limit exceeded"]}},
+"DELETE /mcp": {"tag": "MCP", "summary": "End an MCP session", "ok": {"empty": true, "status": "204"},
+  "errors": {"400": ["Bad Request: Mcp-Session-Id header is required"], "404": ["Session not found"]}}
 })json";
 }
 
@@ -167,6 +175,7 @@ QByteArray components()
 "CounterList": {"type": "object", "properties": {"counters": {"type": "array", "items": {"type": "object",
   "properties": {"name": {"type": "string"}, "value": {"type": "integer"}, "updated_at": {"type": "string"}}}}}},
 "CounterDeleted": {"type": "object", "properties": {"name": {"type": "string"}, "message": {"type": "string"}}},
+"SignedOut": {"type": "object", "properties": {"signed_out": {"type": "boolean"}}},
 "JsonRpc": {"type": "object", "description": "A JSON-RPC 2.0 message of the Model Context Protocol.",
   "required": ["jsonrpc"], "properties": {"jsonrpc": {"const": "2.0"}}}
 })json";
