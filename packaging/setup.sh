@@ -17,6 +17,8 @@ build_packages=(
 )
 # Mailing sign-in codes (SMTP with STARTTLS or TLS).
 build_packages+=(libcurl4-openssl-dev)
+# berthd backup: SQLite's online backup API.
+build_packages+=(libsqlite3-dev)
 # Extra packages the test suite needs: clang and its runtime for the libFuzzer target, valgrind for
 # the memory checks of the connection paths.
 test_packages=(
