@@ -333,7 +333,12 @@ void McpController::callTool(const HttpRequest &request, QObject *context, const
         reply(toolError(invalid));
         return;
     }
-    Session &session = m_sessions[sessionId];
+    const auto found = m_sessions.find(sessionId);
+    if (found == m_sessions.end()) { // ended by a DELETE of an earlier message in the same batch
+        reply(toolError(u"Session not found"_s));
+        return;
+    }
+    Session &session = *found;
     if (tool->name == u"logout"_s) {
         session.signedInKey.clear();
         reply(toolResult({{u"signed_out"_s, true}}));

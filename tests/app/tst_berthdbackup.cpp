@@ -140,7 +140,8 @@ private Q_SLOTS:
             QVERIFY2(original.contains(it.key()), qPrintable(it.key()));
             QCOMPARE(it.value().at(0), original.value(it.key()).at(0));
             QCOMPARE(it.value().at(1), original.value(it.key()).at(1));
-            QVERIFY(it.value().at(2).toInt() >= 1);
+            if (it.key().startsWith(u"backup-site-"_s)) // each had one submission before the backup began
+                QVERIFY(it.value().at(2).toInt() >= 1);
             QVERIFY(it.value().at(2).toInt() <= original.value(it.key()).at(2).toInt());
         }
         QCOMPARE(restored.value(u"backup-site-0"_s).at(0).contains("site 0"), true);
