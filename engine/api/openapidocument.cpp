@@ -150,7 +150,9 @@ QJsonObject build(const QList<ApiRouter::RouteInfo> &routes, const QString &base
             QJsonObject {{u"title"_s, u"Berth"_s}, {u"version"_s, version},
                 {u"description"_s,
                     u"Publish static sites to a live URL. Every error is {\"error\": \"<text>\"}; the texts listed "
-                    "are the exact ones sent (\"<...>\" marks a part that varies)."_s}}},
+                    "are the exact ones sent (\"<...>\" marks a part that varies). HEAD is answered wherever GET is; "
+                    "another "
+                    "method on a known path is 405 with Allow."_s}}},
         {u"servers"_s, QJsonArray {QJsonObject {{u"url"_s, baseUrl}}}},
         {u"security"_s, QJsonArray {QJsonObject {{u"bearer"_s, QJsonArray()}}}},
         {u"paths"_s, paths},
