@@ -8,6 +8,10 @@
 #include "api/submissionscontroller.h"
 #include "api/deploymentscontroller.h"
 #include "api/statuscontroller.h"
+#include "api/mecontroller.h"
+#include "api/openapicontroller.h"
+#include "api/mcpcontroller.h"
+#include "domain/usagereport.h"
 #include "domain/accesscontrol.h"
 #include "domain/accountservice.h"
 #include "domain/agentservice.h"
@@ -100,6 +104,11 @@ struct Engine::Parts
                  clock)
         , authController(agents, otp, signInPolicy, rateLimiter, addresses, settings.trustedProxies)
         , keysController(accounts, clock)
+        // Agents and scripts (issue 13): usage, the API's description, MCP.
+        , usage(deploymentRepository, submissionRepository, counterRepository, plans, clock)
+        , meController(usage, addresses)
+        , openApiController(router, addresses)
+        , mcpController(router, accounts, addresses, clock)
     {
     }
 
@@ -143,6 +152,11 @@ struct Engine::Parts
     AgentService agents;
     AuthController authController;
     KeysController keysController;
+    // Agents and scripts (issue 13).
+    UsageReport usage;
+    MeController meController;
+    OpenApiController openApiController;
+    McpController mcpController;
     std::unique_ptr<HttpService> http;
     std::optional<QString> ownerFirstKey;
     bool opened = false;
@@ -162,6 +176,10 @@ Engine::Engine(EngineSettings settings, QObject *parent)
     m_parts->countersController.registerRoutes(m_parts->router);
     m_parts->authController.registerRoutes(m_parts->router);
     m_parts->keysController.registerRoutes(m_parts->router);
+    // Agents and scripts (issue 13).
+    m_parts->meController.registerRoutes(m_parts->router);
+    m_parts->openApiController.registerRoutes(m_parts->router);
+    m_parts->mcpController.registerRoutes(m_parts->router);
     m_parts->siteServer.setEndpoints(&m_parts->builtinEndpoints);
 
     if (const QByteArray point = qgetenv(kFaultPointVariable); !point.isEmpty()) {
@@ -274,57 +292,19 @@ int Engine::servingThreads() const
     return m_parts->http ? m_parts->http->servingThreads() : 0;
 }
 
-QString Engine::dataDir() const
-{
-    return m_settings.dataDir;
-}
-const SiteAddresses &Engine::addresses() const
-{
-    return m_parts->addresses;
-}
-std::optional<QString> Engine::ownerFirstKey() const
-{
-    return m_parts->ownerFirstKey;
-}
-AccountService &Engine::accounts()
-{
-    return m_parts->accounts;
-}
-DeploymentService &Engine::deployments()
-{
-    return m_parts->deployments;
-}
-SubmissionService &Engine::submissions()
-{
-    return m_parts->submissions;
-}
-CounterService &Engine::counters()
-{
-    return m_parts->counters;
-}
-const SiteTable &Engine::sites() const
-{
-    return m_parts->siteTable;
-}
-const PlanTable &Engine::plans() const
-{
-    return m_parts->plans;
-}
-AgentService &Engine::agents()
-{
-    return m_parts->agents;
-}
-OtpService &Engine::signIns()
-{
-    return m_parts->otp;
-}
-SignInPolicy &Engine::signInPolicy()
-{
-    return m_parts->signInPolicy;
-}
-PlanSettings &Engine::planSettings()
-{
-    return m_parts->planSettings;
-}
+QString Engine::dataDir() const { return m_settings.dataDir; }
+const SiteAddresses &Engine::addresses() const { return m_parts->addresses; }
+std::optional<QString> Engine::ownerFirstKey() const { return m_parts->ownerFirstKey; }
+AccountService &Engine::accounts() { return m_parts->accounts; }
+DeploymentService &Engine::deployments() { return m_parts->deployments; }
+SubmissionService &Engine::submissions() { return m_parts->submissions; }
+CounterService &Engine::counters() { return m_parts->counters; }
+const SiteTable &Engine::sites() const { return m_parts->siteTable; }
+const PlanTable &Engine::plans() const { return m_parts->plans; }
+AgentService &Engine::agents() { return m_parts->agents; }
+OtpService &Engine::signIns() { return m_parts->otp; }
+SignInPolicy &Engine::signInPolicy() { return m_parts->signInPolicy; }
+PlanSettings &Engine::planSettings() { return m_parts->planSettings; }
+const ApiRouter &Engine::apiRouter() const { return m_parts->router; }
 
 } // namespace berth

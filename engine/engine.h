@@ -10,6 +10,7 @@
 namespace berth {
 
 class AccountService;
+class ApiRouter;
 class AgentService;
 class CounterService;
 class DeploymentService;
@@ -57,10 +58,11 @@ public:
     const PlanTable &plans() const;
 
     // Signing in, for the owner's controls (dashboard, berthd):
-    AgentService &agents(); // agent identities and claims; emits agentClaimed
-    OtpService &signIns(); // sign-in codes: pending requests (codes to relay); emits requestsChanged
-    SignInPolicy &signInPolicy(); // sign-ups open or closed, the allow-list, agent sessions, SMTP
-    PlanSettings &planSettings(); // changes to plans() that persist
+    AgentService &agents();           // agent identities and claims; emits agentClaimed
+    OtpService &signIns();            // sign-in codes: pending requests (codes to relay); emits requestsChanged
+    SignInPolicy &signInPolicy();     // sign-ups open or closed, the allow-list, agent sessions, SMTP
+    PlanSettings &planSettings();     // changes to plans() that persist
+    const ApiRouter &apiRouter() const; // the API's route table (the OpenAPI document's test compares with it)
 
 private:
     struct Parts;

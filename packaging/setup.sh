@@ -17,6 +17,8 @@ build_packages=(
 )
 # Mailing sign-in codes (SMTP with STARTTLS or TLS).
 build_packages+=(libcurl4-openssl-dev)
+# berthd backup: SQLite's online backup API.
+build_packages+=(libsqlite3-dev)
 # Extra packages the test suite needs: clang and its runtime for the libFuzzer target, valgrind for
 # the memory checks of the connection paths.
 test_packages=(
@@ -52,9 +54,12 @@ install_node() {
     install_missing nodejs npm
 }
 
-# playwright-core into tests/browser/node_modules, exactly as the lock file says.
+# playwright-core into tests/browser/node_modules, exactly as the lock file says; likewise the OpenAPI validator
+# (tests/openapi) and the official MCP SDK client (tests/mcp).
 install_browser_test_modules() {
     (cd "$top/tests/browser" && npm ci --no-audit --no-fund)
+    (cd "$top/tests/openapi" && npm ci --no-audit --no-fund)
+    (cd "$top/tests/mcp" && npm ci --no-audit --no-fund)
 }
 
 build() {

@@ -1,6 +1,7 @@
 #include "admincommands.h"
 
 #include "accountcommands.h"
+#include "backupcommands.h"
 #include "cli.h"
 #include "settingscommands.h"
 
@@ -39,6 +40,8 @@ const AdminCommand kCommands[] = {
     {"plans", "show", &SettingsCommands::plansShow, "Limits of each plan."},
     {"plans", "set", &SettingsCommands::plansSet, "Change a plan's limits."},
     {"plans", "reset", &SettingsCommands::plansReset, "Back to the default limits."},
+    {"backup", nullptr, &BackupCommands::backup, "Copy the instance (running or not) to DEST."},
+    {"restore", nullptr, &BackupCommands::restore, "Bring a backup back: SRC --data-dir DIR."},
 };
 
 } // namespace

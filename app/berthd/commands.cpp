@@ -2,6 +2,7 @@
 
 #include "admincommands.h"
 #include "cli.h"
+#include "clientcommands.h"
 #include "engine.h"
 #include "listenaddress.h"
 #include "processlimits.h"
@@ -208,6 +209,8 @@ void printOverview()
              "  serve               Serve the API and every site (the default).\n"
              "  key create          Create an API key and print it.\n"
           << adminCommandsOverview()
+          << "\nTalking to a running instance (--url, key from BERTH_API_KEY):\n"
+          << clientCommandsOverview()
           << "\nRun 'berthd <command> --help' for a command's options.\n";
 }
 
@@ -222,6 +225,8 @@ int runCommand(const QStringList &arguments)
     if (first == u"key" && rest.value(1) == u"create")
         return createKey(QStringList{program} + rest.mid(2));
     if (const auto exit = runAdminCommand(arguments))
+        return *exit;
+    if (const auto exit = runClientCommand(arguments))
         return *exit;
     if (first == u"serve")
         return serve(QStringList{program} + rest.mid(1));

@@ -19,6 +19,14 @@ void ApiRouter::add(const QByteArray &method, const QString &pattern, Handler ha
     m_routes.append({method, pattern.split(u'/', Qt::SkipEmptyParts), std::move(handler), access});
 }
 
+QList<ApiRouter::RouteInfo> ApiRouter::routes() const
+{
+    QList<RouteInfo> table;
+    for (const Route &route : m_routes)
+        table.append({route.method, u'/' + route.segments.join(u'/'), route.access});
+    return table;
+}
+
 bool ApiRouter::matches(const Route &route, const QStringList &segments, QStringList *params)
 {
     if (route.segments.size() != segments.size())

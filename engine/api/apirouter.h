@@ -67,6 +67,15 @@ public:
     // Whether an Authorization header carries a live key (the front door asks before reading a large body).
     bool isAuthorized(const QByteArray &authorization) const;
 
+    // The route table, read-only: what the OpenAPI document is generated from.
+    struct RouteInfo
+    {
+        QByteArray method;
+        QString pattern; // e.g. "/deploy/:id/slug"
+        RouteAccess access;
+    };
+    QList<RouteInfo> routes() const;
+
 private:
     struct Route
     {

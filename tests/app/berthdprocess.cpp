@@ -13,8 +13,17 @@ constexpr int kStartTimeoutMs = 30'000;
 
 BerthdProcess::Outcome BerthdProcess::run(const QStringList &arguments)
 {
+    return run(arguments, QProcessEnvironment::systemEnvironment());
+}
+
+BerthdProcess::Outcome BerthdProcess::run(const QStringList &arguments, const QProcessEnvironment &environment,
+                                          const QByteArray &input)
+{
     QProcess process;
+    process.setProcessEnvironment(environment);
     process.start(QStringLiteral(BERTHD_PATH), arguments);
+    process.write(input);
+    process.closeWriteChannel();
     Outcome outcome;
     if (!process.waitForFinished(kStartTimeoutMs))
         return outcome;

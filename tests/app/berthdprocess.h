@@ -20,6 +20,9 @@ public:
 
     // Runs a command to completion (e.g. `key create`).
     static Outcome run(const QStringList &arguments);
+    // With an environment of the test's own and bytes on standard input (a pipe, never a terminal).
+    static Outcome run(const QStringList &arguments, const QProcessEnvironment &environment,
+                       const QByteArray &input = {});
 
     explicit BerthdProcess(const QString &dataDir);
     ~BerthdProcess();

@@ -1,0 +1,282 @@
+#include "clientcommands.h"
+
+#include "cli.h"
+#include "clientsession.h"
+#include "mcpproxy.h"
+#include "sitefolder.h"
+
+#include <QJsonArray>
+#include <QProcess>
+#include <cstdio>
+#include <unistd.h>
+
+using namespace Qt::StringLiterals;
+
+namespace berth {
+
+namespace {
+
+using Cli::err;
+using Cli::out;
+
+// A deployment named by id (dep_...) or by slug: its id, or an exit status (the reason printed).
+struct Target
+{
+    QString id;
+    int exit = ExitOk;
+};
+
+Target resolve(ApiClient &client, const QString &name)
+{
+    if (name.startsWith(u"dep_"_s))
+        return {name};
+    const ApiClient::Reply list = client.request("GET", u"/deploys"_s);
+    if (list.status != 200)
+        return {{}, ClientSession::failure(client, list)};
+    for (const QJsonValue &deployment : list.json.value(u"deployments"_s).toArray()) {
+        if (deployment[u"slug"_s].toString() == name)
+            return {deployment[u"id"_s].toString()};
+    }
+    Cli::failure(u"Deployment not found"_s);
+    return {{}, ExitNotFound};
+}
+
+QString size(qint64 bytes)
+{
+    return bytes < 1024 * 1024 ? u"%1 KB"_s.arg(QString::number(double(bytes) / 1024, 'f', 1))
+                               : u"%1 MB"_s.arg(QString::number(double(bytes) / (1024 * 1024), 'f', 1));
+}
+
+int deploy(const QStringList &arguments)
+{
+    const QCommandLineOption slug(
+        u"slug"_s, u"The site's address: https://SLUG.<site domain> (new sites)."_s, u"SLUG"_s);
+    const QCommandLineOption title(u"title"_s, u"Page title."_s, u"TEXT"_s);
+    const QCommandLineOption description(u"description"_s, u"Meta description."_s, u"TEXT"_s);
+    const QCommandLineOption isPrivate(u"private"_s, u"Only visitors with the share link get in."_s);
+    const QCommandLineOption password(
+        u"password"_s, u"Also let visitors in with this password (implies --private)."_s, u"PASSWORD"_s);
+    const QCommandLineOption spa(u"spa"_s, u"Serve index.html for unknown paths (single-page apps)."_s);
+    const QCommandLineOption update(
+        u"update"_s, u"Replace this deployment's content instead of creating one."_s, u"SLUG|ID"_s);
+    QCommandLineParser parser;
+    if (const auto exit = ClientSession::parse(parser, arguments, u"deploy"_s, u"PATH"_s,
+            u"Publish a folder or an .html file to a running Berth and print its address.\n"
+            "Hidden files (.git, .DS_Store) are left out; sizes are checked before anything is sent."_s,
+            {slug, title, description, isPrivate, password, spa, update}, 1, 1))
+        return *exit;
+    if (parser.isSet(update) && parser.isSet(slug))
+        return Cli::usageError(u"--slug names a new site; rename with the API (PATCH /deploy/:id/slug)"_s, u"deploy"_s);
+
+    // Everything local first: a file over a limit is refused before a byte goes out.
+    const auto content = SiteFolder::read(parser.positionalArguments().constFirst());
+    if (!content) {
+        err() << "berthd: " << content.error().message << "\n";
+        err().flush();
+        return content.error().kind == Error::Kind::TooLarge ? int(ExitRefused) : int(ExitUsage);
+    }
+    QJsonObject body = content.value().fields;
+    if (parser.isSet(title))
+        body.insert(u"title"_s, parser.value(title));
+    if (parser.isSet(description))
+        body.insert(u"description"_s, parser.value(description));
+    if (parser.isSet(isPrivate) || parser.isSet(password))
+        body.insert(u"protect"_s, true);
+    if (parser.isSet(password))
+        body.insert(u"password"_s, parser.value(password));
+    if (parser.isSet(spa))
+        body.insert(u"is_spa"_s, true);
+
+    int exit = ExitOk;
+    const auto client = ClientSession::connect(parser, &exit);
+    if (!client)
+        return exit;
+    const bool progress = isatty(fileno(stderr));
+    ApiClient::Reply reply;
+    if (parser.isSet(update)) {
+        const Target target = resolve(*client, parser.value(update));
+        if (target.exit != ExitOk)
+            return target.exit;
+        reply = client->request("PUT", u"/deploy/"_s + target.id, body, progress);
+    } else {
+        if (parser.isSet(slug))
+            body.insert(u"slug"_s, parser.value(slug));
+        reply = client->request("POST", u"/deploy"_s, body, progress);
+    }
+    if (reply.status != 200)
+        return ClientSession::failure(*client, reply);
+
+    const QJsonObject &site = reply.json;
+    out() << (parser.isSet(update) ? "Updated " : "Published ") << site[u"slug"_s].toString() << " ("
+          << site[u"id"_s].toString() << "): " << content.value().fileCount
+          << (content.value().fileCount == 1 ? " file, " : " files, ") << size(content.value().totalBytes) << "\n"
+          << "URL:        " << site[u"url"_s].toString() << "\n";
+    if (site.contains(u"share_url"_s))
+        out() << "Share link: " << site[u"share_url"_s].toString() << "\n";
+    out().flush();
+    if (content.value().skippedHidden > 0)
+        err() << "berthd: left out " << content.value().skippedHidden << " hidden file(s) or folder(s)\n";
+    if (!content.value().hasIndex)
+        err() << "berthd: no index.html: the site's root address shows Not found\n";
+    err().flush();
+    return ExitOk;
+}
+
+int list(const QStringList &arguments)
+{
+    QCommandLineParser parser;
+    if (const auto exit = ClientSession::parse(
+            parser, arguments, u"list"_s, QString(), u"Your deployments on a running Berth."_s, {}, 0, 0))
+        return *exit;
+    int exit = ExitOk;
+    const auto client = ClientSession::connect(parser, &exit);
+    if (!client)
+        return exit;
+    const ApiClient::Reply reply = client->request("GET", u"/deploys"_s);
+    if (reply.status != 200)
+        return ClientSession::failure(*client, reply);
+    const QJsonArray deployments = reply.json.value(u"deployments"_s).toArray();
+    if (deployments.isEmpty()) {
+        out() << "No deployments.\n";
+        out().flush();
+        return ExitOk;
+    }
+    QList<QStringList> rows {{u"ID"_s, u"SLUG"_s, u"URL"_s, u"UPDATED"_s, u"TITLE"_s}};
+    for (const QJsonValue &deployment : deployments)
+        rows.append({deployment[u"id"_s].toString(), deployment[u"slug"_s].toString(), deployment[u"url"_s].toString(),
+            deployment[u"updated_at"_s].toString(), deployment[u"title"_s].toString()});
+    Cli::printTable(rows);
+    return ExitOk;
+}
+
+int status(const QStringList &arguments)
+{
+    QCommandLineParser parser;
+    if (const auto exit = ClientSession::parse(
+            parser, arguments, u"status"_s, u"ID|SLUG"_s, u"One deployment's address and settings."_s, {}, 1, 1))
+        return *exit;
+    int exit = ExitOk;
+    const auto client = ClientSession::connect(parser, &exit);
+    if (!client)
+        return exit;
+    const Target target = resolve(*client, parser.positionalArguments().constFirst());
+    if (target.exit != ExitOk)
+        return target.exit;
+    const ApiClient::Reply reply = client->request("GET", u"/deploy/"_s + target.id);
+    if (reply.status != 200)
+        return ClientSession::failure(*client, reply);
+    QList<QStringList> rows;
+    for (const char *field : {"id", "slug", "url", "share_url", "status", "storage_type", "title", "description",
+             "is_spa", "protected", "has_password", "created_at", "updated_at"}) {
+        const QJsonValue value = reply.json.value(QLatin1String(field));
+        if (value.isUndefined())
+            continue;
+        rows.append({QLatin1String(field) + u':',
+            value.isBool() ? (value.toBool() ? u"yes"_s : u"no"_s) : value.toVariant().toString()});
+    }
+    for (const QStringList &row : rows)
+        out() << row.at(0).leftJustified(14) << row.at(1) << "\n";
+    out().flush();
+    return ExitOk;
+}
+
+int teardown(const QStringList &arguments)
+{
+    const QCommandLineOption yes(u"yes"_s, u"Do not ask (needed when standard input is not a terminal)."_s);
+    QCommandLineParser parser;
+    if (const auto exit = ClientSession::parse(parser, arguments, u"teardown"_s, u"ID|SLUG"_s,
+            u"Take a site offline and free its address. Asks first."_s, {yes}, 1, 1))
+        return *exit;
+    const bool interactive = isatty(fileno(stdin));
+    if (!parser.isSet(yes) && !interactive)
+        return Cli::usageError(
+            u"teardown asks before it deletes; standard input is not a terminal, so pass --yes"_s, u"teardown"_s);
+    int exit = ExitOk;
+    const auto client = ClientSession::connect(parser, &exit);
+    if (!client)
+        return exit;
+    const QString name = parser.positionalArguments().constFirst();
+    const Target target = resolve(*client, name);
+    if (target.exit != ExitOk)
+        return target.exit;
+    if (!parser.isSet(yes)) {
+        out() << "Take " << name << " offline for good? Its address is freed. [y/N] ";
+        out().flush();
+        const QString answer = QTextStream(stdin).readLine().trimmed().toLower();
+        if (answer != u"y"_s && answer != u"yes"_s) {
+            out() << "Nothing deleted.\n";
+            out().flush();
+            return ExitFailure;
+        }
+    }
+    const ApiClient::Reply reply = client->request("DELETE", u"/deploy/"_s + target.id);
+    if (reply.status != 200)
+        return ClientSession::failure(*client, reply);
+    out() << reply.json.value(u"message"_s).toString() << "\n";
+    out().flush();
+    return ExitOk;
+}
+
+int open(const QStringList &arguments)
+{
+    QCommandLineParser parser;
+    if (const auto exit = ClientSession::parse(
+            parser, arguments, u"open"_s, u"ID|SLUG"_s, u"Open a site in the web browser (xdg-open)."_s, {}, 1, 1))
+        return *exit;
+    int exit = ExitOk;
+    const auto client = ClientSession::connect(parser, &exit);
+    if (!client)
+        return exit;
+    const Target target = resolve(*client, parser.positionalArguments().constFirst());
+    if (target.exit != ExitOk)
+        return target.exit;
+    const ApiClient::Reply reply = client->request("GET", u"/deploy/"_s + target.id);
+    if (reply.status != 200)
+        return ClientSession::failure(*client, reply);
+    // A private site opens through its share link, which lets the owner's browser in.
+    const QString url = reply.json.value(u"share_url"_s).toString(reply.json.value(u"url"_s).toString());
+    out() << url << "\n";
+    out().flush();
+    if (!QProcess::startDetached(u"xdg-open"_s, {url}))
+        return Cli::failure(u"could not start xdg-open; open the address above yourself"_s);
+    return ExitOk;
+}
+
+struct ClientCommand
+{
+    const char *name;
+    int (*run)(const QStringList &arguments);
+    const char *summary;
+};
+
+const ClientCommand kCommands[] = {
+    {"deploy", &deploy, "Publish a folder or .html file to a running Berth."},
+    {"list", &list, "Your deployments on a running Berth."},
+    {"status", &status, "One deployment's address and settings."},
+    {"teardown", &teardown, "Take a site offline (asks unless --yes)."},
+    {"open", &open, "Open a site in the browser."},
+    {"mcp", &McpProxy::run, "MCP on stdin/stdout for desktop AI clients."},
+};
+
+} // namespace
+
+std::optional<int> runClientCommand(const QStringList &arguments)
+{
+    const QString name = arguments.value(1);
+    for (const ClientCommand &command : kCommands) {
+        if (name == QLatin1String(command.name))
+            return command.run(QStringList {arguments.value(0)} + arguments.mid(2));
+    }
+    return std::nullopt;
+}
+
+QString clientCommandsOverview()
+{
+    QString overview;
+    for (const ClientCommand &command : kCommands)
+        overview
+            += u"  "_s + QString::fromLatin1(command.name).leftJustified(20) + QLatin1String(command.summary) + u'\n';
+    return overview;
+}
+
+} // namespace berth

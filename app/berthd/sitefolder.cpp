@@ -1,0 +1,145 @@
+#include "sitefolder.h"
+
+#include "domain/filepath.h"
+#include "domain/limits.h"
+#include "domain/mimetypes.h"
+
+#include <QDir>
+#include <QFileInfo>
+#include <QJsonArray>
+
+using namespace Qt::StringLiterals;
+
+namespace berth::SiteFolder {
+
+namespace {
+
+struct Entry
+{
+    QString absolutePath;
+    QString relativePath;
+    qint64 size = 0;
+};
+
+QString megabytes(qint64 bytes)
+{
+    return QString::number(double(bytes) / double(kMiB), 'f', 1) + u" MB"_s;
+}
+
+Error tooLarge(const QString &message)
+{
+    return {Error::Kind::TooLarge, message};
+}
+Error problem(const QString &message)
+{
+    return {Error::Kind::BadRequest, message};
+}
+
+void collect(const QDir &root, const QDir &dir, QList<Entry> &entries, int &skipped)
+{
+    const QFileInfoList infos
+        = dir.entryInfoList(QDir::AllEntries | QDir::Hidden | QDir::System | QDir::NoDotAndDotDot, QDir::Name);
+    for (const QFileInfo &info : infos) {
+        if (info.fileName().startsWith(u'.')) {
+            ++skipped;
+            continue;
+        }
+        if (info.isDir()) {
+            if (!info.isSymLink())
+                collect(root, QDir(info.absoluteFilePath()), entries, skipped);
+        } else if (info.isFile()) {
+            entries.append({info.absoluteFilePath(), root.relativeFilePath(info.absoluteFilePath()), info.size()});
+        }
+    }
+}
+
+Result<Content> readHtml(const QFileInfo &info)
+{
+    if (info.size() > kMaxHtmlBytes)
+        return tooLarge(
+            u"\"%1\" is %2; a single HTML page can be at most 5 MB"_s.arg(info.fileName(), megabytes(info.size())));
+    QFile file(info.absoluteFilePath());
+    if (!file.open(QIODevice::ReadOnly))
+        return problem(u"\"%1\" could not be read: %2"_s.arg(info.fileName(), file.errorString()));
+    const QByteArray bytes = file.read(kMaxHtmlBytes + 1);
+    if (bytes.size() > kMaxHtmlBytes)
+        return tooLarge(u"\"%1\" is over 5 MB; a single HTML page can be at most 5 MB"_s.arg(info.fileName()));
+    if (bytes.trimmed().isEmpty())
+        return problem(u"\"%1\" is empty"_s.arg(info.fileName()));
+    Content content;
+    content.fields.insert(u"html"_s, QString::fromUtf8(bytes));
+    content.fileCount = 1;
+    content.totalBytes = bytes.size();
+    content.hasIndex = true;
+    return content;
+}
+
+std::optional<Error> checkListing(const QList<Entry> &entries, const QString &folder)
+{
+    if (entries.isEmpty())
+        return problem(u"\"%1\" has no files to publish (hidden files and .git are skipped)"_s.arg(folder));
+    if (entries.size() > kMaxFilesPerDeployment)
+        return tooLarge(u"\"%1\" holds %2 files; a site can have at most %3"_s.arg(folder)
+                            .arg(entries.size())
+                            .arg(kMaxFilesPerDeployment));
+    qint64 total = 0;
+    for (const Entry &entry : entries) {
+        QString pathError;
+        if (FilePath::normalise(entry.relativePath, &pathError).isNull())
+            return problem(pathError);
+        if (entry.size > kMaxFileBytes)
+            return tooLarge(
+                u"File \"%1\" is %2; each file can be at most 10 MB"_s.arg(entry.relativePath, megabytes(entry.size)));
+        total += entry.size;
+    }
+    if (total > kMaxTotalBytes)
+        return tooLarge(
+            u"\"%1\" holds %2 of files; a site can be at most 50 MB in total"_s.arg(folder, megabytes(total)));
+    return std::nullopt;
+}
+
+} // namespace
+
+Result<Content> read(const QString &path)
+{
+    const QFileInfo info(path);
+    if (!info.exists())
+        return problem(u"\"%1\" does not exist"_s.arg(path));
+    if (info.isFile()) {
+        const QString suffix = info.suffix().toLower();
+        if (suffix != u"html" && suffix != u"htm")
+            return problem(u"only a folder or an .html file can be published; \"%1\" is neither"_s.arg(path));
+        return readHtml(info);
+    }
+    if (!info.isDir())
+        return problem(u"\"%1\" is neither a folder nor a file"_s.arg(path));
+
+    const QDir root(info.absoluteFilePath());
+    QList<Entry> entries;
+    Content content;
+    collect(root, root, entries, content.skippedHidden);
+    if (auto error = checkListing(entries, info.fileName()))
+        return *error;
+    QJsonArray files;
+    for (const Entry &entry : entries) {
+        QFile file(entry.absolutePath);
+        if (!file.open(QIODevice::ReadOnly))
+            return problem(u"\"%1\" could not be read: %2"_s.arg(entry.relativePath, file.errorString()));
+        const QByteArray bytes = file.read(kMaxFileBytes + 1);
+        if (bytes.size() > kMaxFileBytes) // grew since it was listed
+            return tooLarge(u"File \"%1\" is over 10 MB; each file can be at most 10 MB"_s.arg(entry.relativePath));
+        const QString normalised = FilePath::normalise(entry.relativePath, nullptr);
+        files.append(QJsonObject {{u"path"_s, normalised}, {u"content"_s, QString::fromLatin1(bytes.toBase64())},
+            {u"encoding"_s, u"base64"_s}, {u"contentType"_s, QString::fromLatin1(MimeTypes::forPath(normalised))}});
+        content.totalBytes += bytes.size();
+        content.hasIndex = content.hasIndex || normalised == u"index.html"_s;
+    }
+    if (content.totalBytes > kMaxTotalBytes)
+        return tooLarge(u"\"%1\" holds %2 of files; a site can be at most 50 MB in total"_s.arg(
+            info.fileName(), megabytes(content.totalBytes)));
+    content.fileCount = int(files.size());
+    content.fields.insert(u"files"_s, files);
+    return content;
+}
+
+} // namespace berth::SiteFolder

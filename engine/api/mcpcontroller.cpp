@@ -1,0 +1,388 @@
+#include "mcpcontroller.h"
+
+#include "domain/accountservice.h"
+#include "domain/clock.h"
+#include "domain/randomid.h"
+#include "domain/siteaddresses.h"
+#include "mcptools.h"
+
+#include <QJsonArray>
+#include <QJsonDocument>
+#include <QUrl>
+#include <memory>
+
+using namespace Qt::StringLiterals;
+
+namespace berth {
+
+namespace {
+
+constexpr int kMaxSessions = 1000;
+constexpr qint64 kSessionIdleSeconds = 24 * 60 * 60;
+constexpr int kSessionIdBytes = 24;
+
+// JSON-RPC 2.0 error codes.
+constexpr int kParseError = -32700;
+constexpr int kInvalidRequest = -32600;
+constexpr int kMethodNotFound = -32601;
+constexpr int kInvalidParams = -32602;
+
+QJsonObject rpcResult(const QJsonValue &id, const QJsonObject &result)
+{
+    return {{u"jsonrpc"_s, u"2.0"_s}, {u"id"_s, id}, {u"result"_s, result}};
+}
+
+QJsonObject rpcError(const QJsonValue &id, int code, const QString &message)
+{
+    return {{u"jsonrpc"_s, u"2.0"_s}, {u"id"_s, id.isUndefined() ? QJsonValue(QJsonValue::Null) : id},
+        {u"error"_s, QJsonObject {{u"code"_s, code}, {u"message"_s, message}}}};
+}
+
+QJsonObject toolResult(const QJsonObject &structured)
+{
+    return {{u"content"_s,
+                QJsonArray {QJsonObject {{u"type"_s, u"text"_s},
+                    {u"text"_s, QString::fromUtf8(QJsonDocument(structured).toJson(QJsonDocument::Compact))}}}},
+        {u"structuredContent"_s, structured}, {u"isError"_s, false}};
+}
+
+QJsonObject toolError(const QString &text)
+{
+    return {{u"content"_s, QJsonArray {QJsonObject {{u"type"_s, u"text"_s}, {u"text"_s, text}}}}, {u"isError"_s, true}};
+}
+
+HttpResponse jsonValue(int status, const QJsonValue &value)
+{
+    const QJsonDocument document = value.isArray() ? QJsonDocument(value.toArray()) : QJsonDocument(value.toObject());
+    return HttpResponse::bytes(status, "application/json", document.toJson(QJsonDocument::Compact));
+}
+
+QByteArray bearerSecret(const QByteArray &authorization)
+{
+    static constexpr QByteArrayView kScheme = "Bearer ";
+    return authorization.startsWith(kScheme) ? authorization.mid(kScheme.size()).trimmed() : QByteArray();
+}
+
+} // namespace
+
+McpController::McpController(
+    ApiRouter &router, AccountService &accounts, const SiteAddresses &addresses, const Clock &clock)
+    : m_router(router)
+    , m_accounts(accounts)
+    , m_addresses(addresses)
+    , m_clock(clock)
+{
+}
+
+QStringList McpController::supportedVersions()
+{
+    return {u"2025-11-25"_s, u"2025-06-18"_s, u"2025-03-26"_s};
+}
+
+void McpController::registerRoutes(ApiRouter &router)
+{
+    // Public routes: MCP authenticates itself, so that a loopback client with no key can get an agent identity.
+    static const ControllerRoute<McpController> kRoutes[] = {
+        {"POST", "/mcp", &McpController::post, RouteAccess::Public},
+        {"DELETE", "/mcp", &McpController::remove, RouteAccess::Public},
+    };
+    router.addRoutes(this, kRoutes);
+}
+
+bool McpController::originAllowed(const HttpRequest &request) const
+{
+    if (!request.hasHeader("origin"))
+        return true; // not a browser page: nothing to rebind
+    const QString host = QUrl(QString::fromLatin1(request.header("origin"))).host().toLower();
+    return !host.isEmpty() && m_addresses.isApiHost(host) && !m_addresses.slugForHost(host);
+}
+
+void McpController::evictIdle()
+{
+    const QDateTime now = m_clock.now();
+    for (auto it = m_sessions.begin(); it != m_sessions.end();) {
+        if (it->lastUsed.secsTo(now) > kSessionIdleSeconds)
+            it = m_sessions.erase(it);
+        else
+            ++it;
+    }
+    while (m_sessions.size() >= kMaxSessions) {
+        auto oldest = m_sessions.begin();
+        for (auto it = m_sessions.begin(); it != m_sessions.end(); ++it) {
+            if (it->lastUsed < oldest->lastUsed)
+                oldest = it;
+        }
+        m_sessions.erase(oldest);
+    }
+}
+
+McpController::Session *McpController::findSession(const HttpRequest &request, QByteArray *id)
+{
+    *id = request.header("mcp-session-id");
+    const auto it = m_sessions.find(*id);
+    if (it == m_sessions.end())
+        return nullptr;
+    // Bound to the Authorization it was made with: another key (or none) cannot use it.
+    const QByteArray authorization = request.header("authorization");
+    if ((authorization.isEmpty() ? QByteArray() : AccountService::hashSecret(authorization)) != it->authorizationHash)
+        return nullptr;
+    if (it->lastUsed.secsTo(m_clock.now()) > kSessionIdleSeconds) {
+        m_sessions.erase(it);
+        return nullptr;
+    }
+    it->lastUsed = m_clock.now();
+    return &*it;
+}
+
+void McpController::post(ApiCall &call)
+{
+    const HttpRequest &request = call.request;
+    if (!originAllowed(request)) {
+        call.sink.send(HttpResponse::jsonError(403, u"Origin not allowed"_s));
+        return;
+    }
+    if (const QByteArray version = request.header("mcp-protocol-version");
+        !version.isEmpty() && !supportedVersions().contains(QString::fromLatin1(version))) {
+        call.sink.send(
+            HttpResponse::jsonError(400, u"Unsupported MCP-Protocol-Version: "_s + QString::fromLatin1(version)));
+        return;
+    }
+    QJsonParseError parseError;
+    const QJsonDocument document = QJsonDocument::fromJson(request.body, &parseError);
+    if (parseError.error != QJsonParseError::NoError || document.isNull()) {
+        call.sink.send(jsonValue(400, rpcError({}, kParseError, u"Parse error"_s)));
+        return;
+    }
+    if (document.isObject() && document.object().value(u"method"_s) == u"initialize"_s) {
+        initialize(call, document.object());
+        return;
+    }
+    QByteArray sessionId;
+    if (!request.hasHeader("mcp-session-id")) {
+        call.sink.send(HttpResponse::jsonError(400, u"Bad Request: Mcp-Session-Id header is required"_s));
+        return;
+    }
+    if (!findSession(request, &sessionId)) {
+        call.sink.send(HttpResponse::jsonError(404, u"Session not found"_s));
+        return;
+    }
+
+    // One message or a batch: the answer goes out once every request in it has its response, in their order.
+    const bool batch = document.isArray();
+    const QJsonArray messages = batch ? document.array() : QJsonArray {document.object()};
+    if (messages.isEmpty()) {
+        call.sink.send(jsonValue(400, rpcError({}, kInvalidRequest, u"Empty batch"_s)));
+        return;
+    }
+    struct Pending
+    {
+        QList<QJsonValue> responses;
+        qsizetype left = 0;
+    };
+    auto pending = std::make_shared<Pending>();
+    pending->responses.resize(messages.size());
+    pending->left = messages.size();
+    const ResponseSink sink = call.sink;
+    for (qsizetype i = 0; i < messages.size(); ++i) {
+        handle(request, sink.context(), sessionId, messages.at(i).toObject(),
+            [pending, i, batch, sink](const QJsonValue &response) {
+                pending->responses[i] = response;
+                if (--pending->left > 0)
+                    return;
+                QJsonArray answers;
+                for (const QJsonValue &answer : std::as_const(pending->responses)) {
+                    if (!answer.isUndefined())
+                        answers.append(answer);
+                }
+                if (answers.isEmpty()) {
+                    HttpResponse accepted;
+                    accepted.status = 202;
+                    sink.send(std::move(accepted));
+                } else {
+                    sink.send(jsonValue(200, batch ? QJsonValue(answers) : answers.at(0)));
+                }
+            });
+    }
+}
+
+void McpController::remove(ApiCall &call)
+{
+    if (!originAllowed(call.request)) {
+        call.sink.send(HttpResponse::jsonError(403, u"Origin not allowed"_s));
+        return;
+    }
+    if (!call.request.hasHeader("mcp-session-id")) {
+        call.sink.send(HttpResponse::jsonError(400, u"Bad Request: Mcp-Session-Id header is required"_s));
+        return;
+    }
+    QByteArray id;
+    if (!findSession(call.request, &id)) {
+        call.sink.send(HttpResponse::jsonError(404, u"Session not found"_s));
+        return;
+    }
+    m_sessions.remove(id);
+    HttpResponse done;
+    done.status = 204;
+    call.sink.send(std::move(done));
+}
+
+void McpController::initialize(ApiCall &call, const QJsonObject &message)
+{
+    const QJsonValue id = message.value(u"id"_s);
+    const QString requested = message.value(u"params"_s).toObject().value(u"protocolVersion"_s).toString();
+    Session session;
+    session.protocolVersion = supportedVersions().contains(requested) ? requested : supportedVersions().constFirst();
+    session.lastUsed = m_clock.now();
+
+    const ResponseSink sink = call.sink;
+    const auto open = [this, sink, id](Session session) {
+        evictIdle();
+        const QByteArray sessionId = RandomId::token(kSessionIdBytes);
+        const QString version = session.protocolVersion;
+        m_sessions.insert(sessionId, std::move(session));
+        HttpResponse response = jsonValue(200,
+            rpcResult(id,
+                {{u"protocolVersion"_s, version},
+                    {u"capabilities"_s, QJsonObject {{u"tools"_s, QJsonObject {{u"listChanged"_s, false}}}}},
+                    {u"serverInfo"_s,
+                        QJsonObject {{u"name"_s, u"berth"_s}, {u"title"_s, u"Berth"_s},
+                            {u"version"_s, QStringLiteral(BERTH_VERSION)}}},
+                    {u"instructions"_s,
+                        u"Berth publishes static sites to live URLs. deploy takes html or files and "
+                        "answers with the url (and share_url for private sites); whoami shows what is left "
+                        "of the plan's limits."_s}}));
+        response.setHeader("Mcp-Session-Id", sessionId);
+        sink.send(std::move(response));
+    };
+
+    if (const QByteArray authorization = call.request.header("authorization"); !authorization.isEmpty()) {
+        if (!m_accounts.authenticate(authorization)) {
+            HttpResponse response = HttpResponse::jsonError(401, u"Unauthorized"_s);
+            response.setHeader("WWW-Authenticate", "Bearer");
+            sink.send(std::move(response));
+            return;
+        }
+        session.authorizationHash = AccountService::hashSecret(authorization);
+        open(std::move(session));
+        return;
+    }
+    // No key: an agent identity, exactly as POST /auth/session gives one (its policy and its rate limit).
+    callApi(call.request, sink.context(), {}, "POST", u"/auth/session"_s, {}, {},
+        [sink, open, session](int status, const QJsonObject &json) mutable {
+            if (status == 200) {
+                session.key = json.value(u"api_key"_s).toString().toLatin1();
+                open(std::move(session));
+                return;
+            }
+            if (status == 429) {
+                sink.send(HttpResponse::jsonError(429, json.value(u"error"_s).toString()));
+                return;
+            }
+            HttpResponse response = HttpResponse::jsonError(401,
+                u"Unauthorized: send Authorization: Bearer <API key> (%1)"_s.arg(json.value(u"error"_s).toString()));
+            response.setHeader("WWW-Authenticate", "Bearer");
+            sink.send(std::move(response));
+        });
+}
+
+void McpController::handle(const HttpRequest &request, QObject *context, const QByteArray &sessionId,
+    const QJsonObject &message, const Reply &reply)
+{
+    const QJsonValue id = message.value(u"id"_s);
+    if (message.value(u"jsonrpc"_s) != u"2.0"_s) {
+        reply(rpcError(id, kInvalidRequest, u"Invalid Request"_s));
+        return;
+    }
+    if (!message.contains(u"method"_s) || id.isUndefined()) {
+        reply(QJsonValue(QJsonValue::Undefined)); // a notification, or a response to us: nothing to answer
+        return;
+    }
+    const QString method = message.value(u"method"_s).toString();
+    if (method == u"ping"_s)
+        reply(rpcResult(id, {}));
+    else if (method == u"tools/list"_s)
+        reply(rpcResult(id, {{u"tools"_s, McpTools::listing()}}));
+    else if (method == u"tools/call"_s)
+        callTool(
+            request, context, sessionId, message.value(u"params"_s).toObject(), [reply, id](const QJsonValue &result) {
+                reply(result.toObject().contains(u"error"_s)
+                        ? rpcError(id, kInvalidParams, result[u"error"_s].toString())
+                        : rpcResult(id, result.toObject()));
+            });
+    else if (method == u"initialize"_s)
+        reply(rpcError(id, kInvalidRequest, u"Already initialized"_s));
+    else
+        reply(rpcError(id, kMethodNotFound, u"Method not found: "_s + method));
+}
+
+void McpController::callTool(const HttpRequest &request, QObject *context, const QByteArray &sessionId,
+    const QJsonObject &params, const Reply &reply)
+{
+    const QString name = params.value(u"name"_s).toString();
+    const McpTools::Tool *tool = McpTools::find(name);
+    if (!tool) {
+        reply(QJsonObject {{u"error"_s, u"Unknown tool: "_s + name}});
+        return;
+    }
+    const QJsonValue arguments = params.value(u"arguments"_s);
+    if (!arguments.isUndefined() && !arguments.isObject()) {
+        reply(toolError(u"Invalid arguments for %1: arguments must be an object"_s.arg(name)));
+        return;
+    }
+    if (const QString invalid = McpTools::validate(*tool, arguments.toObject()); !invalid.isEmpty()) {
+        reply(toolError(invalid));
+        return;
+    }
+    const auto found = m_sessions.find(sessionId);
+    if (found == m_sessions.end()) { // ended by a DELETE of an earlier message in the same batch
+        reply(toolError(u"Session not found"_s));
+        return;
+    }
+    Session &session = *found;
+    if (tool->name == u"logout"_s) {
+        session.signedInKey.clear();
+        reply(toolResult({{u"signed_out"_s, true}}));
+        return;
+    }
+    QByteArray key = !session.signedInKey.isEmpty() ? session.signedInKey
+        : !session.key.isEmpty()                    ? session.key
+                                                    : bearerSecret(request.header("authorization"));
+    const McpTools::ApiRequest api = McpTools::apiRequest(*tool, arguments.toObject());
+    const bool signsIn = tool->name == u"verify"_s;
+    callApi(request, context, key, api.method, api.path, api.query, api.body,
+        [this, reply, sessionId, signsIn](int status, const QJsonObject &json) {
+            if (status / 100 != 2) {
+                reply(toolError(json.value(u"error"_s).toString(u"HTTP status %1"_s.arg(status))));
+                return;
+            }
+            if (signsIn) {
+                if (const auto it = m_sessions.find(sessionId); it != m_sessions.end())
+                    it->signedInKey = json.value(u"api_key"_s).toString().toLatin1();
+            }
+            reply(toolResult(json));
+        });
+}
+
+void McpController::callApi(const HttpRequest &outer, QObject *context, const QByteArray &key, const QByteArray &method,
+    const QString &path, const QByteArray &query, const QByteArray &body,
+    const std::function<void(int, const QJsonObject &)> &done)
+{
+    HttpRequest inner;
+    inner.method = method;
+    inner.target = path.toLatin1() + (query.isEmpty() ? QByteArray() : '?' + query);
+    HttpRequest::splitTarget(inner.target, &inner.path, &inner.query);
+    inner.headers.append({"host", outer.header("host")});
+    if (!key.isEmpty())
+        inner.headers.append({"authorization", "Bearer " + key});
+    if (outer.hasHeader("x-forwarded-for")) // per-IP limits see the same client behind a trusted proxy
+        inner.headers.append({"x-forwarded-for", outer.header("x-forwarded-for")});
+    if (!body.isEmpty())
+        inner.headers.append({QByteArray("content-type"), QByteArray("application/json")});
+    inner.body = body;
+    inner.peer = outer.peer;
+    m_router.handle(inner, ResponseSink(context, [done](HttpResponse response) {
+        done(response.status, QJsonDocument::fromJson(response.body).object());
+    }));
+}
+
+} // namespace berth

@@ -1,0 +1,183 @@
+#include "mcptools.h"
+
+#include "openapitext.h"
+
+#include <QJsonDocument>
+#include <QUrl>
+#include <QUrlQuery>
+
+using namespace Qt::StringLiterals;
+
+namespace berth::McpTools {
+
+namespace {
+
+// The schema with every {"$ref": "#/components/schemas/X"} replaced by X itself: an MCP client reads an output
+// schema on its own, without the OpenAPI document around it.
+QJsonValue inlined(const QJsonValue &value, const QJsonObject &components)
+{
+    if (value.isArray()) {
+        QJsonArray array;
+        for (const QJsonValue &item : value.toArray())
+            array.append(inlined(item, components));
+        return array;
+    }
+    if (!value.isObject())
+        return value;
+    const QJsonObject object = value.toObject();
+    if (const QString ref = object.value(u"$ref"_s).toString(); !ref.isEmpty())
+        return inlined(components.value(ref.section(u'/', -1)), components);
+    QJsonObject result;
+    for (auto it = object.constBegin(); it != object.constEnd(); ++it)
+        result.insert(it.key(), inlined(it.value(), components));
+    return result;
+}
+
+QList<Tool> parseTools()
+{
+    const QJsonObject components = QJsonDocument::fromJson(OpenApiText::components()).object();
+    QList<Tool> tools;
+    for (const QJsonValue &value : QJsonDocument::fromJson(toolText()).array()) {
+        const QJsonObject entry = value.toObject();
+        Tool tool;
+        tool.name = entry.value(u"name"_s).toString();
+        tool.call = entry.value(u"call"_s).toObject();
+        tool.definition = {{u"name"_s, tool.name}, {u"title"_s, entry.value(u"title"_s)},
+            {u"description"_s, entry.value(u"description"_s)}, {u"inputSchema"_s, entry.value(u"input"_s)},
+            {u"outputSchema"_s, inlined(components.value(entry.value(u"output"_s).toString()), components)},
+            {u"annotations"_s, entry.value(u"annotations"_s)}};
+        tools.append(tool);
+    }
+    return tools;
+}
+
+bool hasType(const QJsonValue &value, const QString &type)
+{
+    if (type == u"string"_s)
+        return value.isString();
+    if (type == u"boolean"_s)
+        return value.isBool();
+    if (type == u"integer"_s)
+        return value.isDouble() && value.toDouble() == double(qint64(value.toDouble()));
+    if (type == u"number"_s)
+        return value.isDouble();
+    if (type == u"array"_s)
+        return value.isArray();
+    if (type == u"object"_s)
+        return value.isObject();
+    return true;
+}
+
+QString article(const QString &type)
+{
+    return (type == u"integer"_s || type == u"array"_s || type == u"object"_s ? u"an "_s : u"a "_s) + type;
+}
+
+// The subset of JSON Schema the tool table uses: type, required, properties, additionalProperties: false, items,
+// enum, minimum, maximum.
+QString check(const QJsonObject &schema, const QJsonValue &value, const QString &where)
+{
+    const QString type = schema.value(u"type"_s).toString();
+    if (!type.isEmpty() && !hasType(value, type))
+        return u"\"%1\" must be %2"_s.arg(where, article(type));
+    if (const QJsonArray options = schema.value(u"enum"_s).toArray(); !options.isEmpty() && !options.contains(value))
+        return u"\"%1\" must be one of: %2"_s.arg(
+            where, QString::fromUtf8(QJsonDocument(options).toJson(QJsonDocument::Compact)));
+    if (schema.contains(u"minimum"_s) && value.toDouble() < schema.value(u"minimum"_s).toDouble())
+        return u"\"%1\" must be at least %2"_s.arg(where).arg(schema.value(u"minimum"_s).toDouble());
+    if (schema.contains(u"maximum"_s) && value.toDouble() > schema.value(u"maximum"_s).toDouble())
+        return u"\"%1\" must be at most %2"_s.arg(where).arg(schema.value(u"maximum"_s).toDouble());
+    if (value.isArray()) {
+        const QJsonArray array = value.toArray();
+        for (qsizetype i = 0; i < array.size(); ++i) {
+            if (QString error = check(schema.value(u"items"_s).toObject(), array.at(i), u"%1[%2]"_s.arg(where).arg(i));
+                !error.isEmpty())
+                return error;
+        }
+    }
+    if (value.isObject()) {
+        const QJsonObject object = value.toObject();
+        const QJsonObject properties = schema.value(u"properties"_s).toObject();
+        const QString prefix = where.isEmpty() ? QString() : where + u'.';
+        for (const QJsonValue &name : schema.value(u"required"_s).toArray()) {
+            if (!object.contains(name.toString()))
+                return u"\"%1\" is required"_s.arg(prefix + name.toString());
+        }
+        for (auto it = object.constBegin(); it != object.constEnd(); ++it) {
+            if (!properties.contains(it.key())) {
+                if (schema.value(u"additionalProperties"_s) == QJsonValue(false))
+                    return u"unknown argument \"%1\""_s.arg(prefix + it.key());
+                continue;
+            }
+            if (QString error = check(properties.value(it.key()).toObject(), it.value(), prefix + it.key());
+                !error.isEmpty())
+                return error;
+        }
+    }
+    return {};
+}
+
+} // namespace
+
+const QList<Tool> &tools()
+{
+    static const QList<Tool> table = parseTools();
+    return table;
+}
+
+const Tool *find(const QString &name)
+{
+    for (const Tool &tool : tools()) {
+        if (tool.name == name)
+            return &tool;
+    }
+    return nullptr;
+}
+
+QJsonArray listing()
+{
+    QJsonArray array;
+    for (const Tool &tool : tools())
+        array.append(tool.definition);
+    return array;
+}
+
+QString validate(const Tool &tool, const QJsonObject &arguments)
+{
+    const QString error = check(tool.definition.value(u"inputSchema"_s).toObject(), arguments, QString());
+    return error.isEmpty() ? error : u"Invalid arguments for %1: %2"_s.arg(tool.name, error);
+}
+
+ApiRequest apiRequest(const Tool &tool, const QJsonObject &arguments)
+{
+    ApiRequest request;
+    request.method = tool.call.value(u"method"_s).toString().toLatin1();
+    QJsonObject body = arguments;
+    QString path = tool.call.value(u"path"_s).toString();
+    for (auto it = arguments.constBegin(); it != arguments.constEnd(); ++it) {
+        const QString placeholder = u'{' + it.key() + u'}';
+        if (path.contains(placeholder)) {
+            path.replace(placeholder, QString::fromLatin1(QUrl::toPercentEncoding(it.value().toString())));
+            body.remove(it.key());
+        }
+    }
+    request.path = path;
+    QUrlQuery query;
+    for (const QJsonValue &name : tool.call.value(u"query"_s).toArray()) {
+        const QJsonValue value = body.take(name.toString());
+        if (!value.isUndefined())
+            query.addQueryItem(
+                name.toString(), value.isDouble() ? QString::number(value.toInteger()) : value.toString());
+    }
+    request.query = query.toString(QUrl::FullyEncoded).toLatin1();
+    const QJsonObject rename = tool.call.value(u"rename"_s).toObject();
+    for (auto it = rename.constBegin(); it != rename.constEnd(); ++it) {
+        if (body.contains(it.key()))
+            body.insert(it.value().toString(), body.take(it.key()));
+    }
+    if (request.method != "GET" && request.method != "DELETE")
+        request.body = QJsonDocument(body).toJson(QJsonDocument::Compact);
+    return request;
+}
+
+} // namespace berth::McpTools

@@ -1,0 +1,140 @@
+// MCP over Streamable HTTP at the JSON-RPC level, over real HTTP with the engine fixture (tests/mcp drives the same
+// server with the official SDK client): initialize and sessions, tools/list, a tool call as the API answers it,
+// refusals as isError with the API's texts, argument validation, and the agent identity of a keyless loopback client.
+#include "api/mcpcontroller.h"
+#include "domain/deploymentservice.h"
+#include "enginefixture.h"
+
+#include <QJsonDocument>
+#include <QtTest>
+
+using namespace Qt::StringLiterals;
+using berth::test::EngineFixture;
+using berth::test::TestReply;
+
+class TestMcp : public QObject
+{
+    Q_OBJECT
+
+private:
+    EngineFixture m_fixture;
+    QByteArray m_userKey;
+
+    TestReply post(const QJsonObject &message, const QByteArray &key, const QByteArray &session = {})
+    {
+        QList<QPair<QByteArray, QByteArray>> headers {
+            {"content-type", "application/json"}, {"accept", "application/json, text/event-stream"}};
+        if (!key.isEmpty())
+            headers.append({"authorization", "Bearer " + key});
+        if (!session.isEmpty())
+            headers.append({"mcp-session-id", session});
+        auto &client = m_fixture.client();
+        return client.request("POST", client.apiHost(), u"/mcp"_s, QJsonDocument(message).toJson(), headers);
+    }
+    QByteArray open(const QByteArray &key)
+    {
+        const TestReply reply = post({{u"jsonrpc"_s, u"2.0"_s}, {u"id"_s, 1}, {u"method"_s, u"initialize"_s},
+                                         {u"params"_s, QJsonObject {{u"protocolVersion"_s, u"2025-03-26"_s}}}},
+            key);
+        return reply.status == 200 ? reply.header("mcp-session-id") : QByteArray();
+    }
+    QJsonObject callTool(
+        const QByteArray &key, const QByteArray &session, const QString &name, const QJsonObject &arguments)
+    {
+        return post({{u"jsonrpc"_s, u"2.0"_s}, {u"id"_s, 2}, {u"method"_s, u"tools/call"_s},
+                        {u"params"_s, QJsonObject {{u"name"_s, name}, {u"arguments"_s, arguments}}}},
+            key, session)
+            .json()
+            .value(u"result"_s)
+            .toObject();
+    }
+    static QString text(const QJsonObject &result)
+    {
+        return result.value(u"content"_s).toArray().at(0).toObject().value(u"text"_s).toString();
+    }
+
+private Q_SLOTS:
+    void initTestCase()
+    {
+        QVERIFY(m_fixture.start());
+        m_userKey = m_fixture.keyFor(u"mcp@example.test"_s);
+    }
+
+    void initializeNegotiatesAndOpensASession()
+    {
+        const TestReply reply = post({{u"jsonrpc"_s, u"2.0"_s}, {u"id"_s, 1}, {u"method"_s, u"initialize"_s},
+                                         {u"params"_s, QJsonObject {{u"protocolVersion"_s, u"2024-01-01"_s}}}},
+            m_userKey);
+        QCOMPARE(reply.status, 200);
+        QVERIFY(!reply.header("mcp-session-id").isEmpty());
+        const QJsonObject result = reply.json().value(u"result"_s).toObject();
+        QCOMPARE(result.value(u"protocolVersion"_s).toString(), berth::McpController::supportedVersions().constFirst());
+        QCOMPARE(result.value(u"serverInfo"_s).toObject().value(u"name"_s).toString(), u"berth"_s);
+        QVERIFY(result.value(u"capabilities"_s).toObject().contains(u"tools"_s));
+    }
+
+    void toolsAreListedWithSchemas()
+    {
+        const QByteArray session = open(m_userKey);
+        const QJsonArray tools
+            = post({{u"jsonrpc"_s, u"2.0"_s}, {u"id"_s, 3}, {u"method"_s, u"tools/list"_s}}, m_userKey, session)
+                  .json()[u"result"_s][u"tools"_s]
+                  .toArray();
+        QCOMPARE(tools.size(), 14);
+        for (const QJsonValue &tool : tools) {
+            QCOMPARE(tool[u"inputSchema"_s][u"type"_s].toString(), u"object"_s);
+            QCOMPARE(tool[u"outputSchema"_s][u"type"_s].toString(), u"object"_s);
+            QVERIFY(tool[u"annotations"_s].toObject().contains(u"destructiveHint"_s));
+            // Output schemas stand alone: no reference into the OpenAPI document is left.
+            QVERIFY(!QJsonDocument(tool.toObject()).toJson().contains("$ref"));
+        }
+    }
+
+    void callsAnswerAsTheApiDoes()
+    {
+        const QByteArray session = open(m_userKey);
+        const QJsonObject deployed
+            = callTool(m_userKey, session, u"deploy"_s, {{u"html"_s, u"<p>via mcp</p>"_s}, {u"slug"_s, u"via-mcp"_s}});
+        QCOMPARE(deployed.value(u"isError"_s), QJsonValue(false));
+        const QJsonObject site = deployed.value(u"structuredContent"_s).toObject();
+        QCOMPARE(site.value(u"slug"_s).toString(), u"via-mcp"_s);
+        QCOMPARE(QJsonDocument::fromJson(text(deployed).toUtf8()).object(), site);
+        QVERIFY(m_fixture.client().site(u"via-mcp"_s).body.contains("<p>via mcp</p>"));
+
+        const QString ownerSite = m_fixture.deploySite(m_fixture.ownerKey(), u"owner-mcp"_s);
+        const QJsonObject refused = callTool(m_userKey, session, u"get_status"_s, {{u"id"_s, ownerSite}});
+        QCOMPARE(refused.value(u"isError"_s), QJsonValue(true));
+        QCOMPARE(text(refused), berth::DeploymentService::notFoundMessage());
+        QVERIFY(!refused.contains(u"structuredContent"_s));
+
+        QCOMPARE(text(callTool(m_userKey, session, u"rename_slug"_s, {{u"id"_s, site[u"id"_s]}, {u"slug"_s, true}})),
+            u"Invalid arguments for rename_slug: \"slug\" must be a string"_s);
+        QCOMPARE(text(callTool(m_userKey, session, u"get_submissions"_s, {{u"id"_s, site[u"id"_s]}, {u"limit"_s, 0}})),
+            u"Invalid arguments for get_submissions: \"limit\" must be at least 1"_s);
+        QCOMPARE(text(callTool(m_userKey, session, u"rename_slug"_s, {{u"id"_s, site[u"id"_s]}, {u"slug"_s, u"x"_s}}))
+                     .left(11),
+            u"slug must b"_s);
+    }
+
+    void sessionsAreBoundToTheirKey()
+    {
+        const QByteArray session = open(m_userKey);
+        const QJsonObject ping {{u"jsonrpc"_s, u"2.0"_s}, {u"id"_s, 9}, {u"method"_s, u"ping"_s}};
+        QCOMPARE(post(ping, m_userKey, session).status, 200);
+        QCOMPARE(post(ping, m_fixture.ownerKey(), session).status, 404);
+        QCOMPARE(post(ping, m_userKey).status, 400);
+        QCOMPARE(open("bk_wrong"), QByteArray());
+    }
+
+    void keylessLoopbackIsAnAgent()
+    {
+        const QByteArray session = open({});
+        QVERIFY(!session.isEmpty());
+        const QJsonObject me = callTool({}, session, u"whoami"_s, {}).value(u"structuredContent"_s).toObject();
+        QCOMPARE(me.value(u"agent"_s), QJsonValue(true));
+        QCOMPARE(me.value(u"plan"_s).toString(), u"agent"_s);
+    }
+};
+
+QTEST_GUILESS_MAIN(TestMcp)
+#include "tst_mcp.moc"
