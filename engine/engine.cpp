@@ -243,6 +243,7 @@ bool Engine::start(QString *error)
 
     HttpConfig config;
     config.servingThreads = m_settings.servingThreads > 0 ? m_settings.servingThreads : QThread::idealThreadCount();
+    config.maxConnections = m_settings.maxConnections;
     config.maxConnectionsPerAddress = m_settings.maxConnectionsPerAddress;
     config.uncappedAddresses = m_settings.trustedProxies; // a reverse proxy carries many clients
     m_parts->http = std::make_unique<HttpService>(m_parts->dispatcher, config);

@@ -52,6 +52,8 @@ int serve(const QStringList &arguments)
                                      u"N"_s);
     const QCommandLineOption threads(u"threads"_s, u"Threads that serve visitors (default: one per core)."_s,
                                      u"N"_s);
+    const QCommandLineOption maxConnections(
+        u"max-connections"_s, u"Open connections in all; 50 of them are kept for the API (default 1000)."_s, u"N"_s);
     const QCommandLineOption perAddress(
         u"max-connections-per-address"_s,
         u"Open connections one client address may hold; IPv6 counts per /64 (default 64; 0: no cap)."_s, u"N"_s);
@@ -60,7 +62,8 @@ int serve(const QStringList &arguments)
         u"On SIGTERM/SIGINT, how long requests in progress may take to finish, in seconds (default 30)."_s,
         u"SECONDS"_s);
     parser.addOptions(
-        {listen, kDataDir, siteDomain, baseUrl, trustedProxy, apiRate, threads, perAddress, stopTimeout});
+        {listen, kDataDir, siteDomain, baseUrl, trustedProxy, apiRate, threads, maxConnections, perAddress,
+         stopTimeout});
     if (!parser.parse(arguments))
         return usageError(parser.errorText(), u"serve"_s);
     if (parser.isSet(u"help"_s)) {
@@ -105,6 +108,8 @@ int serve(const QStringList &arguments)
     };
     if (!wholeNumber(threads, 1, &settings.servingThreads))
         return usageError(u"--threads expects a positive whole number"_s, u"serve"_s);
+    if (!wholeNumber(maxConnections, 1, &settings.maxConnections))
+        return usageError(u"--max-connections expects a positive whole number"_s, u"serve"_s);
     if (!wholeNumber(perAddress, 0, &settings.maxConnectionsPerAddress))
         return usageError(u"--max-connections-per-address expects a whole number"_s, u"serve"_s);
     int stopSeconds = settings.stopDeadlineMs / 1000;

@@ -1,22 +1,25 @@
 #!/usr/bin/env bash
-# A deployed Berth site against nginx serving the same files: requests/s and p99 latency for a small
-# page and a 5 MB file, and Berth's ratio to nginx, measured with wrk in one run. This is berthd end
-# to end (Host dispatch, site table, hot cache, streamer), not just the HTTP core (see serve-files.sh).
+# A deployed Berth site against nginx serving the same files, with the same number of serving threads as nginx has
+# workers: N = 1 and N = every core. Measured with wrk in one run: requests/s, p99 and Berth's ratio to nginx for
+# a 2.7 KB page, a 5 MB file and a 1,000-connection run; then Berth's small-page p99 while a 50 MB deploy runs and
+# while a stream of updates runs against a store of 10,000 blobs, against its idle p99; and berthd's RSS idle and
+# after load. With 4 or more cores the servers and wrk are pinned to disjoint cores (taskset).
 # A benchmark, not a test: run it by hand.
-#   tests/bench/serve.sh        (DURATION=10 seconds per run, NGINX_WORKERS=1 by default)
-# Goals: Berth at or above nginx on the small page, and at least 0.8 of nginx on the 5 MB file.
+#   tests/bench/serve.sh        (DURATION=10 seconds per run; BLOBS=10000; BUILD_DIR reuses a build)
+# Goals (issue 10): small page and 5 MB file at least 1.0x and 0.9x nginx for both N; p99 under a deploy and under
+# updates at most 1.5x the idle p99; idle RSS at most 40 MB.
 set -euo pipefail
 
 top=$(cd "$(dirname "${BASH_SOURCE[0]}")/../.." && pwd)
 build_dir=${BUILD_DIR:-"$top/build/bench"} # an existing build directory may be reused
 duration=${DURATION:-10}
-nginx_workers=${NGINX_WORKERS:-1}
+blob_count=${BLOBS:-10000}
 berth_port=${BERTH_PORT:-18090}
 nginx_port=${NGINX_PORT:-18091}
 slug=bench-site
 
 source "$top/tests/bench/lib.sh"
-install_missing nginx-light wrk curl
+install_missing nginx-light wrk curl python3 util-linux
 
 cmake -S "$top" -B "$build_dir" -G Ninja -DCMAKE_BUILD_TYPE=RelWithDebInfo >/dev/null
 cmake --build "$build_dir" --target berthd
@@ -30,40 +33,126 @@ cleanup() {
 }
 trap cleanup EXIT
 
+cores=$(nproc)
+# Disjoint cores for server and load generator when there are enough; otherwise all share them.
+if [ "$cores" -ge 4 ]; then
+    half=$((cores / 2))
+    server_cpus="0-$((half - 1))"
+    client_cpus="$half-$((cores - 1))"
+    server_cores=$half
+    pin_server=(taskset -c "$server_cpus")
+    pin_client=(taskset -c "$client_cpus")
+else
+    server_cores=$cores
+    pin_server=()
+    pin_client=()
+fi
+
 make_bench_files "$work/site"
 rm "$work/site/50mb.bin"
-start_nginx "$work/site" "$nginx_port" "$nginx_workers"
-
 berthd="$build_dir/app/berthd/berthd"
 key=$("$berthd" key create --data-dir "$work/berth")
-"$berthd" serve --listen "127.0.0.1:$berth_port" --data-dir "$work/berth" >/dev/null &
-pids+=($!)
-wait_for_port "$nginx_port"
-wait_for_port "$berth_port"
-
-# The same two files, deployed as one site.
-{
-    printf '{"slug": "%s", "files": [' "$slug"
-    printf '{"path": "index.html", "encoding": "base64", "content": "%s"},' "$(base64 -w0 "$work/site/index.html")"
-    printf '{"path": "5mb.bin", "encoding": "base64", "content": "%s"}]}' "$(base64 -w0 "$work/site/5mb.bin")"
-} > "$work/deploy.json"
-curl -sf "http://127.0.0.1:$berth_port/deploy" -H "Host: localhost:$berth_port" -H "Authorization: Bearer $key" \
-    -H 'Content-Type: application/json' --data-binary "@$work/deploy.json" >/dev/null
-
 site_host="$slug.localhost:$berth_port"
-check_200 "$berth_port" "$site_host" /index.html "$(stat -c %s "$work/site/index.html")"
-check_200 "$nginx_port" bench /index.html "$(stat -c %s "$work/site/index.html")"
-check_200 "$berth_port" "$site_host" /5mb.bin 5000000
-check_200 "$nginx_port" bench /5mb.bin 5000000
 
-printf '\n%-12s %-8s %14s %12s %14s\n' "file" "server" "requests/s" "p99" "berth/nginx"
-for case in "/index.html 64 small-page" "/5mb.bin 8 5-MB-file"; do
-    read -r path connections label <<<"$case"
-    read -r berth_rps _ berth_p99 <<<"$(wrk_run "$berth_port" "$site_host" "$path" "$connections" "$duration")"
-    read -r nginx_rps _ nginx_p99 <<<"$(wrk_run "$nginx_port" bench "$path" "$connections" "$duration")"
-    ratio=$(awk -v a="$berth_rps" -v b="$nginx_rps" 'BEGIN { if (b > 0) printf "%.2f", a / b; else print "-" }')
-    printf '%-12s %-8s %14s %12s %14s\n' "$label" berth "$berth_rps" "$berth_p99" "$ratio"
-    printf '%-12s %-8s %14s %12s %14s\n' "$label" nginx "$nginx_rps" "$nginx_p99" ""
+rss_mb() { awk '/VmRSS/ { printf "%.1f", $2 / 1024 }' "/proc/$1/status"; }
+
+# deploy_json OUT SLUG FILE...: a deploy body with the given files (paths are their base names).
+deploy_json() {
+    local out=$1 name=$2
+    shift 2
+    python3 - "$out" "$name" "$@" <<'PY'
+import base64, json, os, sys
+out, slug, paths = sys.argv[1], sys.argv[2], sys.argv[3:]
+files = [{"path": os.path.basename(p), "encoding": "base64",
+          "content": base64.b64encode(open(p, "rb").read()).decode()} for p in paths]
+json.dump({"slug": slug, "files": files}, open(out, "w"))
+PY
+}
+
+api() { # api METHOD PATH [curl args...]
+    local method=$1 path=$2
+    shift 2
+    curl -sf -X "$method" "http://127.0.0.1:$berth_port$path" -H "Host: localhost:$berth_port" \
+        -H "Authorization: Bearer $key" -H 'Content-Type: application/json' "$@"
+}
+
+start_berthd() { # start_berthd THREADS
+    "${pin_server[@]}" "$berthd" serve --listen "127.0.0.1:$berth_port" --data-dir "$work/berth" --threads "$1" \
+        --max-connections 4000 --max-connections-per-address 0 >/dev/null &
+    berth_pid=$!
+    pids+=("$berth_pid")
+    wait_for_port "$berth_port"
+}
+
+stop_pid() { kill "$1" 2>/dev/null || true; wait "$1" 2>/dev/null || true; }
+
+wrk_pinned() { # like wrk_run, pinned to the client cores
+    local port=$1 host=$2 path=$3 connections=$4 seconds=$5
+    "${pin_client[@]}" wrk -t2 -c"$connections" -d"${seconds}s" --latency -H "Host: $host" \
+        "http://127.0.0.1:$port$path" |
+        awk '/Requests\/sec/ { rps = $2 } /^ *99%/ { p99 = $2 } END { printf "%s %s", rps, p99 }'
+}
+
+print_row() { printf '%-22s %-8s %12s %10s %10s\n' "$@"; }
+
+deploy_json "$work/deploy.json" "$slug" "$work/site/index.html" "$work/site/5mb.bin"
+start_berthd 1
+api POST /deploy --data-binary "@$work/deploy.json" >/dev/null
+idle_rss=$(rss_mb "$berth_pid")
+stop_pid "$berth_pid"
+
+echo
+print_row "case" "server" "requests/s" "p99" "ratio"
+for threads in 1 "$server_cores"; do
+    start_berthd "$threads"
+    nginx_pid_before=${#pids[@]}
+    start_nginx "$work/site" "$nginx_port" "$threads"
+    wait_for_port "$nginx_port"
+    check_200 "$berth_port" "$site_host" /index.html "$(stat -c %s "$work/site/index.html")"
+    check_200 "$nginx_port" bench /5mb.bin 5000000
+    for case in "/index.html 64 small-page" "/5mb.bin 8 5-MB-file" "/index.html 1000 1000-connections"; do
+        read -r path connections label <<<"$case"
+        read -r berth_rps berth_p99 <<<"$(wrk_pinned "$berth_port" "$site_host" "$path" "$connections" "$duration")"
+        read -r nginx_rps nginx_p99 <<<"$(wrk_pinned "$nginx_port" bench "$path" "$connections" "$duration")"
+        ratio=$(awk -v a="$berth_rps" -v b="$nginx_rps" 'BEGIN { if (b > 0) printf "%.2f", a / b; else print "-" }')
+        print_row "$label N=$threads" berth "$berth_rps" "$berth_p99" "$ratio"
+        print_row "$label N=$threads" nginx "$nginx_rps" "$nginx_p99" ""
+    done
+    loaded_rss=$(rss_mb "$berth_pid")
+    stop_pid "${pids[$nginx_pid_before]}"
+    [ "$threads" = "$server_cores" ] || stop_pid "$berth_pid"
 done
-printf '\n(wrk -t2, %ss per run, nginx %s worker(s), berthd one thread, all on %s cores of this machine)\n' \
-    "$duration" "$nginx_workers" "$(nproc)"
+
+# Serving while the engine works: the small page's p99 idle, during a 50 MB deploy, during updates on a big store.
+head -c 50000000 /dev/urandom > "$work/big.bin"
+deploy_json "$work/big.json" big-deploy "$work/big.bin"
+read -r _ idle_p99 <<<"$(wrk_pinned "$berth_port" "$site_host" /index.html 64 "$duration")"
+(for _ in $(seq 1 20); do api POST /deploy --data-binary "@$work/big.json" >/dev/null || true;
+    id=$(api GET /deploys | python3 -c 'import json,sys; print(next((d["id"] for d in json.load(sys.stdin)["deployments"] if d["slug"]=="big-deploy"), ""))')
+    [ -n "$id" ] && api DELETE "/deploy/$id" >/dev/null; done) &
+deployer=$!
+read -r _ deploy_p99 <<<"$(wrk_pinned "$berth_port" "$site_host" /index.html 64 "$duration")"
+stop_pid "$deployer"
+
+# A store of BLOBS blobs (one deployment with that many small files), then a stream of small updates elsewhere.
+python3 - "$work/many.json" "$blob_count" <<'PY'
+import base64, json, sys
+out, count = sys.argv[1], int(sys.argv[2])
+files = [{"path": "f%05d.txt" % i, "content": "blob %d" % i} for i in range(count)]
+json.dump({"slug": "many-blobs", "files": files}, open(out, "w"))
+PY
+api POST /deploy --data-binary "@$work/many.json" >/dev/null
+updated=$(api POST /deploy -d '{"slug": "often-updated", "html": "<p>0</p>"}' |
+    python3 -c 'import json,sys; print(json.load(sys.stdin)["id"])')
+(i=0; while true; do i=$((i + 1)); api PUT "/deploy/$updated" -d "{\"html\": \"<p>$i</p>\"}" >/dev/null || true; done) &
+updater=$!
+read -r _ update_p99 <<<"$(wrk_pinned "$berth_port" "$site_host" /index.html 64 "$duration")"
+stop_pid "$updater"
+stop_pid "$berth_pid"
+
+echo
+printf 'small page p99: idle %s, during 50 MB deploys %s, during updates on a %s-blob store %s\n' \
+    "$idle_p99" "$deploy_p99" "$blob_count" "$update_p99"
+printf 'berthd RSS: idle %s MB (one site), after load %s MB\n' "$idle_rss" "$loaded_rss"
+printf '(wrk -t2, %ss per run; %s cores, server on %s; N = berthd --threads = nginx workers)\n' \
+    "$duration" "$cores" "${server_cpus:-all cores, shared with wrk}"
