@@ -12,6 +12,7 @@
 #include "iconlabel.h"
 #include "icons.h"
 #include "keysdialog.h"
+#include "publishdialog.h"
 #include "settingsdialog.h"
 #include "submissionalerts.h"
 #include "traycontroller.h"
@@ -106,6 +107,7 @@ MainWindow::MainWindow(Engine &engine, AppSettings &settings, QWidget *parent)
     if (!settings.windowGeometry().isEmpty())
         restoreGeometry(settings.windowGeometry());
     m_tray->setEnabled(settings.keepServingInTray());
+    connect(m_tray, &TrayController::quitRequested, this, &MainWindow::quit);
     updateView();
 }
 
@@ -221,9 +223,11 @@ void MainWindow::buildMenus()
     settings->setShortcut(Qt::CTRL | Qt::Key_Comma);
     file->addSeparator();
     file->addAction(tr("&Close Window"), QKeySequence::Close, this, &QWidget::close);
-    QAction *quit
-        = file->addAction(Icons::icon(u"quit"_s), tr("&Quit"), QKeySequence::Quit, qApp, &QCoreApplication::quit);
+    // Ctrl+Q spelled out: QKeySequence::Quit is empty on platforms without the binding.
+    QAction *quit = file->addAction(
+        Icons::icon(u"quit"_s), tr("&Quit"), QKeySequence(Qt::CTRL | Qt::Key_Q), this, &MainWindow::quit);
     quit->setObjectName(u"quitAction"_s);
+    quit->setShortcutContext(Qt::ApplicationShortcut); // also from the windows and dialogs it opens
 
     m_actions->addTo(menuBar()->addMenu(tr("&Site")));
     QMenu *view = menuBar()->addMenu(tr("&View"));
@@ -331,17 +335,65 @@ void MainWindow::dropEvent(QDropEvent *event)
     publishPaths(paths);
 }
 
-void MainWindow::closeEvent(QCloseEvent *event)
+void MainWindow::saveState()
 {
     m_context.settings.setWindowGeometry(saveGeometry());
     m_context.settings.setTableHeaderState(m_table->horizontalHeader()->saveState());
     m_context.settings.sync();
-    if (m_context.settings.keepServingInTray() && m_tray->isVisible()) {
+}
+
+void MainWindow::quit()
+{
+    if (!m_quitting)
+        saveState();
+    m_quitting = true;
+    // A sheet still reading files or waiting for a choice is cancelled; a commit cannot be taken
+    // back halfway, so quitting waits for it and says so.
+    PublishDialog *committing = nullptr;
+    const auto sheets = findChildren<PublishDialog *>();
+    for (PublishDialog *sheet : sheets) {
+        if (sheet->stage() == PublishDialog::Stage::Publishing)
+            committing = sheet;
+        else if (sheet->isVisible())
+            sheet->reject();
+    }
+    if (committing) {
+        show();
+        raise();
+        committing->showFinishing();
+        statusBar()->showMessage(tr("Finishing publish…"));
+        connect(committing, &PublishDialog::stageChanged, this, &MainWindow::quit, Qt::SingleShotConnection);
+        return;
+    }
+    m_tray->setEnabled(false);
+    hide();
+    Q_EMIT readyToQuit();
+}
+
+void MainWindow::bringToFront()
+{
+    setWindowState(windowState() & ~Qt::WindowMinimized);
+    show();
+    raise();
+    activateWindow();
+}
+
+void MainWindow::closeEvent(QCloseEvent *event)
+{
+    saveState();
+    if (!m_quitting && m_context.settings.keepServingInTray() && m_tray->isVisible()) {
         if (!m_trayHintShown)
-            m_tray->notify(tr("Berth is still serving"), tr("Your sites stay online. Quit from the tray icon's menu."));
+            m_tray->notify(tr("Berth is still serving"),
+                tr("Your sites stay online. Quit from the tray icon's menu or with File ▸ Quit."));
         m_trayHintShown = true;
         hide();
         event->ignore();
+        return;
+    }
+    if (!m_quitting) {
+        // Without the tray, closing the window is quitting: the same wait for a publish in flight.
+        event->ignore();
+        quit();
         return;
     }
     event->accept();

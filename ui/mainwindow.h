@@ -48,6 +48,17 @@ public:
     // Publishes one path as a new site, or replaces targetId's content with it.
     void publishPaths(const QStringList &paths, const QString &targetId = {});
 
+    // File > Quit, Ctrl+Q and the tray's Quit: cancels what is only being prepared, waits for a
+    // publish the engine is committing ("Finishing publish…"), then emits readyToQuit.
+    void quit();
+    bool isQuitting() const { return m_quitting; }
+    // Shows the window in front of the others (from the tray, or asked by a second `berth`).
+    void bringToFront();
+
+Q_SIGNALS:
+    // Nothing is left in flight: main() ends the event loop, and with it the engine stops serving.
+    void readyToQuit();
+
 protected:
     void dragEnterEvent(QDragEnterEvent *event) override;
     void dropEvent(QDropEvent *event) override;
@@ -65,6 +76,7 @@ private:
     void openKeys();
     void openSettings();
     void about();
+    void saveState();
 
     Prompter m_prompter;
     DashboardContext m_context;
@@ -79,6 +91,7 @@ private:
     QLabel *m_count = nullptr;
     QPointer<AccountsDialog> m_accounts;
     bool m_trayHintShown = false;
+    bool m_quitting = false;
 };
 
 } // namespace berth

@@ -1,0 +1,101 @@
+// The dashboard's life: quitting (and waiting for a publish the engine is committing), and what a
+// person sees when it starts. Driven through the real widgets over a real engine.
+#include "publishdialog.h"
+#include "translations.h"
+#include "uitestsupport.h"
+
+#include <QAction>
+#include <QLabel>
+#include <QPushButton>
+#include <QSignalSpy>
+#include <QStatusBar>
+
+using namespace Qt::StringLiterals;
+using namespace berth;
+using berth::test::Dashboard;
+
+class TestLifecycle : public QObject
+{
+    Q_OBJECT
+
+private:
+    Translations m_translations;
+    std::unique_ptr<Dashboard> m_dashboard;
+    std::unique_ptr<QTemporaryDir> m_files;
+
+    MainWindow &window() { return m_dashboard->window(); }
+
+private Q_SLOTS:
+    void initTestCase() { m_translations.install(QLocale(QLocale::English, QLocale::UnitedStates)); }
+    void init()
+    {
+        m_dashboard = std::make_unique<Dashboard>();
+        QVERIFY(m_dashboard->start());
+        m_files = std::make_unique<QTemporaryDir>();
+    }
+    void cleanup()
+    {
+        m_dashboard.reset();
+        m_files.reset();
+    }
+
+    void quitWithNothingInFlightQuitsAtOnce()
+    {
+        QSignalSpy ready(&window(), &MainWindow::readyToQuit);
+        QVERIFY(berth::test::waitUntilActive(&window()));
+        QTest::keyClick(&window(), Qt::Key_Q, Qt::ControlModifier); // Ctrl+Q, the Quit shortcut
+        QCOMPARE(ready.count(), 1);
+        QVERIFY(window().isQuitting());
+        QVERIFY(!window().isVisible());
+    }
+
+    void quitCancelsASheetThatIsOnlyAsking()
+    {
+        const QString folder = m_files->filePath(u"draft"_s);
+        QVERIFY(berth::test::writeTree(folder, {{u"index.html"_s, "draft"}}));
+        berth::test::dropPaths(&window(), QPoint(200, 200), {folder});
+        PublishDialog *sheet = nullptr;
+        QTRY_VERIFY((sheet = berth::test::openDialog<PublishDialog>(&window())));
+        QTRY_COMPARE(sheet->stage(), PublishDialog::Stage::Ready);
+
+        QSignalSpy ready(&window(), &MainWindow::readyToQuit);
+        berth::test::child<QAction>(&window(), u"quitAction"_s)->trigger();
+        QCOMPARE(ready.count(), 1);
+        QVERIFY(!sheet->isVisible());
+        QCOMPARE(m_dashboard->client().site(u"draft"_s).status, 404); // nothing was published on the way out
+    }
+
+    void quitWaitsForThePublishInFlight()
+    {
+        const QString folder = m_files->filePath(u"late-news"_s);
+        QVERIFY(berth::test::writeTree(folder, {{u"index.html"_s, "extra"}}));
+        berth::test::dropPaths(&window(), QPoint(200, 200), {folder});
+        PublishDialog *sheet = nullptr;
+        QTRY_VERIFY((sheet = berth::test::openDialog<PublishDialog>(&window())));
+        QTRY_COMPARE(sheet->stage(), PublishDialog::Stage::Ready);
+        QTest::mouseClick(berth::test::child<QPushButton>(sheet, u"publishButton"_s), Qt::LeftButton);
+        // The engine's answer arrives through the event loop, so the commit is still in flight here.
+        QCOMPARE(sheet->stage(), PublishDialog::Stage::Publishing);
+
+        QSignalSpy ready(&window(), &MainWindow::readyToQuit);
+        berth::test::child<QAction>(&window(), u"quitAction"_s)->trigger();
+        QCOMPARE(ready.count(), 0);
+        QCOMPARE(window().statusBar()->currentMessage(), u"Finishing publish…"_s);
+        QCOMPARE(berth::test::child<QLabel>(sheet, u"summaryLabel"_s)->text(), u"Finishing publish…"_s);
+        QVERIFY(window().isVisible());
+
+        QTRY_COMPARE(ready.count(), 1);
+        QCOMPARE(m_dashboard->client().site(u"late-news"_s).body, QByteArray("extra")); // the publish completed
+        QVERIFY(!window().isVisible());
+    }
+
+    void closingWithoutTheTrayIsQuitting()
+    {
+        QSignalSpy ready(&window(), &MainWindow::readyToQuit);
+        window().close();
+        QCOMPARE(ready.count(), 1);
+    }
+};
+
+QTEST_MAIN(TestLifecycle)
+#include "tst_lifecycle.moc"
