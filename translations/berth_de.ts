@@ -764,10 +764,6 @@
         <translation>Berth liefert weiter aus</translation>
     </message>
     <message>
-        <source>Your sites stay online. Quit from the tray icon&apos;s menu.</source>
-        <translation>Ihre Websites bleiben online. Beenden Sie Berth über das Menü des Symbols im Systembereich.</translation>
-    </message>
-    <message>
         <source>About Berth</source>
         <translation>Über Berth</translation>
     </message>
@@ -786,6 +782,14 @@
     <message>
         <source>New plan limits saved: they apply now.</source>
         <translation>Neue Tariflimits gespeichert: Sie gelten ab sofort.</translation>
+    </message>
+    <message>
+        <source>Finishing publish…</source>
+        <translation>Veröffentlichung wird abgeschlossen …</translation>
+    </message>
+    <message>
+        <source>Your sites stay online. Quit from the tray icon&apos;s menu or with File ▸ Quit.</source>
+        <translation>Ihre Websites bleiben online. Beenden Sie Berth über das Menü des Symbols im Infobereich oder mit Datei ▸ Beenden.</translation>
     </message>
 </context>
 <context>
@@ -1021,6 +1025,10 @@
     <message>
         <source>Close</source>
         <translation>Schließen</translation>
+    </message>
+    <message>
+        <source>Finishing publish…</source>
+        <translation>Veröffentlichung wird abgeschlossen …</translation>
     </message>
 </context>
 <context>
@@ -1309,6 +1317,57 @@
     <message>
         <source>The address will be %1</source>
         <translation>Die Adresse lautet dann %1</translation>
+    </message>
+</context>
+<context>
+    <name>berth::Startup</name>
+    <message>
+        <source>The data folder %1 is in use by %2 (process %3). One data folder serves from one program at a time: stop the other one, or choose another data folder.</source>
+        <translation>Der Datenordner %1 wird von %2 (Prozess %3) verwendet. Ein Datenordner dient immer nur einem Programm: Beenden Sie das andere oder wählen Sie einen anderen Datenordner.</translation>
+    </message>
+    <message>
+        <source>Berth cannot use the data folder %1: %2</source>
+        <translation>Berth kann den Datenordner %1 nicht verwenden: %2</translation>
+    </message>
+    <message>
+        <source>Berth cannot listen on %1: %2</source>
+        <translation>Berth kann nicht auf %1 lauschen: %2</translation>
+    </message>
+    <message>
+        <source>Berth Cannot Start</source>
+        <translation>Berth kann nicht starten</translation>
+    </message>
+    <message>
+        <source>Use Another &amp;Port…</source>
+        <translation>Anderen &amp;Port verwenden …</translation>
+    </message>
+    <message>
+        <source>Choose &amp;Data Folder…</source>
+        <translation>&amp;Datenordner wählen …</translation>
+    </message>
+    <message>
+        <source>&amp;Settings…</source>
+        <translation>&amp;Einstellungen …</translation>
+    </message>
+    <message>
+        <source>&amp;Try Again</source>
+        <translation>&amp;Erneut versuchen</translation>
+    </message>
+    <message>
+        <source>&amp;Quit</source>
+        <translation>&amp;Beenden</translation>
+    </message>
+    <message>
+        <source>Use Another Port</source>
+        <translation>Anderen Port verwenden</translation>
+    </message>
+    <message>
+        <source>Port for Berth to listen on (0 picks a free one):</source>
+        <translation>Port, auf dem Berth lauscht (0 wählt einen freien):</translation>
+    </message>
+    <message>
+        <source>Choose Data Folder</source>
+        <translation>Datenordner wählen</translation>
     </message>
 </context>
 <context>
@@ -1679,18 +1738,6 @@
     <message>
         <source>Public base URL of the API.</source>
         <translation>Öffentliche Basis-URL der API.</translation>
-    </message>
-    <message>
-        <source>Berth cannot start</source>
-        <translation>Berth kann nicht starten</translation>
-    </message>
-    <message>
-        <source>Berth could not start serving: %1
-
-Change the address with --listen, or stop the other program.</source>
-        <translation>Berth konnte nicht mit dem Ausliefern beginnen: %1
-
-Ändern Sie die Adresse mit --listen oder beenden Sie das andere Programm.</translation>
     </message>
 </context>
 </TS>

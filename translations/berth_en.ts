@@ -764,10 +764,6 @@
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <source>Your sites stay online. Quit from the tray icon&apos;s menu.</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
         <source>About Berth</source>
         <translation type="unfinished"></translation>
     </message>
@@ -785,6 +781,14 @@
     </message>
     <message>
         <source>New plan limits saved: they apply now.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Finishing publish…</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Your sites stay online. Quit from the tray icon&apos;s menu or with File ▸ Quit.</source>
         <translation type="unfinished"></translation>
     </message>
 </context>
@@ -1020,6 +1024,10 @@
     </message>
     <message>
         <source>Close</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Finishing publish…</source>
         <translation type="unfinished"></translation>
     </message>
 </context>
@@ -1308,6 +1316,57 @@
     </message>
     <message>
         <source>The address will be %1</source>
+        <translation type="unfinished"></translation>
+    </message>
+</context>
+<context>
+    <name>berth::Startup</name>
+    <message>
+        <source>The data folder %1 is in use by %2 (process %3). One data folder serves from one program at a time: stop the other one, or choose another data folder.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Berth cannot use the data folder %1: %2</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Berth cannot listen on %1: %2</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Berth Cannot Start</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Use Another &amp;Port…</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Choose &amp;Data Folder…</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>&amp;Settings…</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>&amp;Try Again</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>&amp;Quit</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Use Another Port</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Port for Berth to listen on (0 picks a free one):</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Choose Data Folder</source>
         <translation type="unfinished"></translation>
     </message>
 </context>
@@ -1678,16 +1737,6 @@
     </message>
     <message>
         <source>Public base URL of the API.</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <source>Berth cannot start</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <source>Berth could not start serving: %1
-
-Change the address with --listen, or stop the other program.</source>
         <translation type="unfinished"></translation>
     </message>
 </context>

@@ -2,6 +2,8 @@
 
 #include <QDesktopServices>
 #include <QFileDialog>
+#include <QInputDialog>
+#include <QPushButton>
 
 namespace berth {
 
@@ -29,6 +31,33 @@ void Prompter::warning(QWidget *parent, const QString &title, const QString &tex
     box.exec();
 }
 
+int Prompter::choose(QWidget *parent, QMessageBox::Icon icon, const QString &title, const QString &text,
+    const QStringList &buttons, int defaultButton)
+{
+    m_lastMessage = text;
+    if (!m_choices.isEmpty())
+        return m_choices.takeFirst();
+    QMessageBox box(icon, title, text, QMessageBox::NoButton, parent);
+    QList<QPushButton *> pushButtons;
+    for (const QString &label : buttons)
+        pushButtons.append(box.addButton(label, QMessageBox::ActionRole));
+    if (defaultButton >= 0 && defaultButton < pushButtons.size())
+        box.setDefaultButton(pushButtons.at(defaultButton));
+    box.setWindowModality(parent ? Qt::WindowModal : Qt::ApplicationModal);
+    box.exec();
+    return int(pushButtons.indexOf(qobject_cast<QPushButton *>(box.clickedButton())));
+}
+
+std::optional<int> Prompter::number(
+    QWidget *parent, const QString &title, const QString &label, int value, int minimum, int maximum)
+{
+    if (!m_numbers.isEmpty())
+        return m_numbers.takeFirst();
+    bool ok = false;
+    const int chosen = QInputDialog::getInt(parent, title, label, value, minimum, maximum, 1, &ok);
+    return ok ? std::optional<int>(chosen) : std::nullopt;
+}
+
 QString Prompter::existingDirectory(QWidget *parent, const QString &caption, const QString &dir)
 {
     if (!m_fileNames.isEmpty())
@@ -48,6 +77,11 @@ QString Prompter::saveFileName(QWidget *parent, const QString &caption, const QS
     if (!m_fileNames.isEmpty())
         return m_fileNames.takeFirst();
     return QFileDialog::getSaveFileName(parent, caption, dir, filter);
+}
+
+int Prompter::exec(QDialog *dialog)
+{
+    return m_dialog ? m_dialog(dialog) : dialog->exec();
 }
 
 bool Prompter::openUrl(const QUrl &url)

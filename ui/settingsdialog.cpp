@@ -28,9 +28,10 @@ using namespace Qt::StringLiterals;
 
 namespace berth {
 
-SettingsDialog::SettingsDialog(const DashboardContext &context, QWidget *parent)
+SettingsDialog::SettingsDialog(const DashboardContext &context, QWidget *parent, Scope scope)
     : QDialog(parent)
     , m_context(context)
+    , m_scope(scope)
     , m_listen(new QLineEdit(context.settings.listen(), this))
     , m_siteDomain(new QLineEdit(context.settings.siteDomain(), this))
     , m_dataDir(new QLineEdit(context.settings.dataDir(), this))
@@ -84,7 +85,8 @@ SettingsDialog::SettingsDialog(const DashboardContext &context, QWidget *parent)
     auto *layout = new QVBoxLayout(this);
     layout->addWidget(server);
     layout->addWidget(m_tray);
-    layout->addWidget(planLimits());
+    if (m_scope == Scope::All)
+        layout->addWidget(planLimits());
     layout->addWidget(m_message);
     layout->addWidget(buttons);
 }
@@ -191,7 +193,7 @@ void SettingsDialog::accept()
     // Plan limits first: they are the part that can still be refused.
     const QStringList plans = PlanTable::plans();
     m_planLimitsChanged = false;
-    for (int plan = 0; plan < plans.size(); ++plan) {
+    for (int plan = 0; m_scope == Scope::All && plan < plans.size(); ++plan) {
         const PlanLimits limits = editedLimits(plan);
         if (limits == m_context.engine.plans().limits(plans.at(plan)))
             continue;

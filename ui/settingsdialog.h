@@ -21,7 +21,12 @@ class SettingsDialog final : public QDialog
     Q_OBJECT
 
 public:
-    explicit SettingsDialog(const DashboardContext &context, QWidget *parent = nullptr);
+    enum class Scope
+    {
+        All,
+        ServerOnly, // before the data is open (Berth could not start): no plan limits
+    };
+    explicit SettingsDialog(const DashboardContext &context, QWidget *parent = nullptr, Scope scope = Scope::All);
 
     void accept() override;
     // Whether the last Save changed a plan's limits.
@@ -33,6 +38,7 @@ private:
     PlanLimits editedLimits(int plan) const;
 
     DashboardContext m_context;
+    Scope m_scope;
     QLineEdit *m_listen;
     QLineEdit *m_siteDomain;
     QLineEdit *m_dataDir;

@@ -2,6 +2,7 @@
 
 #include "admincommands.h"
 #include "cli.h"
+#include "datadirlock.h"
 #include "engine.h"
 #include "listenaddress.h"
 #include "processlimits.h"
@@ -93,6 +94,11 @@ int serve(const QStringList &arguments)
         out().flush();
         QCoreApplication::quit();
     });
+    DataDirLock lock(settings.dataDir); // one data folder, one server: a second one would drift from the first
+    if (!lock.tryLock()) {
+        err() << "berthd: " << lock.error() << "\n";
+        return ExitFailure;
+    }
     Engine engine(settings);
     QString error;
     if (!engine.start(&error)) {
