@@ -330,6 +330,45 @@
     </message>
 </context>
 <context>
+    <name>berth::FirstKeyDialog</name>
+    <message>
+        <source>Welcome to Berth</source>
+        <translation>Willkommen bei Berth</translation>
+    </message>
+    <message>
+        <source>Your API key</source>
+        <translation>Ihr API-Schlüssel</translation>
+    </message>
+    <message>
+        <source>Scripts and agents publish through Berth&apos;s API with this key. &lt;b&gt;Copy it now:&lt;/b&gt; it is shown only this once. More keys, and revoking this one, are under File ▸ API Keys.</source>
+        <translation>Skripte und Agenten veröffentlichen mit diesem Schlüssel über die API von Berth. &lt;b&gt;Kopieren Sie ihn jetzt:&lt;/b&gt; Er wird nur dieses eine Mal angezeigt. Weitere Schlüssel, und diesen zu widerrufen, finden Sie unter Datei ▸ API-Schlüssel.</translation>
+    </message>
+    <message>
+        <source>Owner API key</source>
+        <translation>API-Schlüssel des Eigentümers</translation>
+    </message>
+    <message>
+        <source>&amp;Copy Key</source>
+        <translation>Schlüssel &amp;kopieren</translation>
+    </message>
+    <message>
+        <source>Try it: this publishes a page at once.</source>
+        <translation>Probieren Sie es aus: Dies veröffentlicht sofort eine Seite.</translation>
+    </message>
+    <message>
+        <source>Example command</source>
+        <translation>Beispielbefehl</translation>
+    </message>
+    <message>
+        <source>Copy &amp;Example</source>
+        <translation>&amp;Beispiel kopieren</translation>
+    </message>
+    <message>
+        <source>&amp;Done</source>
+        <translation>&amp;Fertig</translation>
+    </message>
+</context>
+<context>
     <name>berth::FolderPackager</name>
     <message>
         <source>“%1” is %2; a single HTML page can be at most %3.</source>

@@ -330,6 +330,45 @@
     </message>
 </context>
 <context>
+    <name>berth::FirstKeyDialog</name>
+    <message>
+        <source>Welcome to Berth</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Your API key</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Scripts and agents publish through Berth&apos;s API with this key. &lt;b&gt;Copy it now:&lt;/b&gt; it is shown only this once. More keys, and revoking this one, are under File ▸ API Keys.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Owner API key</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>&amp;Copy Key</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Try it: this publishes a page at once.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Example command</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Copy &amp;Example</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>&amp;Done</source>
+        <translation type="unfinished"></translation>
+    </message>
+</context>
+<context>
     <name>berth::FolderPackager</name>
     <message>
         <source>“%1” is %2; a single HTML page can be at most %3.</source>

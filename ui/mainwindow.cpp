@@ -9,6 +9,7 @@
 #include "domain/accountservice.h"
 #include "domain/siteaddresses.h"
 #include "engine.h"
+#include "firstkeydialog.h"
 #include "iconlabel.h"
 #include "icons.h"
 #include "keysdialog.h"
@@ -368,6 +369,14 @@ void MainWindow::quit()
     m_tray->setEnabled(false);
     hide();
     Q_EMIT readyToQuit();
+}
+
+FirstKeyDialog *MainWindow::showFirstKey(const QString &key)
+{
+    auto *dialog = new FirstKeyDialog(m_context, key, this);
+    dialog->setAttribute(Qt::WA_DeleteOnClose);
+    dialog->open();
+    return dialog;
 }
 
 void MainWindow::bringToFront()

@@ -19,6 +19,7 @@ class DeploymentActions;
 class DeploymentFilterModel;
 class DeploymentTableModel;
 class DeploymentTableView;
+class FirstKeyDialog;
 class Notifier;
 class SubmissionAlerts;
 class TrayController;
@@ -52,6 +53,8 @@ public:
     // publish the engine is committing ("Finishing publish…"), then emits readyToQuit.
     void quit();
     bool isQuitting() const { return m_quitting; }
+    // The first-run sheet with the owner's first API key, shown this once.
+    FirstKeyDialog *showFirstKey(const QString &key);
     // Shows the window in front of the others (from the tray, or asked by a second `berth`).
     void bringToFront();
 

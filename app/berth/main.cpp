@@ -117,5 +117,7 @@ int main(int argc, char *argv[])
     QObject::connect(
         startup.channel(), &berth::InstanceChannel::raiseRequested, &window, &berth::MainWindow::bringToFront);
     window.show();
+    if (const auto key = engine.ownerFirstKey())
+        window.showFirstKey(*key);
     return QApplication::exec();
 }

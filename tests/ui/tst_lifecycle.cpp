@@ -1,12 +1,18 @@
 // The dashboard's life: quitting (and waiting for a publish the engine is committing), and what a
 // person sees when it starts. Driven through the real widgets over a real engine.
+#include "domain/siteaddresses.h"
+#include "firstkeydialog.h"
 #include "publishdialog.h"
 #include "translations.h"
 #include "uitestsupport.h"
 
 #include <QAction>
+#include <QClipboard>
 #include <QLabel>
+#include <QLineEdit>
+#include <QPlainTextEdit>
 #include <QPushButton>
+#include <QRegularExpression>
 #include <QSignalSpy>
 #include <QStatusBar>
 
@@ -87,6 +93,35 @@ private Q_SLOTS:
         QTRY_COMPARE(ready.count(), 1);
         QCOMPARE(m_dashboard->client().site(u"late-news"_s).body, QByteArray("extra")); // the publish completed
         QVERIFY(!window().isVisible());
+    }
+
+    void firstRunShowsTheOwnersKeyWithAnExampleThatWorks()
+    {
+        const auto key = m_dashboard->engine().ownerFirstKey(); // a fresh data folder: the owner was just made
+        QVERIFY(key);
+        FirstKeyDialog *sheet = window().showFirstKey(*key);
+        QVERIFY(QTest::qWaitForWindowExposed(sheet));
+        QCOMPARE(berth::test::child<QLineEdit>(sheet, u"firstKeyLineEdit"_s)->text(), *key);
+        QTest::mouseClick(berth::test::child<QPushButton>(sheet, u"copyKeyButton"_s), Qt::LeftButton);
+        QCOMPARE(QGuiApplication::clipboard()->text(), *key);
+
+        // The example, run as written (its URL, its key, its body), publishes a page.
+        const QString example = berth::test::child<QPlainTextEdit>(sheet, u"curlExampleTextEdit"_s)->toPlainText();
+        QTest::mouseClick(berth::test::child<QPushButton>(sheet, u"copyExampleButton"_s), Qt::LeftButton);
+        QCOMPARE(QGuiApplication::clipboard()->text(), example);
+        const auto url = QRegularExpression(u"^curl -s (\\S+)"_s).match(example);
+        const auto bearer = QRegularExpression(u"Authorization: Bearer (\\S+)\""_s).match(example);
+        const auto body = QRegularExpression(u"-d '([^']+)'"_s).match(example);
+        QVERIFY2(url.hasMatch() && bearer.hasMatch() && body.hasMatch(), qPrintable(example));
+        QCOMPARE(url.captured(1), m_dashboard->engine().addresses().baseUrl() + u"/deploy"_s);
+        QCOMPARE(bearer.captured(1), *key);
+        const auto reply
+            = m_dashboard->client().api("POST", u"/deploy"_s, bearer.captured(1).toLatin1(), body.captured(1).toUtf8());
+        QVERIFY2(reply.status == 201 || reply.status == 200, reply.body.constData());
+        QCOMPARE(m_dashboard->client().site(u"hello-world"_s).body, QByteArray("<h1>Hello, world</h1>"));
+
+        QTest::mouseClick(berth::test::child<QPushButton>(sheet, u"doneButton"_s), Qt::LeftButton);
+        QTRY_VERIFY(!berth::test::openDialog<FirstKeyDialog>(&window()));
     }
 
     void closingWithoutTheTrayIsQuitting()
