@@ -208,6 +208,26 @@
         <source>This site&apos;s counters</source>
         <translation>Die Zähler dieser Website</translation>
     </message>
+    <message>
+        <source>Publish</source>
+        <translation>Veröffentlichen</translation>
+    </message>
+    <message>
+        <source>“%1” is where %2 was published from. Update that site with these files, or publish them as a new site?</source>
+        <translation>Aus „%1“ wurde %2 veröffentlicht. Diese Website mit den Dateien aktualisieren oder sie als neue Website veröffentlichen?</translation>
+    </message>
+    <message>
+        <source>&amp;Update %1</source>
+        <translation>%1 &amp;aktualisieren</translation>
+    </message>
+    <message>
+        <source>Publish as a &amp;New Site</source>
+        <translation>Als &amp;neue Website veröffentlichen</translation>
+    </message>
+    <message>
+        <source>Cancel</source>
+        <translation>Abbrechen</translation>
+    </message>
 </context>
 <context>
     <name>berth::DeploymentTableModel</name>

@@ -208,6 +208,26 @@
         <source>This site&apos;s counters</source>
         <translation type="unfinished"></translation>
     </message>
+    <message>
+        <source>Publish</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>“%1” is where %2 was published from. Update that site with these files, or publish them as a new site?</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>&amp;Update %1</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Publish as a &amp;New Site</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Cancel</source>
+        <translation type="unfinished"></translation>
+    </message>
 </context>
 <context>
     <name>berth::DeploymentTableModel</name>

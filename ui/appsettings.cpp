@@ -2,6 +2,8 @@
 
 #include "listenaddress.h"
 
+#include <QDir>
+#include <QFileInfo>
 #include <QSettings>
 #include <QStandardPaths>
 
@@ -94,6 +96,26 @@ void AppSettings::setSourcePath(const QString &deploymentId, const QString &path
 void AppSettings::removeSourcePath(const QString &deploymentId)
 {
     m_settings->remove(kSourcesGroup + deploymentId);
+}
+
+QStringList AppSettings::deploymentsFrom(const QString &path) const
+{
+    const auto same = [](const QString &a, const QString &b) {
+        const QFileInfo left(a), right(b);
+        if (QDir::cleanPath(left.absoluteFilePath()) == QDir::cleanPath(right.absoluteFilePath()))
+            return true;
+        const QString canonical = left.canonicalFilePath(); // symlinks
+        return !canonical.isEmpty() && canonical == right.canonicalFilePath();
+    };
+    QStringList ids;
+    m_settings->beginGroup(kSourcesGroup.chopped(1));
+    const QStringList keys = m_settings->childKeys();
+    for (const QString &id : keys) {
+        if (same(m_settings->value(id).toString(), path))
+            ids.append(id);
+    }
+    m_settings->endGroup();
+    return ids;
 }
 
 EngineSettings AppSettings::engineSettings() const

@@ -42,6 +42,8 @@ public:
     QString sourcePath(const QString &deploymentId) const;
     void setSourcePath(const QString &deploymentId, const QString &path);
     void removeSourcePath(const QString &deploymentId);
+    // The deployments whose content came from path (the same folder or file).
+    QStringList deploymentsFrom(const QString &path) const;
 
     // The engine settings these values describe (command-line overrides are applied by the caller).
     EngineSettings engineSettings() const;

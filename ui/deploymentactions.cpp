@@ -129,8 +129,32 @@ void DeploymentActions::openDialog(QDialog *dialog)
     dialog->open();
 }
 
+std::optional<Deployment> DeploymentActions::publishedFrom(const QString &path) const
+{
+    std::optional<Deployment> latest;
+    const QStringList ids = m_context.settings.deploymentsFrom(path);
+    for (const QString &id : ids) {
+        const auto deployment = m_model.deployment(id);
+        if (deployment && (!latest || deployment->updatedAt > latest->updatedAt))
+            latest = deployment;
+    }
+    return latest;
+}
+
 void DeploymentActions::publish(const QString &path)
 {
+    // The folder of a site already published is most likely that site, edited: updating it comes first.
+    if (const auto existing = publishedFrom(path)) {
+        const int choice = m_context.prompter.choose(m_window, QMessageBox::Question, tr("Publish"),
+            tr("“%1” is where %2 was published from. Update that site with these files, or publish them as a new "
+               "site?")
+                .arg(QFileInfo(path).fileName(), existing->slug),
+            {tr("&Update %1").arg(existing->slug), tr("Publish as a &New Site"), tr("Cancel")}, 0);
+        if (choice == 0)
+            replaceContent(existing->id, path);
+        if (choice != 1)
+            return;
+    }
     auto *dialog = new PublishDialog(m_context, path, m_window);
     connect(dialog, &PublishDialog::published, this, &DeploymentActions::published);
     openDialog(dialog);

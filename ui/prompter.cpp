@@ -35,6 +35,7 @@ int Prompter::choose(QWidget *parent, QMessageBox::Icon icon, const QString &tit
     const QStringList &buttons, int defaultButton)
 {
     m_lastMessage = text;
+    m_lastChoices = buttons;
     if (!m_choices.isEmpty())
         return m_choices.takeFirst();
     QMessageBox box(icon, title, text, QMessageBox::NoButton, parent);
@@ -43,6 +44,8 @@ int Prompter::choose(QWidget *parent, QMessageBox::Icon icon, const QString &tit
         pushButtons.append(box.addButton(label, QMessageBox::ActionRole));
     if (defaultButton >= 0 && defaultButton < pushButtons.size())
         box.setDefaultButton(pushButtons.at(defaultButton));
+    if (!pushButtons.isEmpty())
+        box.setEscapeButton(pushButtons.constLast());
     box.setWindowModality(parent ? Qt::WindowModal : Qt::ApplicationModal);
     box.exec();
     return int(pushButtons.indexOf(qobject_cast<QPushButton *>(box.clickedButton())));

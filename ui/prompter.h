@@ -19,7 +19,7 @@ public:
     QMessageBox::StandardButton question(QWidget *parent, const QString &title, const QString &text,
         QMessageBox::StandardButtons buttons, QMessageBox::StandardButton defaultButton);
     void warning(QWidget *parent, const QString &title, const QString &text);
-    // A message with buttons of the caller's, in order: the index of the one chosen, -1 when closed.
+    // A message with buttons of the caller's, in order: the index of the one chosen. Escape chooses the last.
     int choose(QWidget *parent, QMessageBox::Icon icon, const QString &title, const QString &text,
         const QStringList &buttons, int defaultButton);
     // A whole number in [minimum, maximum]; nothing when cancelled.
@@ -45,6 +45,8 @@ public:
     void setDialogHandler(std::function<int(QDialog *)> handler) { m_dialog = std::move(handler); }
     // The text of the last question or warning, answered or shown.
     QString lastMessage() const { return m_lastMessage; }
+    // The buttons offered by the last choose(), in order.
+    QStringList lastChoices() const { return m_lastChoices; }
 
 private:
     QList<QMessageBox::StandardButton> m_answers;
@@ -54,6 +56,7 @@ private:
     std::function<bool(const QUrl &)> m_openUrl;
     std::function<int(QDialog *)> m_dialog;
     QString m_lastMessage;
+    QStringList m_lastChoices;
 };
 
 } // namespace berth

@@ -261,6 +261,49 @@ private Q_SLOTS:
         QCOMPARE(m_dashboard->client().site(u"my-blog"_s).body, QByteArray("second post"));
     }
 
+    void droppingASitesFolderAgainProposesUpdatingIt()
+    {
+        const QString folder = m_files->filePath(u"journal"_s);
+        QVERIFY(berth::test::writeTree(folder, {{u"index.html"_s, "day one"}}));
+        berth::test::dropPaths(&window(), QPoint(200, 200), {folder});
+        const QString id = publishThroughSheet(u"my-journal"_s);
+        QVERIFY(!id.isEmpty());
+        berth::test::openDialog<PublishDialog>(&window())->accept();
+        QTRY_VERIFY(!berth::test::openDialog<PublishDialog>(&window()));
+
+        // Edited and dropped again: updating the site comes first.
+        QVERIFY(berth::test::writeTree(folder, {{u"index.html"_s, "day two"}}));
+        window().prompter().setNextChoice(0);
+        berth::test::dropPaths(&window(), QPoint(200, 200), {folder + u"/"_s});
+        QCOMPARE(window().prompter().lastChoices(),
+            QStringList({u"&Update my-journal"_s, u"Publish as a &New Site"_s, u"Cancel"_s}));
+        PublishDialog *sheet = nullptr;
+        QTRY_VERIFY((sheet = berth::test::openDialog<PublishDialog>(&window())));
+        QVERIFY(!sheet->findChild<QLineEdit *>(u"slugLineEdit"_s)); // replacing, not a new site
+        QTRY_COMPARE(sheet->stage(), PublishDialog::Stage::Ready);
+        QTest::mouseClick(sheet->findChild<QPushButton *>(u"publishButton"_s), Qt::LeftButton);
+        QTRY_COMPARE(sheet->stage(), PublishDialog::Stage::Done);
+        QCOMPARE(sheet->deploymentId(), id);
+        QCOMPARE(m_dashboard->client().site(u"my-journal"_s).body, QByteArray("day two"));
+        sheet->accept();
+        QTRY_VERIFY(!berth::test::openDialog<PublishDialog>(&window()));
+
+        // The second choice: the same files as another site.
+        window().prompter().setNextChoice(1);
+        berth::test::dropPaths(&window(), QPoint(200, 200), {folder});
+        const QString copy = publishThroughSheet(u"journal-copy"_s);
+        QVERIFY(!copy.isEmpty() && copy != id);
+        QTRY_COMPARE(model().rowCount(), 2);
+        QCOMPARE(m_dashboard->client().site(u"journal-copy"_s).body, QByteArray("day two"));
+
+        // Cancel publishes nothing.
+        berth::test::openDialog<PublishDialog>(&window())->accept();
+        QTRY_VERIFY(!berth::test::openDialog<PublishDialog>(&window()));
+        window().prompter().setNextChoice(2);
+        berth::test::dropPaths(&window(), QPoint(200, 200), {folder});
+        QVERIFY(!berth::test::openDialog<PublishDialog>(&window()));
+    }
+
     void filterKeepsMatchingRows()
     {
         QVERIFY(!m_dashboard->deploy(u"alpha-site"_s, {{u"index.html"_s, "a"}}).isEmpty());
