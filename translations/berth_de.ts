@@ -502,10 +502,6 @@
         <translation>&amp;Kopieren</translation>
     </message>
     <message>
-        <source>&lt;b&gt;Copy the new key now:&lt;/b&gt; it is shown only this once.</source>
-        <translation>&lt;b&gt;Kopieren Sie den neuen Schlüssel jetzt:&lt;/b&gt; Er wird nur dieses eine Mal angezeigt.</translation>
-    </message>
-    <message>
         <source>Never</source>
         <translation>Nie</translation>
     </message>
@@ -532,6 +528,10 @@
     <message>
         <source>The key could not be revoked.</source>
         <translation>Der Schlüssel konnte nicht widerrufen werden.</translation>
+    </message>
+    <message>
+        <source>&lt;b&gt;Copy the new key “%1” now:&lt;/b&gt; it is shown only this once.</source>
+        <translation>&lt;b&gt;Kopieren Sie den neuen Schlüssel „%1“ jetzt:&lt;/b&gt; Er wird nur dieses eine Mal angezeigt.</translation>
     </message>
 </context>
 <context>

@@ -502,10 +502,6 @@
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <source>&lt;b&gt;Copy the new key now:&lt;/b&gt; it is shown only this once.</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
         <source>Never</source>
         <translation type="unfinished"></translation>
     </message>
@@ -531,6 +527,10 @@
     </message>
     <message>
         <source>The key could not be revoked.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>&lt;b&gt;Copy the new key “%1” now:&lt;/b&gt; it is shown only this once.</source>
         <translation type="unfinished"></translation>
     </message>
 </context>

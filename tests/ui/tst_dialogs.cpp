@@ -2,6 +2,7 @@
 // access and password, API keys, settings. Effects are checked in the engine and over HTTP.
 #include "deploymentactions.h"
 #include "deploymenttablemodel.h"
+#include "domain/accountservice.h"
 #include "domain/deploymentservice.h"
 #include "domain/siteaddresses.h"
 #include "editdetailsdialog.h"
@@ -11,6 +12,7 @@
 #include "settingsdialog.h"
 #include "uitestsupport.h"
 
+#include <QAction>
 #include <QCheckBox>
 #include <QLabel>
 #include <QLineEdit>
@@ -176,6 +178,37 @@ private Q_SLOTS:
         QTest::mouseClick(dialog->findChild<QPushButton *>(u"revokeKeyButton"_s), Qt::LeftButton);
         QVERIFY(keys->topLevelItem(0)->isDisabled());
         QCOMPARE(m_dashboard->client().api("GET", u"/deploys"_s, secret.toLatin1()).status, 401);
+        dialog->close();
+    }
+
+    void enterInTheKeysWindowCreatesExactlyOneKey()
+    {
+        window().findChild<QAction *>(u"keysAction"_s)->trigger();
+        KeysDialog *dialog = nullptr;
+        QTRY_VERIFY((dialog = openDialog<KeysDialog>(&window())));
+        QVERIFY(berth::test::waitUntilActive(dialog));
+        auto *label = dialog->findChild<QLineEdit *>(u"labelLineEdit"_s);
+        QCOMPARE(QApplication::focusWidget(), label); // typing names the new key at once
+        const int before = m_dashboard->engine().accounts().keys(m_dashboard->owner().id).size();
+
+        QTest::keyClicks(QApplication::focusWidget(), u"deploy script"_s);
+        QTest::keyClick(QApplication::focusWidget(), Qt::Key_Return);
+        const QList<ApiKey> keys = m_dashboard->engine().accounts().keys(m_dashboard->owner().id);
+        QCOMPARE(keys.size(), before + 1);
+        QCOMPARE(keys.constFirst().label, u"deploy script"_s);
+        const QString secret = dialog->findChild<QLineEdit *>(u"secretLineEdit"_s)->text();
+        QCOMPARE(m_dashboard->client().api("GET", u"/deploys"_s, secret.toLatin1()).status, 200);
+        QVERIFY(dialog->findChild<QLabel *>(u"secretLabel"_s)->text().contains(u"“deploy script”"_s));
+
+        auto *tree = dialog->findChild<QTreeWidget *>(u"keysTreeWidget"_s);
+        tree->setCurrentItem(tree->topLevelItem(0));
+        window().prompter().setNextAnswer(QMessageBox::Yes);
+        QTest::mouseClick(dialog->findChild<QPushButton *>(u"revokeKeyButton"_s), Qt::LeftButton);
+        QVERIFY(tree->topLevelItem(0)->isDisabled());
+        // The labelled key was the one shown: revoking it ends that secret, and the window forgets it.
+        QCOMPARE(m_dashboard->client().api("GET", u"/deploys"_s, secret.toLatin1()).status, 401);
+        QVERIFY(dialog->findChild<QLineEdit *>(u"secretLineEdit"_s)->text().isEmpty());
+        QVERIFY(!dialog->findChild<QLineEdit *>(u"secretLineEdit"_s)->isVisible());
         dialog->close();
     }
 
