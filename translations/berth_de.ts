@@ -85,6 +85,10 @@
         <source>“%1” is reset: it reads 0.</source>
         <translation>„%1“ ist zurückgesetzt und steht auf 0.</translation>
     </message>
+    <message>
+        <source>&amp;Reset</source>
+        <translation>&amp;Zurücksetzen</translation>
+    </message>
 </context>
 <context>
     <name>berth::DeploymentActions</name>
@@ -161,10 +165,6 @@
         <translation>Öffentlich machen</translation>
     </message>
     <message>
-        <source>Make “%1” public? Anyone with its address can visit it, and its share link and password stop being needed.</source>
-        <translation>„%1“ öffentlich machen? Alle, die die Adresse kennen, können die Website besuchen; Freigabelink und Passwort werden nicht mehr benötigt.</translation>
-    </message>
-    <message>
         <source>Access</source>
         <translation>Zugriff</translation>
     </message>
@@ -227,6 +227,18 @@
     <message>
         <source>Cancel</source>
         <translation>Abbrechen</translation>
+    </message>
+    <message>
+        <source>Make “%1” public? Anyone with its address can visit it. Its share link and password are removed: making it private again later makes a new link, and the one given out now stops working.</source>
+        <translation>„%1“ öffentlich machen? Alle, die die Adresse kennen, können die Website besuchen. Freigabelink und Passwort werden entfernt: Wird sie später wieder privat, entsteht ein neuer Link, und der bisher weitergegebene funktioniert nicht mehr.</translation>
+    </message>
+    <message>
+        <source>Make &amp;Public</source>
+        <translation>Ö&amp;ffentlich machen</translation>
+    </message>
+    <message>
+        <source>&amp;Delete</source>
+        <translation>&amp;Löschen</translation>
     </message>
 </context>
 <context>
@@ -533,6 +545,10 @@
         <source>&lt;b&gt;Copy the new key “%1” now:&lt;/b&gt; it is shown only this once.</source>
         <translation>&lt;b&gt;Kopieren Sie den neuen Schlüssel „%1“ jetzt:&lt;/b&gt; Er wird nur dieses eine Mal angezeigt.</translation>
     </message>
+    <message>
+        <source>&amp;Revoke</source>
+        <translation>&amp;Widerrufen</translation>
+    </message>
 </context>
 <context>
     <name>berth::MailPanel</name>
@@ -703,6 +719,10 @@
     <message>
         <source>Send a test message t&amp;o:</source>
         <translation>&amp;Testnachricht an:</translation>
+    </message>
+    <message>
+        <source>&amp;Stop Mailing</source>
+        <translation>Versand &amp;beenden</translation>
     </message>
 </context>
 <context>
@@ -917,12 +937,12 @@
         <translation>Beim Speichern wird ein Freigabelink erstellt.</translation>
     </message>
     <message>
-        <source>Making the site public removes its share link and password.</source>
-        <translation>Wird die Website öffentlich, entfallen Freigabelink und Passwort.</translation>
-    </message>
-    <message>
         <source>Type the password visitors will need, or untick “Also require a password”.</source>
         <translation>Geben Sie das Passwort für Besucher ein oder entfernen Sie den Haken bei „Zusätzlich ein Passwort verlangen“.</translation>
+    </message>
+    <message>
+        <source>Making the site public removes its share link and password. Making it private again later makes a new link; the one given out now stops working.</source>
+        <translation>Wird die Website öffentlich, entfallen Freigabelink und Passwort. Wird sie später wieder privat, entsteht ein neuer Link; der bisher weitergegebene funktioniert dann nicht mehr.</translation>
     </message>
 </context>
 <context>
@@ -1774,6 +1794,10 @@
     <message>
         <source>The key “%1” is revoked.</source>
         <translation>Der Schlüssel „%1“ ist widerrufen.</translation>
+    </message>
+    <message>
+        <source>&amp;Revoke</source>
+        <translation>&amp;Widerrufen</translation>
     </message>
 </context>
 <context>

@@ -85,6 +85,10 @@
         <source>“%1” is reset: it reads 0.</source>
         <translation type="unfinished"></translation>
     </message>
+    <message>
+        <source>&amp;Reset</source>
+        <translation type="unfinished"></translation>
+    </message>
 </context>
 <context>
     <name>berth::DeploymentActions</name>
@@ -161,10 +165,6 @@
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <source>Make “%1” public? Anyone with its address can visit it, and its share link and password stop being needed.</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
         <source>Access</source>
         <translation type="unfinished"></translation>
     </message>
@@ -226,6 +226,18 @@
     </message>
     <message>
         <source>Cancel</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Make “%1” public? Anyone with its address can visit it. Its share link and password are removed: making it private again later makes a new link, and the one given out now stops working.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Make &amp;Public</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>&amp;Delete</source>
         <translation type="unfinished"></translation>
     </message>
 </context>
@@ -533,6 +545,10 @@
         <source>&lt;b&gt;Copy the new key “%1” now:&lt;/b&gt; it is shown only this once.</source>
         <translation type="unfinished"></translation>
     </message>
+    <message>
+        <source>&amp;Revoke</source>
+        <translation type="unfinished"></translation>
+    </message>
 </context>
 <context>
     <name>berth::MailPanel</name>
@@ -702,6 +718,10 @@
     </message>
     <message>
         <source>Send a test message t&amp;o:</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>&amp;Stop Mailing</source>
         <translation type="unfinished"></translation>
     </message>
 </context>
@@ -917,11 +937,11 @@
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <source>Making the site public removes its share link and password.</source>
+        <source>Type the password visitors will need, or untick “Also require a password”.</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <source>Type the password visitors will need, or untick “Also require a password”.</source>
+        <source>Making the site public removes its share link and password. Making it private again later makes a new link; the one given out now stops working.</source>
         <translation type="unfinished"></translation>
     </message>
 </context>
@@ -1773,6 +1793,10 @@
     </message>
     <message>
         <source>The key “%1” is revoked.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>&amp;Revoke</source>
         <translation type="unfinished"></translation>
     </message>
 </context>

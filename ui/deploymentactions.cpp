@@ -209,8 +209,10 @@ void DeploymentActions::choosePublishFile()
 
 void DeploymentActions::openInBrowser()
 {
+    // The owner of a private site goes in as a visitor with the link would, not to the password page.
     if (const auto deployment = current())
-        m_context.prompter.openUrl(QUrl(m_model.urlOf(*deployment)));
+        m_context.prompter.openUrl(
+            QUrl(deployment->isProtected ? m_model.shareUrlOf(*deployment) : m_model.urlOf(*deployment)));
 }
 
 void DeploymentActions::copyUrl()
@@ -239,10 +241,10 @@ void DeploymentActions::setPrivate(bool makePrivate)
     }
     if (!makePrivate) {
         const auto answer = m_context.prompter.question(m_window, tr("Make Public"),
-            tr("Make “%1” public? Anyone with its address can visit it, and its share link and password stop "
-               "being needed.")
+            tr("Make “%1” public? Anyone with its address can visit it. Its share link and password are removed: "
+               "making it private again later makes a new link, and the one given out now stops working.")
                 .arg(deployment->slug),
-            QMessageBox::Yes | QMessageBox::Cancel, QMessageBox::Yes);
+            QMessageBox::Yes | QMessageBox::Cancel, QMessageBox::Yes, tr("Make &Public"));
         if (answer != QMessageBox::Yes) {
             updateActions();
             return;
@@ -284,7 +286,7 @@ void DeploymentActions::remove()
     const auto answer = m_context.prompter.question(m_window, tr("Delete Site"),
         tr("Delete “%1”? The site goes offline at once and its address is free for anyone. This cannot be undone.")
             .arg(deployment->slug),
-        QMessageBox::Yes | QMessageBox::Cancel, QMessageBox::Cancel);
+        QMessageBox::Yes | QMessageBox::Cancel, QMessageBox::Cancel, tr("&Delete"));
     if (answer != QMessageBox::Yes)
         return;
     const auto result = m_context.engine.deployments().remove(m_context.owner, deployment->id);

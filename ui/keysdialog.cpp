@@ -154,7 +154,7 @@ void KeysDialog::revokeSelected()
     const QTreeWidgetItem *item = selected.constFirst();
     const auto answer = m_context.prompter.question(this, tr("Revoke Key"),
         tr("Revoke the key “%1”? Scripts using it are refused from now on. This cannot be undone.").arg(item->text(0)),
-        QMessageBox::Yes | QMessageBox::Cancel, QMessageBox::Cancel);
+        QMessageBox::Yes | QMessageBox::Cancel, QMessageBox::Cancel, tr("&Revoke"));
     if (answer != QMessageBox::Yes)
         return;
     const QString id = item->data(0, kIdRole).toString();

@@ -30,6 +30,7 @@
 #include <QStackedWidget>
 #include <QStatusBar>
 #include <QToolBar>
+#include <QToolButton>
 #include <QVBoxLayout>
 
 using namespace Qt::StringLiterals;
@@ -245,8 +246,18 @@ void MainWindow::buildMenus()
     toolbar->setIconSize(QSize(18, 18));
     toolbar->addAction(publishFolder);
     toolbar->addSeparator();
-    toolbar->addActions({m_actions->openAction, m_actions->copyUrlAction, m_actions->privateAction,
-        m_actions->renameAction, m_actions->submissionsAction, m_actions->deleteAction});
+    toolbar->addActions({m_actions->openAction, m_actions->copyUrlAction});
+    // Only a private site has a share link: the button is there while one is selected.
+    auto *shareButton = new QToolButton(toolbar);
+    shareButton->setObjectName(u"copyShareLinkToolButton"_s);
+    shareButton->setDefaultAction(m_actions->copyShareLinkAction);
+    shareButton->setToolButtonStyle(Qt::ToolButtonTextBesideIcon);
+    QAction *share = toolbar->addWidget(shareButton);
+    const auto showShare = [share, this] { share->setVisible(m_actions->copyShareLinkAction->isEnabled()); };
+    connect(m_actions->copyShareLinkAction, &QAction::changed, this, showShare);
+    showShare();
+    toolbar->addActions(
+        {m_actions->privateAction, m_actions->renameAction, m_actions->submissionsAction, m_actions->deleteAction});
 }
 
 void MainWindow::updateView()

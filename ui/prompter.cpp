@@ -8,13 +8,16 @@
 namespace berth {
 
 QMessageBox::StandardButton Prompter::question(QWidget *parent, const QString &title, const QString &text,
-    QMessageBox::StandardButtons buttons, QMessageBox::StandardButton defaultButton)
+    QMessageBox::StandardButtons buttons, QMessageBox::StandardButton defaultButton, const QString &verb)
 {
     m_lastMessage = text;
+    m_lastVerb = verb;
     if (!m_answers.isEmpty())
         return m_answers.takeFirst();
     QMessageBox box(QMessageBox::Question, title, text, buttons, parent);
     box.setDefaultButton(defaultButton);
+    if (QAbstractButton *yes = box.button(QMessageBox::Yes); yes && !verb.isEmpty())
+        yes->setText(verb);
     box.setWindowModality(Qt::WindowModal);
     return QMessageBox::StandardButton(box.exec());
 }

@@ -16,8 +16,9 @@ public:
     Prompter() = default;
     Q_DISABLE_COPY_MOVE(Prompter)
 
+    // verb, when given, is the Yes button's text: the action it confirms ("Delete", "Make Public").
     QMessageBox::StandardButton question(QWidget *parent, const QString &title, const QString &text,
-        QMessageBox::StandardButtons buttons, QMessageBox::StandardButton defaultButton);
+        QMessageBox::StandardButtons buttons, QMessageBox::StandardButton defaultButton, const QString &verb = {});
     void warning(QWidget *parent, const QString &title, const QString &text);
     // A message with buttons of the caller's, in order: the index of the one chosen. Escape chooses the last.
     int choose(QWidget *parent, QMessageBox::Icon icon, const QString &title, const QString &text,
@@ -47,6 +48,8 @@ public:
     QString lastMessage() const { return m_lastMessage; }
     // The buttons offered by the last choose(), in order.
     QStringList lastChoices() const { return m_lastChoices; }
+    // The Yes button's verb in the last question.
+    QString lastVerb() const { return m_lastVerb; }
 
 private:
     QList<QMessageBox::StandardButton> m_answers;
@@ -57,6 +60,7 @@ private:
     std::function<int(QDialog *)> m_dialog;
     QString m_lastMessage;
     QStringList m_lastChoices;
+    QString m_lastVerb;
 };
 
 } // namespace berth

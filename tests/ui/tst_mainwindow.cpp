@@ -17,6 +17,7 @@
 #include <QMenuBar>
 #include <QPushButton>
 #include <QStackedWidget>
+#include <QToolButton>
 
 using namespace Qt::StringLiterals;
 using namespace berth;
@@ -223,6 +224,58 @@ private Q_SLOTS:
         actions.privateAction->trigger();
         QTRY_VERIFY(!model().index(0, 0).data(DeploymentTableModel::ProtectedRole).toBool());
         QCOMPARE(client.site(u"secret-plans"_s).status, 200);
+    }
+
+    void privateSiteOpensWithItsShareLink()
+    {
+        const QString hidden = m_dashboard->deploy(u"hidden-plans"_s, {{u"index.html"_s, "hidden"}});
+        const QString open = m_dashboard->deploy(u"open-plans"_s, {{u"index.html"_s, "open"}});
+        QTRY_COMPARE(model().rowCount(), 2);
+        QList<QUrl> opened;
+        window().prompter().setOpenUrlHandler([&opened](const QUrl &url) {
+            opened.append(url);
+            return true;
+        });
+        DeploymentActions &actions = window().actions();
+        auto *shareButton = berth::test::child<QToolButton>(&window(), u"copyShareLinkToolButton"_s);
+
+        m_dashboard->select(open);
+        QVERIFY(!shareButton->isVisible()); // a public site has no share link
+        actions.openAction->trigger();
+        QCOMPARE(opened.takeLast(), QUrl(m_dashboard->engine().addresses().siteUrl(u"open-plans"_s)));
+
+        m_dashboard->select(hidden);
+        actions.privateAction->trigger();
+        QTRY_VERIFY(model().deployment(hidden)->isProtected);
+        QTRY_VERIFY(shareButton->isVisible());
+        actions.openAction->trigger();
+        const QUrl link = opened.takeLast();
+        QCOMPARE(link, QUrl(model().shareUrlOf(*model().deployment(hidden))));
+        QCOMPARE(m_dashboard->client().site(u"hidden-plans"_s, u"/?"_s + link.query()).status, 302); // it lets in
+        QTest::mouseClick(shareButton, Qt::LeftButton);
+        QCOMPARE(QGuiApplication::clipboard()->text(), link.toString());
+
+        // The access window shows the whole link.
+        actions.protectionAction->trigger();
+        QDialog *access = nullptr;
+        QTRY_VERIFY((access = window().findChild<QDialog *>(u"protectionDialog"_s)) && access->isVisible());
+        auto *shareLink = berth::test::child<QLineEdit>(access, u"shareLinkLineEdit"_s);
+        QCOMPARE(shareLink->text(), link.toString());
+        QVERIFY(shareLink->width() > shareLink->fontMetrics().horizontalAdvance(shareLink->text()));
+        access->reject();
+
+        // Turning it public says first that the link is gone for good, on a button named for what it does.
+        window().prompter().setNextAnswer(QMessageBox::Cancel);
+        actions.privateAction->trigger();
+        QVERIFY2(window().prompter().lastMessage().contains(u"makes a new link"_s),
+            qPrintable(window().prompter().lastMessage()));
+        QCOMPARE(window().prompter().lastVerb(), u"Make &Public"_s);
+        QVERIFY(model().deployment(hidden)->isProtected);
+
+        m_dashboard->select(open);
+        QCOMPARE(actions.currentId(), open);
+        QVERIFY(!actions.copyShareLinkAction->isEnabled());
+        QTRY_VERIFY(!shareButton->isVisible()); // the toolbar lays out again from the event loop
     }
 
     void deleteAsksFirst()
