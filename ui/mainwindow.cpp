@@ -69,6 +69,7 @@ MainWindow::MainWindow(Engine &engine, AppSettings &settings, QWidget *parent)
     m_table->setAccessibleName(tr("Deployments"));
     m_table->setModel(m_proxy);
     m_table->sortByColumn(DeploymentTableModel::UpdatedColumn, Qt::DescendingOrder);
+    m_table->setTabKeyNavigation(false); // Tab leaves the table; the arrows move within it
     QHeaderView *header = m_table->horizontalHeader();
     header->setSectionResizeMode(QHeaderView::ResizeToContents);
     header->setSectionResizeMode(DeploymentTableModel::TitleColumn, QHeaderView::Stretch);
@@ -265,6 +266,9 @@ void MainWindow::updateView()
     const int count = m_model->rowCount();
     m_stack->setCurrentIndex(count == 0 ? 0 : 1);
     m_count->setText(tr("%n site(s)", nullptr, count));
+    // Always a current site while there are any, so that the site shortcuts work from the start.
+    if (m_proxy->rowCount() > 0 && !m_table->selectionModel()->hasSelection())
+        selectDeployment(idAtRow(0));
     updateCurrent();
 }
 

@@ -357,6 +357,25 @@ private Q_SLOTS:
         QVERIFY(!berth::test::openDialog<PublishDialog>(&window()));
     }
 
+    void aSiteIsCurrentFromTheStartAndTabLeavesTheTable()
+    {
+        QVERIFY(!m_dashboard->deploy(u"older-site"_s, {{u"index.html"_s, "1"}}).isEmpty());
+        const QString newest = m_dashboard->deploy(u"newer-site"_s, {{u"index.html"_s, "2"}});
+        QTRY_COMPARE(model().rowCount(), 2);
+        // A window opened over existing sites, as after a start: the top row is current, so shortcuts apply.
+        MainWindow again(m_dashboard->engine(), m_dashboard->settings());
+        again.show();
+        QVERIFY(QTest::qWaitForWindowExposed(&again));
+        QCOMPARE(again.actions().currentId(), newest);
+        QVERIFY(again.actions().openAction->isEnabled());
+
+        QVERIFY(berth::test::waitUntilActive(&again));
+        again.tableView()->setFocus();
+        QTest::keyClick(again.tableView(), Qt::Key_Tab);
+        QVERIFY(QApplication::focusWidget() != again.tableView()); // not the next cell: the next control
+        QCOMPARE(again.actions().currentId(), newest);
+    }
+
     void filterKeepsMatchingRows()
     {
         QVERIFY(!m_dashboard->deploy(u"alpha-site"_s, {{u"index.html"_s, "a"}}).isEmpty());
