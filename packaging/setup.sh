@@ -17,6 +17,8 @@ build_packages=(
 )
 # Mailing sign-in codes (SMTP with STARTTLS or TLS).
 build_packages+=(libcurl4-openssl-dev)
+# Qt's own words in the dashboard (standard buttons, shortcut names) in the user's language.
+build_packages+=(qt6-translations-l10n)
 # Extra packages the test suite needs: clang and its runtime for the libFuzzer target, valgrind for
 # the memory checks of the connection paths.
 test_packages=(

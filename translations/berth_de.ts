@@ -360,6 +360,42 @@
         <source>Berth could not finish this: %1</source>
         <translation>Berth konnte das nicht abschließen: %1</translation>
     </message>
+    <message>
+        <source>This site has as many counters as its plan allows. Reset one first, or raise the limit.</source>
+        <translation>Diese Website hat so viele Zähler, wie ihr Tarif erlaubt. Setzen Sie zuerst einen zurück oder erhöhen Sie das Limit.</translation>
+    </message>
+    <message>
+        <source>This site has received as many form submissions today as its plan allows.</source>
+        <translation>Diese Website hat heute so viele Formulareinsendungen erhalten, wie ihr Tarif erlaubt.</translation>
+    </message>
+    <message>
+        <source>The address “%1” is already taken by another site. Choose another slug.</source>
+        <translation>Die Adresse „%1“ ist bereits von einer anderen Website belegt. Wählen Sie ein anderes Kürzel.</translation>
+    </message>
+    <message>
+        <source>A slug is 3 to 63 characters: lowercase letters and digits in groups joined by single hyphens, with at least one hyphen (e.g. “my-site”).</source>
+        <translation>Ein Kürzel hat 3 bis 63 Zeichen: Kleinbuchstaben und Ziffern in Gruppen, verbunden durch einzelne Bindestriche, mit mindestens einem Bindestrich (z. B. „meine-site“).</translation>
+    </message>
+    <message>
+        <source>This counter no longer exists.</source>
+        <translation>Diesen Zähler gibt es nicht mehr.</translation>
+    </message>
+    <message>
+        <source>This submission no longer exists.</source>
+        <translation>Diese Einsendung gibt es nicht mehr.</translation>
+    </message>
+    <message>
+        <source>This key no longer exists.</source>
+        <translation>Diesen Schlüssel gibt es nicht mehr.</translation>
+    </message>
+    <message>
+        <source>This user no longer exists.</source>
+        <translation>Diesen Benutzer gibt es nicht mehr.</translation>
+    </message>
+    <message>
+        <source>Too many requests at once. Try again in a minute.</source>
+        <translation>Zu viele Anfragen auf einmal. Versuchen Sie es in einer Minute erneut.</translation>
+    </message>
 </context>
 <context>
     <name>berth::FirstKeyDialog</name>

@@ -360,6 +360,42 @@
         <source>Berth could not finish this: %1</source>
         <translation type="unfinished"></translation>
     </message>
+    <message>
+        <source>This site has as many counters as its plan allows. Reset one first, or raise the limit.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>This site has received as many form submissions today as its plan allows.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>The address “%1” is already taken by another site. Choose another slug.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>A slug is 3 to 63 characters: lowercase letters and digits in groups joined by single hyphens, with at least one hyphen (e.g. “my-site”).</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>This counter no longer exists.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>This submission no longer exists.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>This key no longer exists.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>This user no longer exists.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Too many requests at once. Try again in a minute.</source>
+        <translation type="unfinished"></translation>
+    </message>
 </context>
 <context>
     <name>berth::FirstKeyDialog</name>
