@@ -906,6 +906,10 @@
         <source>Your sites stay online. Quit from the tray icon&apos;s menu or with File ▸ Quit.</source>
         <translation>Ihre Websites bleiben online. Beenden Sie Berth über das Menü des Symbols im Infobereich oder mit Datei ▸ Beenden.</translation>
     </message>
+    <message>
+        <source>No site matches “%1”.</source>
+        <translation>Keine Website passt zu „%1“.</translation>
+    </message>
 </context>
 <context>
     <name>berth::PlanText</name>

@@ -906,6 +906,10 @@
         <source>Your sites stay online. Quit from the tray icon&apos;s menu or with File ▸ Quit.</source>
         <translation type="unfinished"></translation>
     </message>
+    <message>
+        <source>No site matches “%1”.</source>
+        <translation type="unfinished"></translation>
+    </message>
 </context>
 <context>
     <name>berth::PlanText</name>

@@ -78,8 +78,15 @@ MainWindow::MainWindow(Engine &engine, AppSettings &settings, QWidget *parent)
         header->restoreState(settings.tableHeaderState());
 
     m_stack = new QStackedWidget(this);
-    m_stack->addWidget(buildEmptyState());
+    m_empty = buildEmptyState();
+    m_stack->addWidget(m_empty);
     m_stack->addWidget(m_table);
+    m_noMatch = new QLabel(this);
+    m_noMatch->setObjectName(u"noMatchLabel"_s);
+    m_noMatch->setAlignment(Qt::AlignCenter);
+    m_noMatch->setWordWrap(true);
+    m_noMatch->setForegroundRole(QPalette::PlaceholderText);
+    m_stack->addWidget(m_noMatch);
     auto *central = new QWidget(this);
     auto *layout = new QVBoxLayout(central);
     layout->setContentsMargins(0, 0, 0, 0);
@@ -151,6 +158,7 @@ QWidget *MainWindow::buildHeader()
     m_filter->setMinimumWidth(180);
     m_filter->setMaximumWidth(260);
     connect(m_filter, &QLineEdit::textChanged, m_proxy, &DeploymentFilterModel::setFilterText);
+    connect(m_filter, &QLineEdit::textChanged, this, &MainWindow::updateView);
 
     auto *layout = new QHBoxLayout(header);
     layout->setContentsMargins(12, 8, 12, 8);
@@ -164,6 +172,7 @@ QWidget *MainWindow::buildEmptyState()
 {
     auto *page = new QWidget(this);
     page->setObjectName(u"emptyStateWidget"_s);
+    page->setAutoFillBackground(true);
     auto *icon = new IconLabel(Icons::icon(u"drop"_s), kEmptyIconSize, page);
     auto *text = new QLabel(tr("Drop a folder or an .html file here to publish it"), page);
     text->setObjectName(u"emptyStateLabel"_s);
@@ -264,7 +273,14 @@ void MainWindow::buildMenus()
 void MainWindow::updateView()
 {
     const int count = m_model->rowCount();
-    m_stack->setCurrentIndex(count == 0 ? 0 : 1);
+    if (count == 0) {
+        m_stack->setCurrentWidget(m_empty);
+    } else if (m_proxy->rowCount() == 0) {
+        m_noMatch->setText(tr("No site matches “%1”.").arg(m_filter->text()));
+        m_stack->setCurrentWidget(m_noMatch);
+    } else {
+        m_stack->setCurrentWidget(m_table);
+    }
     m_count->setText(tr("%n site(s)", nullptr, count));
     // Always a current site while there are any, so that the site shortcuts work from the start.
     if (m_proxy->rowCount() > 0 && !m_table->selectionModel()->hasSelection())
@@ -339,6 +355,32 @@ void MainWindow::dragEnterEvent(QDragEnterEvent *event)
         return;
     event->acceptProposedAction();
     statusBar()->showMessage(tr("Drop to publish a new site"));
+    highlightEmptyState(true);
+}
+
+void MainWindow::dragLeaveEvent(QDragLeaveEvent *event)
+{
+    statusBar()->clearMessage();
+    highlightEmptyState(false);
+    event->accept();
+}
+
+void MainWindow::highlightEmptyState(bool active)
+{
+    // The whole empty window is the drop target: it says so while something publishable is over it.
+    // A tint of the highlight colour, so that the text keeps its contrast in light and dark palettes.
+    QPalette tinted = palette();
+    if (active) {
+        const QColor window = tinted.color(QPalette::Window);
+        const QColor highlight = tinted.color(QPalette::Highlight);
+        constexpr float kTint = 0.25F;
+        tinted.setColor(QPalette::Window,
+            QColor::fromRgbF(window.redF() + (highlight.redF() - window.redF()) * kTint,
+                window.greenF() + (highlight.greenF() - window.greenF()) * kTint,
+                window.blueF() + (highlight.blueF() - window.blueF()) * kTint));
+    }
+    m_empty->setPalette(tinted);
+    m_empty->setProperty("dropTarget", active);
 }
 
 void MainWindow::dropEvent(QDropEvent *event)
@@ -348,6 +390,7 @@ void MainWindow::dropEvent(QDropEvent *event)
         return;
     event->acceptProposedAction();
     statusBar()->clearMessage();
+    highlightEmptyState(false);
     publishPaths(paths);
 }
 

@@ -64,6 +64,7 @@ Q_SIGNALS:
 
 protected:
     void dragEnterEvent(QDragEnterEvent *event) override;
+    void dragLeaveEvent(QDragLeaveEvent *event) override;
     void dropEvent(QDropEvent *event) override;
     void closeEvent(QCloseEvent *event) override;
 
@@ -75,6 +76,7 @@ private:
     void updateCurrent();
     void showContextMenu(const QPoint &position);
     void showDropHint(int proxyRow, bool active);
+    void highlightEmptyState(bool active);
     QString idAtRow(int proxyRow) const;
     void openKeys();
     void openSettings();
@@ -90,6 +92,8 @@ private:
     TrayController *m_tray;
     SubmissionAlerts *m_alerts;
     QStackedWidget *m_stack = nullptr;
+    QWidget *m_empty = nullptr;
+    QLabel *m_noMatch = nullptr;
     QLineEdit *m_filter = nullptr;
     QLabel *m_count = nullptr;
     QPointer<AccountsDialog> m_accounts;

@@ -15,6 +15,7 @@
 #include <QLabel>
 #include <QLineEdit>
 #include <QMenuBar>
+#include <QMimeData>
 #include <QPushButton>
 #include <QStackedWidget>
 #include <QToolButton>
@@ -374,6 +375,42 @@ private Q_SLOTS:
         QTest::keyClick(again.tableView(), Qt::Key_Tab);
         QVERIFY(QApplication::focusWidget() != again.tableView()); // not the next cell: the next control
         QCOMPARE(again.actions().currentId(), newest);
+    }
+
+    void onlyPublishableThingsAreAcceptedWhileDragging()
+    {
+        QVERIFY(berth::test::writeTree(m_files->path(), {{u"notes.txt"_s, "text"}, {u"page.html"_s, "<p>"}}));
+        QWidget *empty = window().findChild<QWidget *>(u"emptyStateWidget"_s);
+        QMimeData mime;
+        const auto enter = [&](const QString &name) {
+            mime.setUrls({QUrl::fromLocalFile(m_files->filePath(name))});
+            QDragEnterEvent event(QPoint(200, 200), Qt::CopyAction, &mime, Qt::LeftButton, Qt::NoModifier);
+            QApplication::sendEvent(&window(), &event);
+            return event.isAccepted();
+        };
+        const QColor window = empty->palette().color(QPalette::Window);
+        QVERIFY(!enter(u"notes.txt"_s)); // refused while dragging, not after the drop
+        QVERIFY(!empty->property("dropTarget").toBool());
+        QVERIFY(enter(u"page.html"_s));
+        QVERIFY(empty->property("dropTarget").toBool()); // the empty window lights up as the target
+        QVERIFY(empty->palette().color(QPalette::Window) != window);
+        QDragLeaveEvent leave;
+        QApplication::sendEvent(&this->window(), &leave);
+        QVERIFY(!empty->property("dropTarget").toBool());
+        QCOMPARE(empty->palette().color(QPalette::Window), window);
+    }
+
+    void filterWithNoMatchSaysSo()
+    {
+        QVERIFY(!m_dashboard->deploy(u"gamma-site"_s, {{u"index.html"_s, "g"}}).isEmpty());
+        QTRY_COMPARE(model().rowCount(), 1);
+        auto *filter = window().findChild<QLineEdit *>(u"filterLineEdit"_s);
+        QTest::keyClicks(filter, u"zebra"_s);
+        auto *noMatch = window().findChild<QLabel *>(u"noMatchLabel"_s);
+        QVERIFY(noMatch->isVisible());
+        QCOMPARE(noMatch->text(), u"No site matches “zebra”."_s);
+        filter->clear();
+        QVERIFY(window().tableView()->isVisible());
     }
 
     void filterKeepsMatchingRows()
