@@ -347,6 +347,25 @@
     </message>
 </context>
 <context>
+    <name>berth::EmptyStatePage</name>
+    <message>
+        <source>Drop a folder or an .html file here to publish it</source>
+        <translation>Ziehen Sie einen Ordner oder eine .html-Datei hierher, um sie zu veröffentlichen</translation>
+    </message>
+    <message>
+        <source>It goes live at once at its own address. Hidden files and .git are left out.</source>
+        <translation>Sie ist sofort unter einer eigenen Adresse erreichbar. Versteckte Dateien und .git werden ausgelassen.</translation>
+    </message>
+    <message>
+        <source>Choose &amp;Folder…</source>
+        <translation>&amp;Ordner auswählen …</translation>
+    </message>
+    <message>
+        <source>Choose HTML &amp;File…</source>
+        <translation>HTML-&amp;Datei auswählen …</translation>
+    </message>
+</context>
+<context>
     <name>berth::ErrorText</name>
     <message>
         <source>Your plan&apos;s deployment limit is reached. Delete a deployment first, or raise the limit.</source>
@@ -782,22 +801,6 @@
     <message>
         <source>Filter sites</source>
         <translation>Websites filtern</translation>
-    </message>
-    <message>
-        <source>Drop a folder or an .html file here to publish it</source>
-        <translation>Ziehen Sie einen Ordner oder eine .html-Datei hierher, um sie zu veröffentlichen</translation>
-    </message>
-    <message>
-        <source>It goes live at once at its own address. Hidden files and .git are left out.</source>
-        <translation>Sie ist sofort unter einer eigenen Adresse erreichbar. Versteckte Dateien und .git werden ausgelassen.</translation>
-    </message>
-    <message>
-        <source>Choose &amp;Folder…</source>
-        <translation>&amp;Ordner auswählen …</translation>
-    </message>
-    <message>
-        <source>Choose HTML &amp;File…</source>
-        <translation>HTML-&amp;Datei auswählen …</translation>
     </message>
     <message>
         <source>&amp;Publish Folder…</source>

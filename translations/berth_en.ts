@@ -347,6 +347,25 @@
     </message>
 </context>
 <context>
+    <name>berth::EmptyStatePage</name>
+    <message>
+        <source>Drop a folder or an .html file here to publish it</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>It goes live at once at its own address. Hidden files and .git are left out.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Choose &amp;Folder…</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Choose HTML &amp;File…</source>
+        <translation type="unfinished"></translation>
+    </message>
+</context>
+<context>
     <name>berth::ErrorText</name>
     <message>
         <source>Your plan&apos;s deployment limit is reached. Delete a deployment first, or raise the limit.</source>
@@ -781,22 +800,6 @@
     </message>
     <message>
         <source>Filter sites</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <source>Drop a folder or an .html file here to publish it</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <source>It goes live at once at its own address. Hidden files and .git are left out.</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <source>Choose &amp;Folder…</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <source>Choose HTML &amp;File…</source>
         <translation type="unfinished"></translation>
     </message>
     <message>

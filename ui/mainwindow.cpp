@@ -8,6 +8,7 @@
 #include "deploymenttableview.h"
 #include "domain/accountservice.h"
 #include "domain/siteaddresses.h"
+#include "emptystatepage.h"
 #include "engine.h"
 #include "firstkeydialog.h"
 #include "iconlabel.h"
@@ -26,7 +27,6 @@
 #include <QLineEdit>
 #include <QMenuBar>
 #include <QMimeData>
-#include <QPushButton>
 #include <QStackedWidget>
 #include <QStatusBar>
 #include <QToolBar>
@@ -39,7 +39,6 @@ namespace berth {
 
 namespace {
 constexpr int kStatusTimeoutMs = 5000;
-constexpr int kEmptyIconSize = 72;
 
 User ownerOf(Engine &engine)
 {
@@ -78,7 +77,9 @@ MainWindow::MainWindow(Engine &engine, AppSettings &settings, QWidget *parent)
         header->restoreState(settings.tableHeaderState());
 
     m_stack = new QStackedWidget(this);
-    m_empty = buildEmptyState();
+    m_empty = new EmptyStatePage(this);
+    connect(m_empty, &EmptyStatePage::chooseFolder, m_actions, &DeploymentActions::choosePublishFolder);
+    connect(m_empty, &EmptyStatePage::chooseFile, m_actions, &DeploymentActions::choosePublishFile);
     m_stack->addWidget(m_empty);
     m_stack->addWidget(m_table);
     m_noMatch = new QLabel(this);
@@ -166,47 +167,6 @@ QWidget *MainWindow::buildHeader()
     layout->addWidget(status, 1);
     layout->addWidget(m_filter);
     return header;
-}
-
-QWidget *MainWindow::buildEmptyState()
-{
-    auto *page = new QWidget(this);
-    page->setObjectName(u"emptyStateWidget"_s);
-    page->setAutoFillBackground(true);
-    auto *icon = new IconLabel(Icons::icon(u"drop"_s), kEmptyIconSize, page);
-    auto *text = new QLabel(tr("Drop a folder or an .html file here to publish it"), page);
-    text->setObjectName(u"emptyStateLabel"_s);
-    text->setAlignment(Qt::AlignCenter);
-    text->setWordWrap(true);
-    QFont font = text->font();
-    font.setPointSizeF(font.pointSizeF() * 1.4);
-    text->setFont(font);
-    auto *hint = new QLabel(tr("It goes live at once at its own address. Hidden files and .git are left out."), page);
-    hint->setAlignment(Qt::AlignCenter);
-    hint->setWordWrap(true);
-    hint->setForegroundRole(QPalette::PlaceholderText);
-    auto *folder = new QPushButton(Icons::icon(u"folder"_s), tr("Choose &Folder…"), page);
-    folder->setObjectName(u"chooseFolderButton"_s);
-    auto *file = new QPushButton(Icons::icon(u"file"_s), tr("Choose HTML &File…"), page);
-    file->setObjectName(u"chooseFileButton"_s);
-    connect(folder, &QPushButton::clicked, m_actions, &DeploymentActions::choosePublishFolder);
-    connect(file, &QPushButton::clicked, m_actions, &DeploymentActions::choosePublishFile);
-
-    auto *buttons = new QHBoxLayout;
-    buttons->addStretch();
-    buttons->addWidget(folder);
-    buttons->addWidget(file);
-    buttons->addStretch();
-    auto *layout = new QVBoxLayout(page);
-    layout->addStretch(2);
-    layout->addWidget(icon, 0, Qt::AlignHCenter);
-    layout->addSpacing(8);
-    layout->addWidget(text);
-    layout->addWidget(hint);
-    layout->addSpacing(12);
-    layout->addLayout(buttons);
-    layout->addStretch(3);
-    return page;
 }
 
 void MainWindow::buildMenus()
@@ -355,32 +315,14 @@ void MainWindow::dragEnterEvent(QDragEnterEvent *event)
         return;
     event->acceptProposedAction();
     statusBar()->showMessage(tr("Drop to publish a new site"));
-    highlightEmptyState(true);
+    m_empty->setDropTarget(true);
 }
 
 void MainWindow::dragLeaveEvent(QDragLeaveEvent *event)
 {
     statusBar()->clearMessage();
-    highlightEmptyState(false);
+    m_empty->setDropTarget(false);
     event->accept();
-}
-
-void MainWindow::highlightEmptyState(bool active)
-{
-    // The whole empty window is the drop target: it says so while something publishable is over it.
-    // A tint of the highlight colour, so that the text keeps its contrast in light and dark palettes.
-    QPalette tinted = palette();
-    if (active) {
-        const QColor window = tinted.color(QPalette::Window);
-        const QColor highlight = tinted.color(QPalette::Highlight);
-        constexpr float kTint = 0.25F;
-        tinted.setColor(QPalette::Window,
-            QColor::fromRgbF(window.redF() + (highlight.redF() - window.redF()) * kTint,
-                window.greenF() + (highlight.greenF() - window.greenF()) * kTint,
-                window.blueF() + (highlight.blueF() - window.blueF()) * kTint));
-    }
-    m_empty->setPalette(tinted);
-    m_empty->setProperty("dropTarget", active);
 }
 
 void MainWindow::dropEvent(QDropEvent *event)
@@ -390,7 +332,7 @@ void MainWindow::dropEvent(QDropEvent *event)
         return;
     event->acceptProposedAction();
     statusBar()->clearMessage();
-    highlightEmptyState(false);
+    m_empty->setDropTarget(false);
     publishPaths(paths);
 }
 

@@ -19,6 +19,7 @@ class DeploymentActions;
 class DeploymentFilterModel;
 class DeploymentTableModel;
 class DeploymentTableView;
+class EmptyStatePage;
 class FirstKeyDialog;
 class Notifier;
 class SubmissionAlerts;
@@ -70,13 +71,11 @@ protected:
 
 private:
     QWidget *buildHeader();
-    QWidget *buildEmptyState();
     void buildMenus();
     void updateView();
     void updateCurrent();
     void showContextMenu(const QPoint &position);
     void showDropHint(int proxyRow, bool active);
-    void highlightEmptyState(bool active);
     QString idAtRow(int proxyRow) const;
     void openKeys();
     void openSettings();
@@ -92,7 +91,7 @@ private:
     TrayController *m_tray;
     SubmissionAlerts *m_alerts;
     QStackedWidget *m_stack = nullptr;
-    QWidget *m_empty = nullptr;
+    EmptyStatePage *m_empty = nullptr;
     QLabel *m_noMatch = nullptr;
     QLineEdit *m_filter = nullptr;
     QLabel *m_count = nullptr;
