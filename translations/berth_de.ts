@@ -29,6 +29,21 @@
     </message>
 </context>
 <context>
+    <name>berth::Appearance</name>
+    <message>
+        <source>Light</source>
+        <translation>Hell</translation>
+    </message>
+    <message>
+        <source>Dark</source>
+        <translation>Dunkel</translation>
+    </message>
+    <message>
+        <source>Same as the system</source>
+        <translation>Wie das System</translation>
+    </message>
+</context>
+<context>
     <name>berth::CountersModel</name>
     <message>
         <source>Counting since %1</source>
@@ -1273,6 +1288,14 @@
     <message>
         <source>The limits of %1 could not be saved: %2</source>
         <translation>Die Limits von %1 konnten nicht gespeichert werden: %2</translation>
+    </message>
+    <message>
+        <source>Appearance</source>
+        <translation>Erscheinungsbild</translation>
+    </message>
+    <message>
+        <source>&amp;Appearance:</source>
+        <translation>Erschei<translation>&amp;Erscheinungsbild:</translation>amp;nungsbild:</translation>
     </message>
 </context>
 <context>

@@ -29,6 +29,21 @@
     </message>
 </context>
 <context>
+    <name>berth::Appearance</name>
+    <message>
+        <source>Light</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Dark</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Same as the system</source>
+        <translation type="unfinished"></translation>
+    </message>
+</context>
+<context>
     <name>berth::CountersModel</name>
     <message>
         <source>Counting since %1</source>
@@ -1272,6 +1287,14 @@
     </message>
     <message>
         <source>Type over a number to change it. New limits apply as soon as you save, to everyone on the plan; sites and submissions already above a lowered limit stay. The instance owner is on Pro. Sizes: a single HTML page up to %1, each file up to %2, a whole site up to %3.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Appearance</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>&amp;Appearance:</source>
         <translation type="unfinished"></translation>
     </message>
 </context>

@@ -17,6 +17,7 @@ const QString kSiteDomainKey = u"server/siteDomain"_s;
 const QString kDataDirKey = u"server/dataDir"_s;
 const QString kTrayKey = u"window/keepServingInTray"_s;
 const QString kGeometryKey = u"window/geometry"_s;
+const QString kAppearanceKey = u"window/appearance"_s;
 const QString kHeaderKey = u"window/tableHeader"_s;
 const QString kSourcesGroup = u"sources/"_s;
 } // namespace
@@ -65,6 +66,14 @@ bool AppSettings::keepServingInTray() const
 void AppSettings::setKeepServingInTray(bool keep)
 {
     m_settings->setValue(kTrayKey, keep);
+}
+QString AppSettings::appearance() const
+{
+    return m_settings->value(kAppearanceKey, u"system"_s).toString();
+}
+void AppSettings::setAppearance(const QString &appearance)
+{
+    m_settings->setValue(kAppearanceKey, appearance);
 }
 QByteArray AppSettings::windowGeometry() const
 {

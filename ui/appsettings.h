@@ -32,6 +32,8 @@ public:
     void setDataDir(const QString &dir);
     bool keepServingInTray() const;
     void setKeepServingInTray(bool keep);
+    QString appearance() const; // "system", "light" or "dark"
+    void setAppearance(const QString &appearance);
 
     QByteArray windowGeometry() const;
     void setWindowGeometry(const QByteArray &geometry);

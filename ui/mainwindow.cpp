@@ -57,6 +57,7 @@ MainWindow::MainWindow(Engine &engine, AppSettings &settings, QWidget *parent)
     , m_tray(new TrayController(this))
     , m_alerts(new SubmissionAlerts(engine.submissions(), engine.deployments(), m_context.owner, m_tray, this))
 {
+    m_appearance.apply(Appearance::fromName(settings.appearance()));
     setObjectName(u"mainWindow"_s);
     setWindowTitle(tr("Berth"));
     setWindowIcon(Icons::appIcon());
@@ -421,6 +422,7 @@ void MainWindow::openSettings()
     dialog->setAttribute(Qt::WA_DeleteOnClose);
     connect(dialog, &QDialog::accepted, this, [this, dialog] {
         m_tray->setEnabled(m_context.settings.keepServingInTray());
+        m_appearance.apply(Appearance::fromName(m_context.settings.appearance()));
         if (dialog->planLimitsChanged()) {
             statusBar()->showMessage(tr("New plan limits saved: they apply now."), kStatusTimeoutMs);
             if (m_accounts)

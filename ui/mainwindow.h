@@ -1,5 +1,6 @@
 #pragma once
 
+#include "appearance.h"
 #include "dashboardcontext.h"
 #include "prompter.h"
 
@@ -82,6 +83,7 @@ private:
     void about();
     void saveState();
 
+    Appearance m_appearance; // first: it remembers the desktop's look before anything changes it
     Prompter m_prompter;
     DashboardContext m_context;
     DeploymentTableModel *m_model;

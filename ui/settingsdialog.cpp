@@ -1,5 +1,6 @@
 #include "settingsdialog.h"
 
+#include "appearance.h"
 #include "appsettings.h"
 #include "domain/limits.h"
 #include "domain/plansettings.h"
@@ -10,6 +11,7 @@
 #include "theme.h"
 
 #include <QCheckBox>
+#include <QComboBox>
 #include <QDialogButtonBox>
 #include <QFormLayout>
 #include <QGroupBox>
@@ -85,8 +87,19 @@ SettingsDialog::SettingsDialog(const DashboardContext &context, QWidget *parent,
     auto *layout = new QVBoxLayout(this);
     layout->addWidget(server);
     layout->addWidget(m_tray);
-    if (m_scope == Scope::All)
+    if (m_scope == Scope::All) {
+        m_appearance = new QComboBox(this);
+        m_appearance->setObjectName(u"appearanceComboBox"_s);
+        m_appearance->setAccessibleName(tr("Appearance"));
+        for (const auto mode : {Appearance::Mode::System, Appearance::Mode::Light, Appearance::Mode::Dark})
+            m_appearance->addItem(Appearance::label(mode), Appearance::name(mode));
+        m_appearance->setCurrentIndex(
+            std::max(0, m_appearance->findData(Appearance::name(Appearance::fromName(context.settings.appearance())))));
+        auto *look = new QFormLayout;
+        look->addRow(tr("&Appearance:"), m_appearance);
+        layout->addLayout(look);
         layout->addWidget(planLimits());
+    }
     layout->addWidget(m_message);
     layout->addWidget(buttons);
 }
@@ -211,6 +224,8 @@ void SettingsDialog::accept()
     m_context.settings.setDataDir(m_dataDir->text());
     if (m_tray->isEnabled())
         m_context.settings.setKeepServingInTray(m_tray->isChecked());
+    if (m_appearance)
+        m_context.settings.setAppearance(m_appearance->currentData().toString());
     m_context.settings.sync();
     QDialog::accept();
 }

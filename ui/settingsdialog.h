@@ -7,6 +7,7 @@
 
 QT_BEGIN_NAMESPACE
 class QCheckBox;
+class QComboBox;
 class QLabel;
 class QLineEdit;
 class QSpinBox;
@@ -43,6 +44,7 @@ private:
     QLineEdit *m_siteDomain;
     QLineEdit *m_dataDir;
     QCheckBox *m_tray;
+    QComboBox *m_appearance = nullptr;
     QLabel *m_message;
     QList<QSpinBox *> m_limits; // four a plan, in PlanTable::plans() order
     bool m_planLimitsChanged = false;

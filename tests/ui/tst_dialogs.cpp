@@ -6,19 +6,23 @@
 #include "domain/deploymentservice.h"
 #include "domain/siteaddresses.h"
 #include "editdetailsdialog.h"
+#include "icons.h"
 #include "keysdialog.h"
 #include "protectiondialog.h"
 #include "renamedialog.h"
 #include "settingsdialog.h"
+#include "theme.h"
 #include "uitestsupport.h"
 
 #include <QAction>
 #include <QCheckBox>
+#include <QComboBox>
 #include <QLabel>
 #include <QLineEdit>
 #include <QPlainTextEdit>
 #include <QPushButton>
 #include <QRadioButton>
+#include <QStyle>
 #include <QTreeWidget>
 
 using namespace Qt::StringLiterals;
@@ -210,6 +214,39 @@ private Q_SLOTS:
         QVERIFY(dialog->findChild<QLineEdit *>(u"secretLineEdit"_s)->text().isEmpty());
         QVERIFY(!dialog->findChild<QLineEdit *>(u"secretLineEdit"_s)->isVisible());
         dialog->close();
+    }
+
+    void appearanceCanBeDarkAndBackToTheSystem()
+    {
+        const QPalette system = QApplication::palette();
+        const QString systemStyle = QApplication::style()->name();
+        const auto chooseAndSave = [this](const QString &name) {
+            window().findChild<QAction *>(u"settingsAction"_s)->trigger();
+            SettingsDialog *dialog = openDialog<SettingsDialog>(&window());
+            auto *combo = dialog->findChild<QComboBox *>(u"appearanceComboBox"_s);
+            combo->setCurrentIndex(combo->findData(name));
+            QTest::mouseClick(dialog->findChild<QPushButton *>(u"saveButton"_s), Qt::LeftButton);
+            return !dialog->isVisible();
+        };
+        QVERIFY(chooseAndSave(u"dark"_s));
+        QCOMPARE(m_dashboard->settings().appearance(), u"dark"_s);
+        QVERIFY(Theme::isDark(QApplication::palette()));
+        QCOMPARE(QApplication::style()->name(), u"fusion"_s);
+        QTRY_VERIFY(Theme::isDark(window().palette())); // the windows hear of it through the event loop
+        // The icons follow: drawn in the palette's light text colour now.
+        const QImage icon = Icons::icon(u"copy"_s).pixmap(32).toImage();
+        int lightest = 0;
+        for (int y = 0; y < icon.height(); ++y) {
+            for (int x = 0; x < icon.width(); ++x) {
+                if (qAlpha(icon.pixel(x, y)) > 200)
+                    lightest = std::max(lightest, QColor(icon.pixel(x, y)).lightness());
+            }
+        }
+        QVERIFY2(lightest > 200, qPrintable(QString::number(lightest)));
+
+        QVERIFY(chooseAndSave(u"system"_s));
+        QCOMPARE(QApplication::style()->name(), systemStyle);
+        QCOMPARE(QApplication::palette().color(QPalette::Window), system.color(QPalette::Window));
     }
 
     void settingsAreValidatedAndKept()
