@@ -1295,7 +1295,7 @@
     </message>
     <message>
         <source>&amp;Appearance:</source>
-        <translation>Erschei<translation>&amp;Erscheinungsbild:</translation>amp;nungsbild:</translation>
+        <translation>Erschei&amp;nungsbild:</translation>
     </message>
 </context>
 <context>
