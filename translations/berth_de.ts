@@ -1297,6 +1297,10 @@
         <source>&amp;Appearance:</source>
         <translation>Erschei&amp;nungsbild:</translation>
     </message>
+    <message>
+        <source>In effect for this run, from the command line: %1. The values here apply when Berth starts without these options.</source>
+        <translation>Für diesen Lauf gilt, was auf der Befehlszeile steht: %1. Die Werte hier gelten, wenn Berth ohne diese Optionen startet.</translation>
+    </message>
 </context>
 <context>
     <name>berth::SignInPanel</name>

@@ -1297,6 +1297,10 @@
         <source>&amp;Appearance:</source>
         <translation type="unfinished"></translation>
     </message>
+    <message>
+        <source>In effect for this run, from the command line: %1. The values here apply when Berth starts without these options.</source>
+        <translation type="unfinished"></translation>
+    </message>
 </context>
 <context>
     <name>berth::SignInPanel</name>

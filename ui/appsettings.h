@@ -5,6 +5,7 @@
 #include <QByteArray>
 #include <QString>
 #include <memory>
+#include <optional>
 
 QT_BEGIN_NAMESPACE
 class QSettings;
@@ -23,6 +24,15 @@ public:
     Q_DISABLE_COPY_MOVE(AppSettings)
 
     static constexpr quint16 kDefaultPort = 8080;
+
+    // Serving options given on the command line: they win over the saved values for one run and are
+    // never saved. Kept here so that Settings can show what is in effect.
+    struct Overrides
+    {
+        std::optional<QString> listen, dataDir, siteDomain, baseUrl;
+    };
+    const Overrides &overrides() const { return m_overrides; }
+    void setOverrides(const Overrides &overrides) { m_overrides = overrides; }
 
     QString listen() const; // "127.0.0.1:8080"
     void setListen(const QString &listen);
@@ -57,6 +67,7 @@ public:
 
 private:
     std::unique_ptr<QSettings> m_settings;
+    Overrides m_overrides;
 };
 
 } // namespace berth

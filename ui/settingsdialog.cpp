@@ -79,6 +79,27 @@ SettingsDialog::SettingsDialog(const DashboardContext &context, QWidget *parent,
     dataLabel->setBuddy(m_dataDir);
     form->addRow(dataLabel, dataRow);
 
+    // What the command line set wins for this run: say so, or the fields would seem to be in effect.
+    const AppSettings::Overrides &overrides = context.settings.overrides();
+    QStringList given;
+    const auto note = [&given](const char *option, const std::optional<QString> &value) {
+        if (value)
+            given.append(u"--%1 %2"_s.arg(QLatin1String(option), *value));
+    };
+    note("listen", overrides.listen);
+    note("site-domain", overrides.siteDomain);
+    note("data-dir", overrides.dataDir);
+    note("base-url", overrides.baseUrl);
+    auto *overridden = new QLabel(server);
+    overridden->setObjectName(u"overridesLabel"_s);
+    overridden->setWordWrap(true);
+    overridden->setTextInteractionFlags(Qt::TextSelectableByMouse);
+    overridden->setText(tr("In effect for this run, from the command line: %1. The values here apply when Berth "
+                           "starts without these options.")
+                            .arg(given.join(u", "_s)));
+    overridden->setVisible(!given.isEmpty());
+    form->addRow(overridden);
+
     auto *buttons = new QDialogButtonBox(QDialogButtonBox::Save | QDialogButtonBox::Cancel, this);
     buttons->button(QDialogButtonBox::Save)->setObjectName(u"saveButton"_s);
     connect(buttons, &QDialogButtonBox::accepted, this, &SettingsDialog::accept);

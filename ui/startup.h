@@ -1,5 +1,6 @@
 #pragma once
 
+#include "appsettings.h"
 #include "enginesettings.h"
 
 #include <QCoreApplication>
@@ -8,7 +9,6 @@
 
 namespace berth {
 
-class AppSettings;
 class DataDirLock;
 class Engine;
 class InstanceChannel;
@@ -24,10 +24,7 @@ class Startup final
 
 public:
     // The serving options given on the command line, applied over the saved settings.
-    struct Overrides
-    {
-        std::optional<QString> listen, dataDir, siteDomain, baseUrl;
-    };
+    using Overrides = AppSettings::Overrides;
     enum class Outcome
     {
         Started, // engine() serves; channel() listens for a second instance

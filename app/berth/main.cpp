@@ -107,6 +107,7 @@ int main(int argc, char *argv[])
     case berth::Startup::Outcome::Started:
         break;
     }
+    settings.setOverrides(startup.overrides()); // what Settings shows as in effect for this run
     berth::Engine &engine = *startup.engine();
     if (const auto key = engine.ownerFirstKey())
         QTextStream(stdout) << "Owner API key (shown once; keep it safe):\n" << *key << "\n";

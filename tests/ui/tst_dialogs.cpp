@@ -249,6 +249,31 @@ private Q_SLOTS:
         QCOMPARE(QApplication::palette().color(QPalette::Window), system.color(QPalette::Window));
     }
 
+    void settingsSayWhatTheCommandLineOverrides()
+    {
+        const auto open = [this] {
+            auto *dialog = new SettingsDialog(
+                {m_dashboard->engine(), m_dashboard->owner(), m_dashboard->settings(), window().prompter()}, &window());
+            dialog->setAttribute(Qt::WA_DeleteOnClose);
+            dialog->show();
+            return dialog;
+        };
+        SettingsDialog *plain = open();
+        QVERIFY(!plain->findChild<QLabel *>(u"overridesLabel"_s)->isVisible());
+        plain->close();
+
+        m_dashboard->settings().setListen(u"127.0.0.1:8080"_s);
+        AppSettings::Overrides overrides;
+        overrides.listen = u"127.0.0.1:9123"_s;
+        m_dashboard->settings().setOverrides(overrides);
+        SettingsDialog *dialog = open();
+        QCOMPARE(dialog->findChild<QLineEdit *>(u"listenLineEdit"_s)->text(), u"127.0.0.1:8080"_s); // the saved one
+        auto *label = dialog->findChild<QLabel *>(u"overridesLabel"_s);
+        QVERIFY(label->isVisible());
+        QVERIFY2(label->text().contains(u"--listen 127.0.0.1:9123"_s), qPrintable(label->text()));
+        dialog->close();
+    }
+
     void settingsAreValidatedAndKept()
     {
         auto *dialog = new SettingsDialog(
