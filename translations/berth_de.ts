@@ -928,6 +928,10 @@
         <source>No site matches “%1”.</source>
         <translation>Keine Website passt zu „%1“.</translation>
     </message>
+    <message>
+        <source>Published %1</source>
+        <translation>%1 veröffentlicht</translation>
+    </message>
 </context>
 <context>
     <name>berth::PlanText</name>

@@ -928,6 +928,10 @@
         <source>No site matches “%1”.</source>
         <translation type="unfinished"></translation>
     </message>
+    <message>
+        <source>Published %1</source>
+        <translation type="unfinished"></translation>
+    </message>
 </context>
 <context>
     <name>berth::PlanText</name>

@@ -114,11 +114,12 @@ MainWindow::MainWindow(Engine &engine, AppSettings &settings, QWidget *parent)
     connect(m_table, &DeploymentTableView::dropTargetChanged, this, &MainWindow::showDropHint);
     connect(m_actions, &DeploymentActions::statusMessage, this,
         [this](const QString &text) { statusBar()->showMessage(text, kStatusTimeoutMs); });
-    connect(m_actions, &DeploymentActions::published, this, &MainWindow::selectDeployment);
+    connect(m_actions, &DeploymentActions::published, this, &MainWindow::onPublished);
 
     if (!settings.windowGeometry().isEmpty())
         restoreGeometry(settings.windowGeometry());
     m_tray->setEnabled(settings.keepServingInTray());
+    m_notifier = m_tray;
     connect(m_tray, &TrayController::quitRequested, this, &MainWindow::quit);
     updateView();
 }
@@ -127,7 +128,8 @@ MainWindow::~MainWindow() = default;
 
 void MainWindow::setNotifier(Notifier *notifier)
 {
-    m_alerts->setNotifier(notifier ? notifier : m_tray);
+    m_notifier = notifier ? notifier : m_tray;
+    m_alerts->setNotifier(m_notifier);
 }
 
 QWidget *MainWindow::buildHeader()
@@ -254,6 +256,15 @@ void MainWindow::updateCurrent()
     const QModelIndexList rows = m_table->selectionModel()->selectedRows();
     m_actions->setCurrentId(
         rows.isEmpty() ? QString() : rows.constFirst().data(DeploymentTableModel::IdRole).toString());
+}
+
+void MainWindow::onPublished(const QString &id)
+{
+    selectDeployment(id);
+    // A long publish may end while the window is in the tray or minimised: say so there.
+    const auto deployment = m_model->deployment(id);
+    if (deployment && (!isVisible() || isMinimized()))
+        m_notifier->notify(tr("Published %1").arg(deployment->slug), m_model->urlOf(*deployment));
 }
 
 void MainWindow::selectDeployment(const QString &id)

@@ -81,6 +81,7 @@ private:
     void openKeys();
     void openSettings();
     void about();
+    void onPublished(const QString &id);
     void saveState();
 
     Appearance m_appearance; // first: it remembers the desktop's look before anything changes it
@@ -100,6 +101,7 @@ private:
     QPointer<AccountsDialog> m_accounts;
     bool m_trayHintShown = false;
     bool m_quitting = false;
+    Notifier *m_notifier = nullptr; // the tray unless a test sets its own
 };
 
 } // namespace berth

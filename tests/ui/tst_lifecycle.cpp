@@ -2,6 +2,7 @@
 // person sees when it starts. Driven through the real widgets over a real engine.
 #include "domain/siteaddresses.h"
 #include "firstkeydialog.h"
+#include "notifier.h"
 #include "publishdialog.h"
 #include "translations.h"
 #include "uitestsupport.h"
@@ -19,6 +20,16 @@
 using namespace Qt::StringLiterals;
 using namespace berth;
 using berth::test::Dashboard;
+
+namespace {
+// What the tray would have shown: the offscreen platform has none.
+class RecordingNotifier final : public Notifier
+{
+public:
+    void notify(const QString &title, const QString &message) override { messages.append({title, message}); }
+    QList<std::pair<QString, QString>> messages;
+};
+} // namespace
 
 class TestLifecycle : public QObject
 {
@@ -122,6 +133,34 @@ private Q_SLOTS:
 
         QTest::mouseClick(berth::test::child<QPushButton>(sheet, u"doneButton"_s), Qt::LeftButton);
         QTRY_VERIFY(!berth::test::openDialog<FirstKeyDialog>(&window()));
+    }
+
+    void aPublishThatEndsWhileTheWindowIsHiddenIsAnnounced()
+    {
+        RecordingNotifier notifier;
+        window().setNotifier(&notifier);
+        const auto publish = [&](const QString &name, bool hideMeanwhile) {
+            const QString folder = m_files->filePath(name);
+            berth::test::writeTree(folder, {{u"index.html"_s, "hi"}});
+            berth::test::dropPaths(&window(), QPoint(200, 200), {folder});
+            PublishDialog *sheet = nullptr;
+            if (!QTest::qWaitFor([&] { return (sheet = berth::test::openDialog<PublishDialog>(&window())); }, 5000)
+                || !QTest::qWaitFor([&] { return sheet->stage() == PublishDialog::Stage::Ready; }, 5000))
+                return false;
+            QTest::mouseClick(berth::test::child<QPushButton>(sheet, u"publishButton"_s), Qt::LeftButton);
+            if (hideMeanwhile)
+                window().hide(); // closed to the tray while the engine commits
+            const bool done = QTest::qWaitFor([&] { return sheet->stage() == PublishDialog::Stage::Done; }, 10'000);
+            sheet->accept();
+            return done;
+        };
+        QVERIFY(publish(u"seen-site"_s, false));
+        QVERIFY(notifier.messages.isEmpty()); // the window showed it
+        QVERIFY(publish(u"unseen-site"_s, true));
+        QCOMPARE(notifier.messages.size(), 1);
+        QCOMPARE(notifier.messages.constFirst().first, u"Published unseen-site"_s);
+        QCOMPARE(notifier.messages.constFirst().second, m_dashboard->engine().addresses().siteUrl(u"unseen-site"_s));
+        window().setNotifier(nullptr);
     }
 
     void closingWithoutTheTrayIsQuitting()
