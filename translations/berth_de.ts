@@ -806,18 +806,6 @@
         <translation>Websites</translation>
     </message>
     <message>
-        <source>Where Berth is serving</source>
-        <translation>Wo Berth ausliefert</translation>
-    </message>
-    <message>
-        <source>&lt;b&gt;Serving&lt;/b&gt; · API &lt;a href=&quot;%1&quot;&gt;%1&lt;/a&gt; · Sites %2 · Data %3</source>
-        <translation>&lt;b&gt;Online&lt;/b&gt; · API &lt;a href=&quot;%1&quot;&gt;%1&lt;/a&gt; · Websites %2 · Daten %3</translation>
-    </message>
-    <message>
-        <source>Filter sites</source>
-        <translation>Websites filtern</translation>
-    </message>
-    <message>
         <source>&amp;Publish Folder…</source>
         <translation>Ordner &amp;veröffentlichen …</translation>
     </message>
@@ -1193,6 +1181,21 @@
     <message>
         <source>“%1” is already taken by another site. Choose another slug.</source>
         <translation>„%1“ ist bereits von einer anderen Website belegt. Wählen Sie ein anderes Kürzel.</translation>
+    </message>
+</context>
+<context>
+    <name>berth::ServingHeader</name>
+    <message>
+        <source>Where Berth is serving</source>
+        <translation>Wo Berth ausliefert</translation>
+    </message>
+    <message>
+        <source>&lt;b&gt;Serving&lt;/b&gt; · API &lt;a href=&quot;%1&quot;&gt;%1&lt;/a&gt; · Sites %2 · Data %3</source>
+        <translation>&lt;b&gt;Online&lt;/b&gt; · API &lt;a href="%1"&gt;%1&lt;/a&gt; · Websites %2 · Daten %3</translation>
+    </message>
+    <message>
+        <source>Filter sites</source>
+        <translation>Websites filtern</translation>
     </message>
 </context>
 <context>

@@ -806,18 +806,6 @@
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <source>Where Berth is serving</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <source>&lt;b&gt;Serving&lt;/b&gt; · API &lt;a href=&quot;%1&quot;&gt;%1&lt;/a&gt; · Sites %2 · Data %3</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <source>Filter sites</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
         <source>&amp;Publish Folder…</source>
         <translation type="unfinished"></translation>
     </message>
@@ -1192,6 +1180,21 @@
     </message>
     <message>
         <source>“%1” is already taken by another site. Choose another slug.</source>
+        <translation type="unfinished"></translation>
+    </message>
+</context>
+<context>
+    <name>berth::ServingHeader</name>
+    <message>
+        <source>Where Berth is serving</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>&lt;b&gt;Serving&lt;/b&gt; · API &lt;a href=&quot;%1&quot;&gt;%1&lt;/a&gt; · Sites %2 · Data %3</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Filter sites</source>
         <translation type="unfinished"></translation>
     </message>
 </context>

@@ -11,17 +11,16 @@
 #include "emptystatepage.h"
 #include "engine.h"
 #include "firstkeydialog.h"
-#include "iconlabel.h"
 #include "icons.h"
 #include "keysdialog.h"
 #include "publishdialog.h"
+#include "servingheader.h"
 #include "settingsdialog.h"
 #include "submissionalerts.h"
 #include "traycontroller.h"
 
 #include <QApplication>
 #include <QCloseEvent>
-#include <QDir>
 #include <QHeaderView>
 #include <QLabel>
 #include <QLineEdit>
@@ -93,7 +92,11 @@ MainWindow::MainWindow(Engine &engine, AppSettings &settings, QWidget *parent)
     auto *layout = new QVBoxLayout(central);
     layout->setContentsMargins(0, 0, 0, 0);
     layout->setSpacing(0);
-    layout->addWidget(buildHeader());
+    auto *serving = new ServingHeader(engine, m_prompter, this);
+    m_filter = serving->filter();
+    connect(m_filter, &QLineEdit::textChanged, m_proxy, &DeploymentFilterModel::setFilterText);
+    connect(m_filter, &QLineEdit::textChanged, this, &MainWindow::updateView);
+    layout->addWidget(serving);
     layout->addWidget(m_stack, 1);
     setCentralWidget(central);
     buildMenus();
@@ -130,46 +133,6 @@ void MainWindow::setNotifier(Notifier *notifier)
 {
     m_notifier = notifier ? notifier : m_tray;
     m_alerts->setNotifier(m_notifier);
-}
-
-QWidget *MainWindow::buildHeader()
-{
-    const SiteAddresses &addresses = m_context.engine.addresses();
-    auto *header = new QWidget(this);
-    header->setObjectName(u"headerWidget"_s);
-    header->setAutoFillBackground(true);
-    header->setBackgroundRole(QPalette::AlternateBase);
-    auto *status = new QLabel(header);
-    status->setObjectName(u"servingLabel"_s);
-    status->setAccessibleName(tr("Where Berth is serving"));
-    status->setTextFormat(Qt::RichText);
-    status->setTextInteractionFlags(Qt::TextBrowserInteraction);
-    status->setOpenExternalLinks(false);
-    QString dataDir = QDir::toNativeSeparators(m_context.engine.dataDir());
-    if (const QString home = QDir::homePath(); dataDir.startsWith(home + u'/'))
-        dataDir = u"~"_s + dataDir.mid(home.size());
-    status->setText(tr("<b>Serving</b> · API <a href=\"%1\">%1</a> · Sites %2 · Data %3")
-                        .arg(addresses.baseUrl().toHtmlEscaped(), addresses.siteUrl(u"<slug>"_s).toHtmlEscaped(),
-                            dataDir.toHtmlEscaped()));
-    connect(status, &QLabel::linkActivated, this, [this](const QString &link) { m_prompter.openUrl(QUrl(link)); });
-    auto *dot = new IconLabel(Icons::icon(u"serving"_s), 12, header);
-    m_filter = new QLineEdit(header);
-    m_filter->setObjectName(u"filterLineEdit"_s);
-    m_filter->setAccessibleName(tr("Filter sites"));
-    m_filter->setPlaceholderText(tr("Filter sites"));
-    m_filter->setClearButtonEnabled(true);
-    m_filter->addAction(Icons::icon(u"search"_s), QLineEdit::LeadingPosition);
-    m_filter->setMinimumWidth(180);
-    m_filter->setMaximumWidth(260);
-    connect(m_filter, &QLineEdit::textChanged, m_proxy, &DeploymentFilterModel::setFilterText);
-    connect(m_filter, &QLineEdit::textChanged, this, &MainWindow::updateView);
-
-    auto *layout = new QHBoxLayout(header);
-    layout->setContentsMargins(12, 8, 12, 8);
-    layout->addWidget(dot);
-    layout->addWidget(status, 1);
-    layout->addWidget(m_filter);
-    return header;
 }
 
 void MainWindow::buildMenus()

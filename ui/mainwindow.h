@@ -71,7 +71,6 @@ protected:
     void closeEvent(QCloseEvent *event) override;
 
 private:
-    QWidget *buildHeader();
     void buildMenus();
     void updateView();
     void updateCurrent();
