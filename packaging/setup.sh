@@ -19,6 +19,8 @@ build_packages=(
 build_packages+=(libcurl4-openssl-dev)
 # berthd backup: SQLite's online backup API.
 build_packages+=(libsqlite3-dev)
+# Qt's own words in the dashboard (standard buttons, shortcut names) in the user's language.
+build_packages+=(qt6-translations-l10n)
 # Extra packages the test suite needs: clang and its runtime for the libFuzzer target, valgrind for
 # the memory checks of the connection paths.
 test_packages=(

@@ -29,6 +29,21 @@
     </message>
 </context>
 <context>
+    <name>berth::Appearance</name>
+    <message>
+        <source>Light</source>
+        <translation>Hell</translation>
+    </message>
+    <message>
+        <source>Dark</source>
+        <translation>Dunkel</translation>
+    </message>
+    <message>
+        <source>Same as the system</source>
+        <translation>Wie das System</translation>
+    </message>
+</context>
+<context>
     <name>berth::CountersModel</name>
     <message>
         <source>Counting since %1</source>
@@ -84,6 +99,10 @@
     <message>
         <source>“%1” is reset: it reads 0.</source>
         <translation>„%1“ ist zurückgesetzt und steht auf 0.</translation>
+    </message>
+    <message>
+        <source>&amp;Reset</source>
+        <translation>&amp;Zurücksetzen</translation>
     </message>
 </context>
 <context>
@@ -161,10 +180,6 @@
         <translation>Öffentlich machen</translation>
     </message>
     <message>
-        <source>Make “%1” public? Anyone with its address can visit it, and its share link and password stop being needed.</source>
-        <translation>„%1“ öffentlich machen? Alle, die die Adresse kennen, können die Website besuchen; Freigabelink und Passwort werden nicht mehr benötigt.</translation>
-    </message>
-    <message>
         <source>Access</source>
         <translation>Zugriff</translation>
     </message>
@@ -207,6 +222,38 @@
     <message>
         <source>This site&apos;s counters</source>
         <translation>Die Zähler dieser Website</translation>
+    </message>
+    <message>
+        <source>Publish</source>
+        <translation>Veröffentlichen</translation>
+    </message>
+    <message>
+        <source>“%1” is where %2 was published from. Update that site with these files, or publish them as a new site?</source>
+        <translation>Aus „%1“ wurde %2 veröffentlicht. Diese Website mit den Dateien aktualisieren oder sie als neue Website veröffentlichen?</translation>
+    </message>
+    <message>
+        <source>&amp;Update %1</source>
+        <translation>%1 &amp;aktualisieren</translation>
+    </message>
+    <message>
+        <source>Publish as a &amp;New Site</source>
+        <translation>Als &amp;neue Website veröffentlichen</translation>
+    </message>
+    <message>
+        <source>Cancel</source>
+        <translation>Abbrechen</translation>
+    </message>
+    <message>
+        <source>Make “%1” public? Anyone with its address can visit it. Its share link and password are removed: making it private again later makes a new link, and the one given out now stops working.</source>
+        <translation>„%1“ öffentlich machen? Alle, die die Adresse kennen, können die Website besuchen. Freigabelink und Passwort werden entfernt: Wird sie später wieder privat, entsteht ein neuer Link, und der bisher weitergegebene funktioniert nicht mehr.</translation>
+    </message>
+    <message>
+        <source>Make &amp;Public</source>
+        <translation>Ö&amp;ffentlich machen</translation>
+    </message>
+    <message>
+        <source>&amp;Delete</source>
+        <translation>&amp;Löschen</translation>
     </message>
 </context>
 <context>
@@ -315,6 +362,25 @@
     </message>
 </context>
 <context>
+    <name>berth::EmptyStatePage</name>
+    <message>
+        <source>Drop a folder or an .html file here to publish it</source>
+        <translation>Ziehen Sie einen Ordner oder eine .html-Datei hierher, um sie zu veröffentlichen</translation>
+    </message>
+    <message>
+        <source>It goes live at once at its own address. Hidden files and .git are left out.</source>
+        <translation>Sie ist sofort unter einer eigenen Adresse erreichbar. Versteckte Dateien und .git werden ausgelassen.</translation>
+    </message>
+    <message>
+        <source>Choose &amp;Folder…</source>
+        <translation>&amp;Ordner auswählen …</translation>
+    </message>
+    <message>
+        <source>Choose HTML &amp;File…</source>
+        <translation>HTML-&amp;Datei auswählen …</translation>
+    </message>
+</context>
+<context>
     <name>berth::ErrorText</name>
     <message>
         <source>Your plan&apos;s deployment limit is reached. Delete a deployment first, or raise the limit.</source>
@@ -327,6 +393,81 @@
     <message>
         <source>Berth could not finish this: %1</source>
         <translation>Berth konnte das nicht abschließen: %1</translation>
+    </message>
+    <message>
+        <source>This site has as many counters as its plan allows. Reset one first, or raise the limit.</source>
+        <translation>Diese Website hat so viele Zähler, wie ihr Tarif erlaubt. Setzen Sie zuerst einen zurück oder erhöhen Sie das Limit.</translation>
+    </message>
+    <message>
+        <source>This site has received as many form submissions today as its plan allows.</source>
+        <translation>Diese Website hat heute so viele Formulareinsendungen erhalten, wie ihr Tarif erlaubt.</translation>
+    </message>
+    <message>
+        <source>The address “%1” is already taken by another site. Choose another slug.</source>
+        <translation>Die Adresse „%1“ ist bereits von einer anderen Website belegt. Wählen Sie ein anderes Kürzel.</translation>
+    </message>
+    <message>
+        <source>A slug is 3 to 63 characters: lowercase letters and digits in groups joined by single hyphens, with at least one hyphen (e.g. “my-site”).</source>
+        <translation>Ein Kürzel hat 3 bis 63 Zeichen: Kleinbuchstaben und Ziffern in Gruppen, verbunden durch einzelne Bindestriche, mit mindestens einem Bindestrich (z. B. „meine-site“).</translation>
+    </message>
+    <message>
+        <source>This counter no longer exists.</source>
+        <translation>Diesen Zähler gibt es nicht mehr.</translation>
+    </message>
+    <message>
+        <source>This submission no longer exists.</source>
+        <translation>Diese Einsendung gibt es nicht mehr.</translation>
+    </message>
+    <message>
+        <source>This key no longer exists.</source>
+        <translation>Diesen Schlüssel gibt es nicht mehr.</translation>
+    </message>
+    <message>
+        <source>This user no longer exists.</source>
+        <translation>Diesen Benutzer gibt es nicht mehr.</translation>
+    </message>
+    <message>
+        <source>Too many requests at once. Try again in a minute.</source>
+        <translation>Zu viele Anfragen auf einmal. Versuchen Sie es in einer Minute erneut.</translation>
+    </message>
+</context>
+<context>
+    <name>berth::FirstKeyDialog</name>
+    <message>
+        <source>Welcome to Berth</source>
+        <translation>Willkommen bei Berth</translation>
+    </message>
+    <message>
+        <source>Your API key</source>
+        <translation>Ihr API-Schlüssel</translation>
+    </message>
+    <message>
+        <source>Scripts and agents publish through Berth&apos;s API with this key. &lt;b&gt;Copy it now:&lt;/b&gt; it is shown only this once. More keys, and revoking this one, are under File ▸ API Keys.</source>
+        <translation>Skripte und Agenten veröffentlichen mit diesem Schlüssel über die API von Berth. &lt;b&gt;Kopieren Sie ihn jetzt:&lt;/b&gt; Er wird nur dieses eine Mal angezeigt. Weitere Schlüssel, und diesen zu widerrufen, finden Sie unter Datei ▸ API-Schlüssel.</translation>
+    </message>
+    <message>
+        <source>Owner API key</source>
+        <translation>API-Schlüssel des Eigentümers</translation>
+    </message>
+    <message>
+        <source>&amp;Copy Key</source>
+        <translation>Schlüssel &amp;kopieren</translation>
+    </message>
+    <message>
+        <source>Try it: this publishes a page at once.</source>
+        <translation>Probieren Sie es aus: Dies veröffentlicht sofort eine Seite.</translation>
+    </message>
+    <message>
+        <source>Example command</source>
+        <translation>Beispielbefehl</translation>
+    </message>
+    <message>
+        <source>Copy &amp;Example</source>
+        <translation>&amp;Beispiel kopieren</translation>
+    </message>
+    <message>
+        <source>&amp;Done</source>
+        <translation>&amp;Fertig</translation>
     </message>
 </context>
 <context>
@@ -443,10 +584,6 @@
         <translation>&amp;Kopieren</translation>
     </message>
     <message>
-        <source>&lt;b&gt;Copy the new key now:&lt;/b&gt; it is shown only this once.</source>
-        <translation>&lt;b&gt;Kopieren Sie den neuen Schlüssel jetzt:&lt;/b&gt; Er wird nur dieses eine Mal angezeigt.</translation>
-    </message>
-    <message>
         <source>Never</source>
         <translation>Nie</translation>
     </message>
@@ -473,6 +610,14 @@
     <message>
         <source>The key could not be revoked.</source>
         <translation>Der Schlüssel konnte nicht widerrufen werden.</translation>
+    </message>
+    <message>
+        <source>&lt;b&gt;Copy the new key “%1” now:&lt;/b&gt; it is shown only this once.</source>
+        <translation>&lt;b&gt;Kopieren Sie den neuen Schlüssel „%1“ jetzt:&lt;/b&gt; Er wird nur dieses eine Mal angezeigt.</translation>
+    </message>
+    <message>
+        <source>&amp;Revoke</source>
+        <translation>&amp;Widerrufen</translation>
     </message>
 </context>
 <context>
@@ -645,6 +790,10 @@
         <source>Send a test message t&amp;o:</source>
         <translation>&amp;Testnachricht an:</translation>
     </message>
+    <message>
+        <source>&amp;Stop Mailing</source>
+        <translation>Versand &amp;beenden</translation>
+    </message>
 </context>
 <context>
     <name>berth::MainWindow</name>
@@ -655,34 +804,6 @@
     <message>
         <source>Deployments</source>
         <translation>Websites</translation>
-    </message>
-    <message>
-        <source>Where Berth is serving</source>
-        <translation>Wo Berth ausliefert</translation>
-    </message>
-    <message>
-        <source>&lt;b&gt;Serving&lt;/b&gt; · API &lt;a href=&quot;%1&quot;&gt;%1&lt;/a&gt; · Sites %2 · Data %3</source>
-        <translation>&lt;b&gt;Online&lt;/b&gt; · API &lt;a href=&quot;%1&quot;&gt;%1&lt;/a&gt; · Websites %2 · Daten %3</translation>
-    </message>
-    <message>
-        <source>Filter sites</source>
-        <translation>Websites filtern</translation>
-    </message>
-    <message>
-        <source>Drop a folder or an .html file here to publish it</source>
-        <translation>Ziehen Sie einen Ordner oder eine .html-Datei hierher, um sie zu veröffentlichen</translation>
-    </message>
-    <message>
-        <source>It goes live at once at its own address. Hidden files and .git are left out.</source>
-        <translation>Sie ist sofort unter einer eigenen Adresse erreichbar. Versteckte Dateien und .git werden ausgelassen.</translation>
-    </message>
-    <message>
-        <source>Choose &amp;Folder…</source>
-        <translation>&amp;Ordner auswählen …</translation>
-    </message>
-    <message>
-        <source>Choose HTML &amp;File…</source>
-        <translation>HTML-&amp;Datei auswählen …</translation>
     </message>
     <message>
         <source>&amp;Publish Folder…</source>
@@ -764,10 +885,6 @@
         <translation>Berth liefert weiter aus</translation>
     </message>
     <message>
-        <source>Your sites stay online. Quit from the tray icon&apos;s menu.</source>
-        <translation>Ihre Websites bleiben online. Beenden Sie Berth über das Menü des Symbols im Systembereich.</translation>
-    </message>
-    <message>
         <source>About Berth</source>
         <translation>Über Berth</translation>
     </message>
@@ -786,6 +903,22 @@
     <message>
         <source>New plan limits saved: they apply now.</source>
         <translation>Neue Tariflimits gespeichert: Sie gelten ab sofort.</translation>
+    </message>
+    <message>
+        <source>Finishing publish…</source>
+        <translation>Veröffentlichung wird abgeschlossen …</translation>
+    </message>
+    <message>
+        <source>Your sites stay online. Quit from the tray icon&apos;s menu or with File ▸ Quit.</source>
+        <translation>Ihre Websites bleiben online. Beenden Sie Berth über das Menü des Symbols im Infobereich oder mit Datei ▸ Beenden.</translation>
+    </message>
+    <message>
+        <source>No site matches “%1”.</source>
+        <translation>Keine Website passt zu „%1“.</translation>
+    </message>
+    <message>
+        <source>Published %1</source>
+        <translation>%1 veröffentlicht</translation>
     </message>
 </context>
 <context>
@@ -854,12 +987,12 @@
         <translation>Beim Speichern wird ein Freigabelink erstellt.</translation>
     </message>
     <message>
-        <source>Making the site public removes its share link and password.</source>
-        <translation>Wird die Website öffentlich, entfallen Freigabelink und Passwort.</translation>
-    </message>
-    <message>
         <source>Type the password visitors will need, or untick “Also require a password”.</source>
         <translation>Geben Sie das Passwort für Besucher ein oder entfernen Sie den Haken bei „Zusätzlich ein Passwort verlangen“.</translation>
+    </message>
+    <message>
+        <source>Making the site public removes its share link and password. Making it private again later makes a new link; the one given out now stops working.</source>
+        <translation>Wird die Website öffentlich, entfallen Freigabelink und Passwort. Wird sie später wieder privat, entsteht ein neuer Link; der bisher weitergegebene funktioniert dann nicht mehr.</translation>
     </message>
 </context>
 <context>
@@ -1022,6 +1155,10 @@
         <source>Close</source>
         <translation>Schließen</translation>
     </message>
+    <message>
+        <source>Finishing publish…</source>
+        <translation>Veröffentlichung wird abgeschlossen …</translation>
+    </message>
 </context>
 <context>
     <name>berth::RenameDialog</name>
@@ -1044,6 +1181,21 @@
     <message>
         <source>“%1” is already taken by another site. Choose another slug.</source>
         <translation>„%1“ ist bereits von einer anderen Website belegt. Wählen Sie ein anderes Kürzel.</translation>
+    </message>
+</context>
+<context>
+    <name>berth::ServingHeader</name>
+    <message>
+        <source>Where Berth is serving</source>
+        <translation>Wo Berth ausliefert</translation>
+    </message>
+    <message>
+        <source>&lt;b&gt;Serving&lt;/b&gt; · API &lt;a href=&quot;%1&quot;&gt;%1&lt;/a&gt; · Sites %2 · Data %3</source>
+        <translation>&lt;b&gt;Online&lt;/b&gt; · API &lt;a href="%1"&gt;%1&lt;/a&gt; · Websites %2 · Daten %3</translation>
+    </message>
+    <message>
+        <source>Filter sites</source>
+        <translation>Websites filtern</translation>
     </message>
 </context>
 <context>
@@ -1143,6 +1295,18 @@
     <message>
         <source>The limits of %1 could not be saved: %2</source>
         <translation>Die Limits von %1 konnten nicht gespeichert werden: %2</translation>
+    </message>
+    <message>
+        <source>Appearance</source>
+        <translation>Erscheinungsbild</translation>
+    </message>
+    <message>
+        <source>&amp;Appearance:</source>
+        <translation>Erschei&amp;nungsbild:</translation>
+    </message>
+    <message>
+        <source>In effect for this run, from the command line: %1. The values here apply when Berth starts without these options.</source>
+        <translation>Für diesen Lauf gilt, was auf der Befehlszeile steht: %1. Die Werte hier gelten, wenn Berth ohne diese Optionen startet.</translation>
     </message>
 </context>
 <context>
@@ -1309,6 +1473,57 @@
     <message>
         <source>The address will be %1</source>
         <translation>Die Adresse lautet dann %1</translation>
+    </message>
+</context>
+<context>
+    <name>berth::Startup</name>
+    <message>
+        <source>The data folder %1 is in use by %2 (process %3). One data folder serves from one program at a time: stop the other one, or choose another data folder.</source>
+        <translation>Der Datenordner %1 wird von %2 (Prozess %3) verwendet. Ein Datenordner dient immer nur einem Programm: Beenden Sie das andere oder wählen Sie einen anderen Datenordner.</translation>
+    </message>
+    <message>
+        <source>Berth cannot use the data folder %1: %2</source>
+        <translation>Berth kann den Datenordner %1 nicht verwenden: %2</translation>
+    </message>
+    <message>
+        <source>Berth cannot listen on %1: %2</source>
+        <translation>Berth kann nicht auf %1 lauschen: %2</translation>
+    </message>
+    <message>
+        <source>Berth Cannot Start</source>
+        <translation>Berth kann nicht starten</translation>
+    </message>
+    <message>
+        <source>Use Another &amp;Port…</source>
+        <translation>Anderen &amp;Port verwenden …</translation>
+    </message>
+    <message>
+        <source>Choose &amp;Data Folder…</source>
+        <translation>&amp;Datenordner wählen …</translation>
+    </message>
+    <message>
+        <source>&amp;Settings…</source>
+        <translation>&amp;Einstellungen …</translation>
+    </message>
+    <message>
+        <source>&amp;Try Again</source>
+        <translation>&amp;Erneut versuchen</translation>
+    </message>
+    <message>
+        <source>&amp;Quit</source>
+        <translation>&amp;Beenden</translation>
+    </message>
+    <message>
+        <source>Use Another Port</source>
+        <translation>Anderen Port verwenden</translation>
+    </message>
+    <message>
+        <source>Port for Berth to listen on (0 picks a free one):</source>
+        <translation>Port, auf dem Berth lauscht (0 wählt einen freien):</translation>
+    </message>
+    <message>
+        <source>Choose Data Folder</source>
+        <translation>Datenordner wählen</translation>
     </message>
 </context>
 <context>
@@ -1657,6 +1872,10 @@
         <source>The key “%1” is revoked.</source>
         <translation>Der Schlüssel „%1“ ist widerrufen.</translation>
     </message>
+    <message>
+        <source>&amp;Revoke</source>
+        <translation>&amp;Widerrufen</translation>
+    </message>
 </context>
 <context>
     <name>main</name>
@@ -1679,18 +1898,6 @@
     <message>
         <source>Public base URL of the API.</source>
         <translation>Öffentliche Basis-URL der API.</translation>
-    </message>
-    <message>
-        <source>Berth cannot start</source>
-        <translation>Berth kann nicht starten</translation>
-    </message>
-    <message>
-        <source>Berth could not start serving: %1
-
-Change the address with --listen, or stop the other program.</source>
-        <translation>Berth konnte nicht mit dem Ausliefern beginnen: %1
-
-Ändern Sie die Adresse mit --listen oder beenden Sie das andere Programm.</translation>
     </message>
 </context>
 </TS>

@@ -29,6 +29,21 @@
     </message>
 </context>
 <context>
+    <name>berth::Appearance</name>
+    <message>
+        <source>Light</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Dark</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Same as the system</source>
+        <translation type="unfinished"></translation>
+    </message>
+</context>
+<context>
     <name>berth::CountersModel</name>
     <message>
         <source>Counting since %1</source>
@@ -83,6 +98,10 @@
     </message>
     <message>
         <source>“%1” is reset: it reads 0.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>&amp;Reset</source>
         <translation type="unfinished"></translation>
     </message>
 </context>
@@ -161,10 +180,6 @@
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <source>Make “%1” public? Anyone with its address can visit it, and its share link and password stop being needed.</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
         <source>Access</source>
         <translation type="unfinished"></translation>
     </message>
@@ -206,6 +221,38 @@
     </message>
     <message>
         <source>This site&apos;s counters</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Publish</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>“%1” is where %2 was published from. Update that site with these files, or publish them as a new site?</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>&amp;Update %1</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Publish as a &amp;New Site</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Cancel</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Make “%1” public? Anyone with its address can visit it. Its share link and password are removed: making it private again later makes a new link, and the one given out now stops working.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Make &amp;Public</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>&amp;Delete</source>
         <translation type="unfinished"></translation>
     </message>
 </context>
@@ -315,6 +362,25 @@
     </message>
 </context>
 <context>
+    <name>berth::EmptyStatePage</name>
+    <message>
+        <source>Drop a folder or an .html file here to publish it</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>It goes live at once at its own address. Hidden files and .git are left out.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Choose &amp;Folder…</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Choose HTML &amp;File…</source>
+        <translation type="unfinished"></translation>
+    </message>
+</context>
+<context>
     <name>berth::ErrorText</name>
     <message>
         <source>Your plan&apos;s deployment limit is reached. Delete a deployment first, or raise the limit.</source>
@@ -326,6 +392,81 @@
     </message>
     <message>
         <source>Berth could not finish this: %1</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>This site has as many counters as its plan allows. Reset one first, or raise the limit.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>This site has received as many form submissions today as its plan allows.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>The address “%1” is already taken by another site. Choose another slug.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>A slug is 3 to 63 characters: lowercase letters and digits in groups joined by single hyphens, with at least one hyphen (e.g. “my-site”).</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>This counter no longer exists.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>This submission no longer exists.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>This key no longer exists.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>This user no longer exists.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Too many requests at once. Try again in a minute.</source>
+        <translation type="unfinished"></translation>
+    </message>
+</context>
+<context>
+    <name>berth::FirstKeyDialog</name>
+    <message>
+        <source>Welcome to Berth</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Your API key</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Scripts and agents publish through Berth&apos;s API with this key. &lt;b&gt;Copy it now:&lt;/b&gt; it is shown only this once. More keys, and revoking this one, are under File ▸ API Keys.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Owner API key</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>&amp;Copy Key</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Try it: this publishes a page at once.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Example command</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Copy &amp;Example</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>&amp;Done</source>
         <translation type="unfinished"></translation>
     </message>
 </context>
@@ -443,10 +584,6 @@
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <source>&lt;b&gt;Copy the new key now:&lt;/b&gt; it is shown only this once.</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
         <source>Never</source>
         <translation type="unfinished"></translation>
     </message>
@@ -472,6 +609,14 @@
     </message>
     <message>
         <source>The key could not be revoked.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>&lt;b&gt;Copy the new key “%1” now:&lt;/b&gt; it is shown only this once.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>&amp;Revoke</source>
         <translation type="unfinished"></translation>
     </message>
 </context>
@@ -645,6 +790,10 @@
         <source>Send a test message t&amp;o:</source>
         <translation type="unfinished"></translation>
     </message>
+    <message>
+        <source>&amp;Stop Mailing</source>
+        <translation type="unfinished"></translation>
+    </message>
 </context>
 <context>
     <name>berth::MainWindow</name>
@@ -654,34 +803,6 @@
     </message>
     <message>
         <source>Deployments</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <source>Where Berth is serving</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <source>&lt;b&gt;Serving&lt;/b&gt; · API &lt;a href=&quot;%1&quot;&gt;%1&lt;/a&gt; · Sites %2 · Data %3</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <source>Filter sites</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <source>Drop a folder or an .html file here to publish it</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <source>It goes live at once at its own address. Hidden files and .git are left out.</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <source>Choose &amp;Folder…</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <source>Choose HTML &amp;File…</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
@@ -764,10 +885,6 @@
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <source>Your sites stay online. Quit from the tray icon&apos;s menu.</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
         <source>About Berth</source>
         <translation type="unfinished"></translation>
     </message>
@@ -785,6 +902,22 @@
     </message>
     <message>
         <source>New plan limits saved: they apply now.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Finishing publish…</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Your sites stay online. Quit from the tray icon&apos;s menu or with File ▸ Quit.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>No site matches “%1”.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Published %1</source>
         <translation type="unfinished"></translation>
     </message>
 </context>
@@ -854,11 +987,11 @@
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <source>Making the site public removes its share link and password.</source>
+        <source>Type the password visitors will need, or untick “Also require a password”.</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <source>Type the password visitors will need, or untick “Also require a password”.</source>
+        <source>Making the site public removes its share link and password. Making it private again later makes a new link; the one given out now stops working.</source>
         <translation type="unfinished"></translation>
     </message>
 </context>
@@ -1022,6 +1155,10 @@
         <source>Close</source>
         <translation type="unfinished"></translation>
     </message>
+    <message>
+        <source>Finishing publish…</source>
+        <translation type="unfinished"></translation>
+    </message>
 </context>
 <context>
     <name>berth::RenameDialog</name>
@@ -1043,6 +1180,21 @@
     </message>
     <message>
         <source>“%1” is already taken by another site. Choose another slug.</source>
+        <translation type="unfinished"></translation>
+    </message>
+</context>
+<context>
+    <name>berth::ServingHeader</name>
+    <message>
+        <source>Where Berth is serving</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>&lt;b&gt;Serving&lt;/b&gt; · API &lt;a href=&quot;%1&quot;&gt;%1&lt;/a&gt; · Sites %2 · Data %3</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Filter sites</source>
         <translation type="unfinished"></translation>
     </message>
 </context>
@@ -1142,6 +1294,18 @@
     </message>
     <message>
         <source>Type over a number to change it. New limits apply as soon as you save, to everyone on the plan; sites and submissions already above a lowered limit stay. The instance owner is on Pro. Sizes: a single HTML page up to %1, each file up to %2, a whole site up to %3.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Appearance</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>&amp;Appearance:</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>In effect for this run, from the command line: %1. The values here apply when Berth starts without these options.</source>
         <translation type="unfinished"></translation>
     </message>
 </context>
@@ -1308,6 +1472,57 @@
     </message>
     <message>
         <source>The address will be %1</source>
+        <translation type="unfinished"></translation>
+    </message>
+</context>
+<context>
+    <name>berth::Startup</name>
+    <message>
+        <source>The data folder %1 is in use by %2 (process %3). One data folder serves from one program at a time: stop the other one, or choose another data folder.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Berth cannot use the data folder %1: %2</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Berth cannot listen on %1: %2</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Berth Cannot Start</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Use Another &amp;Port…</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Choose &amp;Data Folder…</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>&amp;Settings…</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>&amp;Try Again</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>&amp;Quit</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Use Another Port</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Port for Berth to listen on (0 picks a free one):</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Choose Data Folder</source>
         <translation type="unfinished"></translation>
     </message>
 </context>
@@ -1657,6 +1872,10 @@
         <source>The key “%1” is revoked.</source>
         <translation type="unfinished"></translation>
     </message>
+    <message>
+        <source>&amp;Revoke</source>
+        <translation type="unfinished"></translation>
+    </message>
 </context>
 <context>
     <name>main</name>
@@ -1678,16 +1897,6 @@
     </message>
     <message>
         <source>Public base URL of the API.</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <source>Berth cannot start</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <source>Berth could not start serving: %1
-
-Change the address with --listen, or stop the other program.</source>
         <translation type="unfinished"></translation>
     </message>
 </context>

@@ -2,6 +2,8 @@
 
 #include "listenaddress.h"
 
+#include <QDir>
+#include <QFileInfo>
 #include <QSettings>
 #include <QStandardPaths>
 
@@ -15,6 +17,7 @@ const QString kSiteDomainKey = u"server/siteDomain"_s;
 const QString kDataDirKey = u"server/dataDir"_s;
 const QString kTrayKey = u"window/keepServingInTray"_s;
 const QString kGeometryKey = u"window/geometry"_s;
+const QString kAppearanceKey = u"window/appearance"_s;
 const QString kHeaderKey = u"window/tableHeader"_s;
 const QString kSourcesGroup = u"sources/"_s;
 } // namespace
@@ -64,6 +67,14 @@ void AppSettings::setKeepServingInTray(bool keep)
 {
     m_settings->setValue(kTrayKey, keep);
 }
+QString AppSettings::appearance() const
+{
+    return m_settings->value(kAppearanceKey, u"system"_s).toString();
+}
+void AppSettings::setAppearance(const QString &appearance)
+{
+    m_settings->setValue(kAppearanceKey, appearance);
+}
 QByteArray AppSettings::windowGeometry() const
 {
     return m_settings->value(kGeometryKey).toByteArray();
@@ -94,6 +105,26 @@ void AppSettings::setSourcePath(const QString &deploymentId, const QString &path
 void AppSettings::removeSourcePath(const QString &deploymentId)
 {
     m_settings->remove(kSourcesGroup + deploymentId);
+}
+
+QStringList AppSettings::deploymentsFrom(const QString &path) const
+{
+    const auto same = [](const QString &a, const QString &b) {
+        const QFileInfo left(a), right(b);
+        if (QDir::cleanPath(left.absoluteFilePath()) == QDir::cleanPath(right.absoluteFilePath()))
+            return true;
+        const QString canonical = left.canonicalFilePath(); // symlinks
+        return !canonical.isEmpty() && canonical == right.canonicalFilePath();
+    };
+    QStringList ids;
+    m_settings->beginGroup(kSourcesGroup.chopped(1));
+    const QStringList keys = m_settings->childKeys();
+    for (const QString &id : keys) {
+        if (same(m_settings->value(id).toString(), path))
+            ids.append(id);
+    }
+    m_settings->endGroup();
+    return ids;
 }
 
 EngineSettings AppSettings::engineSettings() const

@@ -5,6 +5,7 @@
 #include <QByteArray>
 #include <QString>
 #include <memory>
+#include <optional>
 
 QT_BEGIN_NAMESPACE
 class QSettings;
@@ -24,6 +25,15 @@ public:
 
     static constexpr quint16 kDefaultPort = 8080;
 
+    // Serving options given on the command line: they win over the saved values for one run and are
+    // never saved. Kept here so that Settings can show what is in effect.
+    struct Overrides
+    {
+        std::optional<QString> listen, dataDir, siteDomain, baseUrl;
+    };
+    const Overrides &overrides() const { return m_overrides; }
+    void setOverrides(const Overrides &overrides) { m_overrides = overrides; }
+
     QString listen() const; // "127.0.0.1:8080"
     void setListen(const QString &listen);
     QString siteDomain() const; // empty: localhost:<port>
@@ -32,6 +42,8 @@ public:
     void setDataDir(const QString &dir);
     bool keepServingInTray() const;
     void setKeepServingInTray(bool keep);
+    QString appearance() const; // "system", "light" or "dark"
+    void setAppearance(const QString &appearance);
 
     QByteArray windowGeometry() const;
     void setWindowGeometry(const QByteArray &geometry);
@@ -42,6 +54,8 @@ public:
     QString sourcePath(const QString &deploymentId) const;
     void setSourcePath(const QString &deploymentId, const QString &path);
     void removeSourcePath(const QString &deploymentId);
+    // The deployments whose content came from path (the same folder or file).
+    QStringList deploymentsFrom(const QString &path) const;
 
     // The engine settings these values describe (command-line overrides are applied by the caller).
     EngineSettings engineSettings() const;
@@ -53,6 +67,7 @@ public:
 
 private:
     std::unique_ptr<QSettings> m_settings;
+    Overrides m_overrides;
 };
 
 } // namespace berth

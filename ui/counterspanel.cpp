@@ -96,7 +96,7 @@ void CountersPanel::resetSelected()
         tr("Reset “%1” to 0? Berth deletes the counter: it reads 0 until a visitor counts it again. This cannot be "
            "undone.")
             .arg(name),
-        QMessageBox::Yes | QMessageBox::Cancel, QMessageBox::Cancel);
+        QMessageBox::Yes | QMessageBox::Cancel, QMessageBox::Cancel, tr("&Reset"));
     if (answer != QMessageBox::Yes)
         return;
     const auto result = m_context.engine.counters().remove(m_context.owner, m_deploymentId, name);

@@ -129,8 +129,32 @@ void DeploymentActions::openDialog(QDialog *dialog)
     dialog->open();
 }
 
+std::optional<Deployment> DeploymentActions::publishedFrom(const QString &path) const
+{
+    std::optional<Deployment> latest;
+    const QStringList ids = m_context.settings.deploymentsFrom(path);
+    for (const QString &id : ids) {
+        const auto deployment = m_model.deployment(id);
+        if (deployment && (!latest || deployment->updatedAt > latest->updatedAt))
+            latest = deployment;
+    }
+    return latest;
+}
+
 void DeploymentActions::publish(const QString &path)
 {
+    // The folder of a site already published is most likely that site, edited: updating it comes first.
+    if (const auto existing = publishedFrom(path)) {
+        const int choice = m_context.prompter.choose(m_window, QMessageBox::Question, tr("Publish"),
+            tr("“%1” is where %2 was published from. Update that site with these files, or publish them as a new "
+               "site?")
+                .arg(QFileInfo(path).fileName(), existing->slug),
+            {tr("&Update %1").arg(existing->slug), tr("Publish as a &New Site"), tr("Cancel")}, 0);
+        if (choice == 0)
+            replaceContent(existing->id, path);
+        if (choice != 1)
+            return;
+    }
     auto *dialog = new PublishDialog(m_context, path, m_window);
     connect(dialog, &PublishDialog::published, this, &DeploymentActions::published);
     openDialog(dialog);
@@ -185,8 +209,10 @@ void DeploymentActions::choosePublishFile()
 
 void DeploymentActions::openInBrowser()
 {
+    // The owner of a private site goes in as a visitor with the link would, not to the password page.
     if (const auto deployment = current())
-        m_context.prompter.openUrl(QUrl(m_model.urlOf(*deployment)));
+        m_context.prompter.openUrl(
+            QUrl(deployment->isProtected ? m_model.shareUrlOf(*deployment) : m_model.urlOf(*deployment)));
 }
 
 void DeploymentActions::copyUrl()
@@ -215,10 +241,10 @@ void DeploymentActions::setPrivate(bool makePrivate)
     }
     if (!makePrivate) {
         const auto answer = m_context.prompter.question(m_window, tr("Make Public"),
-            tr("Make “%1” public? Anyone with its address can visit it, and its share link and password stop "
-               "being needed.")
+            tr("Make “%1” public? Anyone with its address can visit it. Its share link and password are removed: "
+               "making it private again later makes a new link, and the one given out now stops working.")
                 .arg(deployment->slug),
-            QMessageBox::Yes | QMessageBox::Cancel, QMessageBox::Yes);
+            QMessageBox::Yes | QMessageBox::Cancel, QMessageBox::Yes, tr("Make &Public"));
         if (answer != QMessageBox::Yes) {
             updateActions();
             return;
@@ -260,7 +286,7 @@ void DeploymentActions::remove()
     const auto answer = m_context.prompter.question(m_window, tr("Delete Site"),
         tr("Delete “%1”? The site goes offline at once and its address is free for anyone. This cannot be undone.")
             .arg(deployment->slug),
-        QMessageBox::Yes | QMessageBox::Cancel, QMessageBox::Cancel);
+        QMessageBox::Yes | QMessageBox::Cancel, QMessageBox::Cancel, tr("&Delete"));
     if (answer != QMessageBox::Yes)
         return;
     const auto result = m_context.engine.deployments().remove(m_context.owner, deployment->id);

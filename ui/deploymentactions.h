@@ -56,6 +56,8 @@ Q_SIGNALS:
 
 private:
     std::optional<Deployment> current() const;
+    // The site most recently updated of those published from path, if any.
+    std::optional<Deployment> publishedFrom(const QString &path) const;
     QAction *makeAction(
         const QString &objectName, const QString &icon, const QString &text, const QKeySequence &shortcut);
     void updateActions();

@@ -1,9 +1,12 @@
 #include "deploymenttableview.h"
 
 #include <QDragEnterEvent>
+#include <QFileInfo>
 #include <QHeaderView>
 #include <QMimeData>
 #include <QPainter>
+
+using namespace Qt::StringLiterals;
 
 namespace berth {
 
@@ -31,8 +34,14 @@ QStringList DeploymentTableView::localPaths(const QMimeData *mime)
     if (!mime || !mime->hasUrls())
         return paths;
     for (const QUrl &url : mime->urls()) {
-        if (url.isLocalFile())
-            paths.append(url.toLocalFile());
+        if (!url.isLocalFile())
+            continue;
+        // Only what can be published is accepted, so that a refusal shows while dragging, not after the drop.
+        const QFileInfo info(url.toLocalFile());
+        const QString suffix = info.suffix().toLower();
+        if (!info.isDir() && !(info.isFile() && (suffix == u"html"_s || suffix == u"htm"_s)))
+            return {};
+        paths.append(url.toLocalFile());
     }
     return paths;
 }

@@ -14,6 +14,7 @@ public:
     explicit DeploymentTableView(QWidget *parent = nullptr);
 
     // Local paths among the URLs of a drag, or empty when it carries none.
+    // The dragged local folders and .html files; empty when anything dragged is neither.
     static QStringList localPaths(const QMimeData *mime);
 
 Q_SIGNALS:

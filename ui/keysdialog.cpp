@@ -39,6 +39,7 @@ KeysDialog::KeysDialog(const DashboardContext &context, QWidget *parent)
     , m_createButton(new QPushButton(Icons::icon(u"key"_s), tr("&Create Key"), this))
     , m_revokeButton(new QPushButton(Icons::icon(u"delete"_s), tr("&Revoke…"), this))
     , m_secretBox(new QWidget(this))
+    , m_secretLabel(new QLabel(m_secretBox))
     , m_secret(new QLineEdit(m_secretBox))
 {
     setObjectName(u"keysDialog"_s);
@@ -72,7 +73,9 @@ KeysDialog::KeysDialog(const DashboardContext &context, QWidget *parent)
     secretRow->addWidget(copy);
     auto *secretLayout = new QVBoxLayout(m_secretBox);
     secretLayout->setContentsMargins(0, 0, 0, 0);
-    secretLayout->addWidget(new QLabel(tr("<b>Copy the new key now:</b> it is shown only this once."), m_secretBox));
+    m_secretLabel->setObjectName(u"secretLabel"_s);
+    m_secretLabel->setWordWrap(true);
+    secretLayout->addWidget(m_secretLabel);
     secretLayout->addLayout(secretRow);
     m_secretBox->hide();
 
@@ -82,6 +85,10 @@ KeysDialog::KeysDialog(const DashboardContext &context, QWidget *parent)
     createRow->addWidget(m_revokeButton);
     auto *buttons = new QDialogButtonBox(QDialogButtonBox::Close, this);
     connect(buttons, &QDialogButtonBox::rejected, this, &KeysDialog::reject);
+    // Enter in the label field creates the key (returnPressed); no button may also take Enter as the
+    // dialog's default, or one Enter would create two keys.
+    for (QPushButton *button : findChildren<QPushButton *>())
+        button->setAutoDefault(false);
 
     auto *layout = new QVBoxLayout(this);
     layout->addWidget(intro);
@@ -95,6 +102,7 @@ KeysDialog::KeysDialog(const DashboardContext &context, QWidget *parent)
     connect(m_revokeButton, &QPushButton::clicked, this, &KeysDialog::revokeSelected);
     connect(m_keys, &QTreeWidget::itemSelectionChanged, this, &KeysDialog::updateButtons);
     reload();
+    m_label->setFocus(); // naming a new key is what this window is opened for most
 }
 
 void KeysDialog::reload()
@@ -127,6 +135,9 @@ void KeysDialog::createKey()
         m_context.prompter.warning(this, tr("API Keys"), key.error().message);
         return;
     }
+    m_secretKeyId = key.value().key.id;
+    m_secretLabel->setText(
+        tr("<b>Copy the new key “%1” now:</b> it is shown only this once.").arg(label.toHtmlEscaped()));
     m_secret->setText(key.value().secret);
     m_secretBox->show();
     m_secret->setFocus();
@@ -143,11 +154,17 @@ void KeysDialog::revokeSelected()
     const QTreeWidgetItem *item = selected.constFirst();
     const auto answer = m_context.prompter.question(this, tr("Revoke Key"),
         tr("Revoke the key “%1”? Scripts using it are refused from now on. This cannot be undone.").arg(item->text(0)),
-        QMessageBox::Yes | QMessageBox::Cancel, QMessageBox::Cancel);
+        QMessageBox::Yes | QMessageBox::Cancel, QMessageBox::Cancel, tr("&Revoke"));
     if (answer != QMessageBox::Yes)
         return;
-    if (!m_context.engine.accounts().revokeKey(m_context.owner.id, item->data(0, kIdRole).toString()))
+    const QString id = item->data(0, kIdRole).toString();
+    if (!m_context.engine.accounts().revokeKey(m_context.owner.id, id))
         m_context.prompter.warning(this, tr("API Keys"), tr("The key could not be revoked."));
+    else if (id == m_secretKeyId) { // a revoked key's secret is of no use to anyone any more
+        m_secretKeyId.clear();
+        m_secret->clear();
+        m_secretBox->hide();
+    }
     reload();
 }
 

@@ -35,7 +35,9 @@ private:
     QPushButton *m_createButton;
     QPushButton *m_revokeButton;
     QWidget *m_secretBox;
+    QLabel *m_secretLabel;
     QLineEdit *m_secret;
+    QString m_secretKeyId; // the key whose secret is shown
 };
 
 } // namespace berth

@@ -235,7 +235,7 @@ void MailPanel::clear()
 {
     const auto answer = m_context.prompter.question(this, tr("Stop Mailing"),
         tr("Forget the mail settings? Berth then sends no sign-in codes: you pass them on yourself."),
-        QMessageBox::Yes | QMessageBox::Cancel, QMessageBox::Cancel);
+        QMessageBox::Yes | QMessageBox::Cancel, QMessageBox::Cancel, tr("&Stop Mailing"));
     if (answer != QMessageBox::Yes)
         return;
     if (!m_context.engine.signInPolicy().clearSmtp()) {

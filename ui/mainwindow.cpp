@@ -8,26 +8,28 @@
 #include "deploymenttableview.h"
 #include "domain/accountservice.h"
 #include "domain/siteaddresses.h"
+#include "emptystatepage.h"
 #include "engine.h"
-#include "iconlabel.h"
+#include "firstkeydialog.h"
 #include "icons.h"
 #include "keysdialog.h"
+#include "publishdialog.h"
+#include "servingheader.h"
 #include "settingsdialog.h"
 #include "submissionalerts.h"
 #include "traycontroller.h"
 
 #include <QApplication>
 #include <QCloseEvent>
-#include <QDir>
 #include <QHeaderView>
 #include <QLabel>
 #include <QLineEdit>
 #include <QMenuBar>
 #include <QMimeData>
-#include <QPushButton>
 #include <QStackedWidget>
 #include <QStatusBar>
 #include <QToolBar>
+#include <QToolButton>
 #include <QVBoxLayout>
 
 using namespace Qt::StringLiterals;
@@ -36,7 +38,6 @@ namespace berth {
 
 namespace {
 constexpr int kStatusTimeoutMs = 5000;
-constexpr int kEmptyIconSize = 72;
 
 User ownerOf(Engine &engine)
 {
@@ -55,6 +56,7 @@ MainWindow::MainWindow(Engine &engine, AppSettings &settings, QWidget *parent)
     , m_tray(new TrayController(this))
     , m_alerts(new SubmissionAlerts(engine.submissions(), engine.deployments(), m_context.owner, m_tray, this))
 {
+    m_appearance.apply(Appearance::fromName(settings.appearance()));
     setObjectName(u"mainWindow"_s);
     setWindowTitle(tr("Berth"));
     setWindowIcon(Icons::appIcon());
@@ -66,6 +68,7 @@ MainWindow::MainWindow(Engine &engine, AppSettings &settings, QWidget *parent)
     m_table->setAccessibleName(tr("Deployments"));
     m_table->setModel(m_proxy);
     m_table->sortByColumn(DeploymentTableModel::UpdatedColumn, Qt::DescendingOrder);
+    m_table->setTabKeyNavigation(false); // Tab leaves the table; the arrows move within it
     QHeaderView *header = m_table->horizontalHeader();
     header->setSectionResizeMode(QHeaderView::ResizeToContents);
     header->setSectionResizeMode(DeploymentTableModel::TitleColumn, QHeaderView::Stretch);
@@ -74,13 +77,26 @@ MainWindow::MainWindow(Engine &engine, AppSettings &settings, QWidget *parent)
         header->restoreState(settings.tableHeaderState());
 
     m_stack = new QStackedWidget(this);
-    m_stack->addWidget(buildEmptyState());
+    m_empty = new EmptyStatePage(this);
+    connect(m_empty, &EmptyStatePage::chooseFolder, m_actions, &DeploymentActions::choosePublishFolder);
+    connect(m_empty, &EmptyStatePage::chooseFile, m_actions, &DeploymentActions::choosePublishFile);
+    m_stack->addWidget(m_empty);
     m_stack->addWidget(m_table);
+    m_noMatch = new QLabel(this);
+    m_noMatch->setObjectName(u"noMatchLabel"_s);
+    m_noMatch->setAlignment(Qt::AlignCenter);
+    m_noMatch->setWordWrap(true);
+    m_noMatch->setForegroundRole(QPalette::PlaceholderText);
+    m_stack->addWidget(m_noMatch);
     auto *central = new QWidget(this);
     auto *layout = new QVBoxLayout(central);
     layout->setContentsMargins(0, 0, 0, 0);
     layout->setSpacing(0);
-    layout->addWidget(buildHeader());
+    auto *serving = new ServingHeader(engine, m_prompter, this);
+    m_filter = serving->filter();
+    connect(m_filter, &QLineEdit::textChanged, m_proxy, &DeploymentFilterModel::setFilterText);
+    connect(m_filter, &QLineEdit::textChanged, this, &MainWindow::updateView);
+    layout->addWidget(serving);
     layout->addWidget(m_stack, 1);
     setCentralWidget(central);
     buildMenus();
@@ -101,11 +117,13 @@ MainWindow::MainWindow(Engine &engine, AppSettings &settings, QWidget *parent)
     connect(m_table, &DeploymentTableView::dropTargetChanged, this, &MainWindow::showDropHint);
     connect(m_actions, &DeploymentActions::statusMessage, this,
         [this](const QString &text) { statusBar()->showMessage(text, kStatusTimeoutMs); });
-    connect(m_actions, &DeploymentActions::published, this, &MainWindow::selectDeployment);
+    connect(m_actions, &DeploymentActions::published, this, &MainWindow::onPublished);
 
     if (!settings.windowGeometry().isEmpty())
         restoreGeometry(settings.windowGeometry());
     m_tray->setEnabled(settings.keepServingInTray());
+    m_notifier = m_tray;
+    connect(m_tray, &TrayController::quitRequested, this, &MainWindow::quit);
     updateView();
 }
 
@@ -113,86 +131,8 @@ MainWindow::~MainWindow() = default;
 
 void MainWindow::setNotifier(Notifier *notifier)
 {
-    m_alerts->setNotifier(notifier ? notifier : m_tray);
-}
-
-QWidget *MainWindow::buildHeader()
-{
-    const SiteAddresses &addresses = m_context.engine.addresses();
-    auto *header = new QWidget(this);
-    header->setObjectName(u"headerWidget"_s);
-    header->setAutoFillBackground(true);
-    header->setBackgroundRole(QPalette::AlternateBase);
-    auto *status = new QLabel(header);
-    status->setObjectName(u"servingLabel"_s);
-    status->setAccessibleName(tr("Where Berth is serving"));
-    status->setTextFormat(Qt::RichText);
-    status->setTextInteractionFlags(Qt::TextBrowserInteraction);
-    status->setOpenExternalLinks(false);
-    QString dataDir = QDir::toNativeSeparators(m_context.engine.dataDir());
-    if (const QString home = QDir::homePath(); dataDir.startsWith(home + u'/'))
-        dataDir = u"~"_s + dataDir.mid(home.size());
-    status->setText(tr("<b>Serving</b> · API <a href=\"%1\">%1</a> · Sites %2 · Data %3")
-                        .arg(addresses.baseUrl().toHtmlEscaped(), addresses.siteUrl(u"<slug>"_s).toHtmlEscaped(),
-                            dataDir.toHtmlEscaped()));
-    connect(status, &QLabel::linkActivated, this, [this](const QString &link) { m_prompter.openUrl(QUrl(link)); });
-    auto *dot = new IconLabel(Icons::icon(u"serving"_s), 12, header);
-    m_filter = new QLineEdit(header);
-    m_filter->setObjectName(u"filterLineEdit"_s);
-    m_filter->setAccessibleName(tr("Filter sites"));
-    m_filter->setPlaceholderText(tr("Filter sites"));
-    m_filter->setClearButtonEnabled(true);
-    m_filter->addAction(Icons::icon(u"search"_s), QLineEdit::LeadingPosition);
-    m_filter->setMinimumWidth(180);
-    m_filter->setMaximumWidth(260);
-    connect(m_filter, &QLineEdit::textChanged, m_proxy, &DeploymentFilterModel::setFilterText);
-
-    auto *layout = new QHBoxLayout(header);
-    layout->setContentsMargins(12, 8, 12, 8);
-    layout->addWidget(dot);
-    layout->addWidget(status, 1);
-    layout->addWidget(m_filter);
-    return header;
-}
-
-QWidget *MainWindow::buildEmptyState()
-{
-    auto *page = new QWidget(this);
-    page->setObjectName(u"emptyStateWidget"_s);
-    auto *icon = new IconLabel(Icons::icon(u"drop"_s), kEmptyIconSize, page);
-    auto *text = new QLabel(tr("Drop a folder or an .html file here to publish it"), page);
-    text->setObjectName(u"emptyStateLabel"_s);
-    text->setAlignment(Qt::AlignCenter);
-    text->setWordWrap(true);
-    QFont font = text->font();
-    font.setPointSizeF(font.pointSizeF() * 1.4);
-    text->setFont(font);
-    auto *hint = new QLabel(tr("It goes live at once at its own address. Hidden files and .git are left out."), page);
-    hint->setAlignment(Qt::AlignCenter);
-    hint->setWordWrap(true);
-    hint->setForegroundRole(QPalette::PlaceholderText);
-    auto *folder = new QPushButton(Icons::icon(u"folder"_s), tr("Choose &Folder…"), page);
-    folder->setObjectName(u"chooseFolderButton"_s);
-    auto *file = new QPushButton(Icons::icon(u"file"_s), tr("Choose HTML &File…"), page);
-    file->setObjectName(u"chooseFileButton"_s);
-    connect(folder, &QPushButton::clicked, m_actions, &DeploymentActions::choosePublishFolder);
-    connect(file, &QPushButton::clicked, m_actions, &DeploymentActions::choosePublishFile);
-
-    auto *buttons = new QHBoxLayout;
-    buttons->addStretch();
-    buttons->addWidget(folder);
-    buttons->addWidget(file);
-    buttons->addStretch();
-    auto *layout = new QVBoxLayout(page);
-    layout->addStretch(2);
-    layout->addWidget(icon, 0, Qt::AlignHCenter);
-    layout->addSpacing(8);
-    layout->addWidget(text);
-    layout->addWidget(hint);
-    layout->addSpacing(12);
-    layout->addLayout(buttons);
-    layout->addStretch(3);
-    return page;
+    m_notifier = notifier ? notifier : m_tray;
+    m_alerts->setNotifier(m_notifier);
 }
 
 void MainWindow::buildMenus()
@@ -221,9 +161,11 @@ void MainWindow::buildMenus()
     settings->setShortcut(Qt::CTRL | Qt::Key_Comma);
     file->addSeparator();
     file->addAction(tr("&Close Window"), QKeySequence::Close, this, &QWidget::close);
-    QAction *quit
-        = file->addAction(Icons::icon(u"quit"_s), tr("&Quit"), QKeySequence::Quit, qApp, &QCoreApplication::quit);
+    // Ctrl+Q spelled out: QKeySequence::Quit is empty on platforms without the binding.
+    QAction *quit = file->addAction(
+        Icons::icon(u"quit"_s), tr("&Quit"), QKeySequence(Qt::CTRL | Qt::Key_Q), this, &MainWindow::quit);
     quit->setObjectName(u"quitAction"_s);
+    quit->setShortcutContext(Qt::ApplicationShortcut); // also from the windows and dialogs it opens
 
     m_actions->addTo(menuBar()->addMenu(tr("&Site")));
     QMenu *view = menuBar()->addMenu(tr("&View"));
@@ -240,15 +182,35 @@ void MainWindow::buildMenus()
     toolbar->setIconSize(QSize(18, 18));
     toolbar->addAction(publishFolder);
     toolbar->addSeparator();
-    toolbar->addActions({m_actions->openAction, m_actions->copyUrlAction, m_actions->privateAction,
-        m_actions->renameAction, m_actions->submissionsAction, m_actions->deleteAction});
+    toolbar->addActions({m_actions->openAction, m_actions->copyUrlAction});
+    // Only a private site has a share link: the button is there while one is selected.
+    auto *shareButton = new QToolButton(toolbar);
+    shareButton->setObjectName(u"copyShareLinkToolButton"_s);
+    shareButton->setDefaultAction(m_actions->copyShareLinkAction);
+    shareButton->setToolButtonStyle(Qt::ToolButtonTextBesideIcon);
+    QAction *share = toolbar->addWidget(shareButton);
+    const auto showShare = [share, this] { share->setVisible(m_actions->copyShareLinkAction->isEnabled()); };
+    connect(m_actions->copyShareLinkAction, &QAction::changed, this, showShare);
+    showShare();
+    toolbar->addActions(
+        {m_actions->privateAction, m_actions->renameAction, m_actions->submissionsAction, m_actions->deleteAction});
 }
 
 void MainWindow::updateView()
 {
     const int count = m_model->rowCount();
-    m_stack->setCurrentIndex(count == 0 ? 0 : 1);
+    if (count == 0) {
+        m_stack->setCurrentWidget(m_empty);
+    } else if (m_proxy->rowCount() == 0) {
+        m_noMatch->setText(tr("No site matches “%1”.").arg(m_filter->text()));
+        m_stack->setCurrentWidget(m_noMatch);
+    } else {
+        m_stack->setCurrentWidget(m_table);
+    }
     m_count->setText(tr("%n site(s)", nullptr, count));
+    // Always a current site while there are any, so that the site shortcuts work from the start.
+    if (m_proxy->rowCount() > 0 && !m_table->selectionModel()->hasSelection())
+        selectDeployment(idAtRow(0));
     updateCurrent();
 }
 
@@ -257,6 +219,15 @@ void MainWindow::updateCurrent()
     const QModelIndexList rows = m_table->selectionModel()->selectedRows();
     m_actions->setCurrentId(
         rows.isEmpty() ? QString() : rows.constFirst().data(DeploymentTableModel::IdRole).toString());
+}
+
+void MainWindow::onPublished(const QString &id)
+{
+    selectDeployment(id);
+    // A long publish may end while the window is in the tray or minimised: say so there.
+    const auto deployment = m_model->deployment(id);
+    if (deployment && (!isVisible() || isMinimized()))
+        m_notifier->notify(tr("Published %1").arg(deployment->slug), m_model->urlOf(*deployment));
 }
 
 void MainWindow::selectDeployment(const QString &id)
@@ -319,6 +290,14 @@ void MainWindow::dragEnterEvent(QDragEnterEvent *event)
         return;
     event->acceptProposedAction();
     statusBar()->showMessage(tr("Drop to publish a new site"));
+    m_empty->setDropTarget(true);
+}
+
+void MainWindow::dragLeaveEvent(QDragLeaveEvent *event)
+{
+    statusBar()->clearMessage();
+    m_empty->setDropTarget(false);
+    event->accept();
 }
 
 void MainWindow::dropEvent(QDropEvent *event)
@@ -328,20 +307,77 @@ void MainWindow::dropEvent(QDropEvent *event)
         return;
     event->acceptProposedAction();
     statusBar()->clearMessage();
+    m_empty->setDropTarget(false);
     publishPaths(paths);
 }
 
-void MainWindow::closeEvent(QCloseEvent *event)
+void MainWindow::saveState()
 {
     m_context.settings.setWindowGeometry(saveGeometry());
     m_context.settings.setTableHeaderState(m_table->horizontalHeader()->saveState());
     m_context.settings.sync();
-    if (m_context.settings.keepServingInTray() && m_tray->isVisible()) {
+}
+
+void MainWindow::quit()
+{
+    if (!m_quitting)
+        saveState();
+    m_quitting = true;
+    // A sheet still reading files or waiting for a choice is cancelled; a commit cannot be taken
+    // back halfway, so quitting waits for it and says so.
+    PublishDialog *committing = nullptr;
+    const auto sheets = findChildren<PublishDialog *>();
+    for (PublishDialog *sheet : sheets) {
+        if (sheet->stage() == PublishDialog::Stage::Publishing)
+            committing = sheet;
+        else if (sheet->isVisible())
+            sheet->reject();
+    }
+    if (committing) {
+        show();
+        raise();
+        committing->showFinishing();
+        statusBar()->showMessage(tr("Finishing publish…"));
+        connect(committing, &PublishDialog::stageChanged, this, &MainWindow::quit, Qt::SingleShotConnection);
+        return;
+    }
+    m_tray->setEnabled(false);
+    hide();
+    Q_EMIT readyToQuit();
+}
+
+FirstKeyDialog *MainWindow::showFirstKey(const QString &key)
+{
+    auto *dialog = new FirstKeyDialog(m_context, key, this);
+    dialog->setAttribute(Qt::WA_DeleteOnClose);
+    dialog->open();
+    return dialog;
+}
+
+void MainWindow::bringToFront()
+{
+    setWindowState(windowState() & ~Qt::WindowMinimized);
+    show();
+    raise();
+    activateWindow();
+}
+
+void MainWindow::closeEvent(QCloseEvent *event)
+{
+    saveState();
+    if (!m_quitting && m_context.settings.keepServingInTray() && m_tray->isVisible()) {
         if (!m_trayHintShown)
-            m_tray->notify(tr("Berth is still serving"), tr("Your sites stay online. Quit from the tray icon's menu."));
+            m_tray->notify(tr("Berth is still serving"),
+                tr("Your sites stay online. Quit from the tray icon's menu or with File ▸ Quit."));
         m_trayHintShown = true;
         hide();
         event->ignore();
+        return;
+    }
+    if (!m_quitting) {
+        // Without the tray, closing the window is quitting: the same wait for a publish in flight.
+        event->ignore();
+        quit();
         return;
     }
     event->accept();
@@ -360,6 +396,7 @@ void MainWindow::openSettings()
     dialog->setAttribute(Qt::WA_DeleteOnClose);
     connect(dialog, &QDialog::accepted, this, [this, dialog] {
         m_tray->setEnabled(m_context.settings.keepServingInTray());
+        m_appearance.apply(Appearance::fromName(m_context.settings.appearance()));
         if (dialog->planLimitsChanged()) {
             statusBar()->showMessage(tr("New plan limits saved: they apply now."), kStatusTimeoutMs);
             if (m_accounts)

@@ -1,5 +1,6 @@
 #pragma once
 
+#include "appearance.h"
 #include "dashboardcontext.h"
 #include "prompter.h"
 
@@ -19,6 +20,8 @@ class DeploymentActions;
 class DeploymentFilterModel;
 class DeploymentTableModel;
 class DeploymentTableView;
+class EmptyStatePage;
+class FirstKeyDialog;
 class Notifier;
 class SubmissionAlerts;
 class TrayController;
@@ -48,14 +51,26 @@ public:
     // Publishes one path as a new site, or replaces targetId's content with it.
     void publishPaths(const QStringList &paths, const QString &targetId = {});
 
+    // File > Quit, Ctrl+Q and the tray's Quit: cancels what is only being prepared, waits for a
+    // publish the engine is committing ("Finishing publish…"), then emits readyToQuit.
+    void quit();
+    bool isQuitting() const { return m_quitting; }
+    // The first-run sheet with the owner's first API key, shown this once.
+    FirstKeyDialog *showFirstKey(const QString &key);
+    // Shows the window in front of the others (from the tray, or asked by a second `berth`).
+    void bringToFront();
+
+Q_SIGNALS:
+    // Nothing is left in flight: main() ends the event loop, and with it the engine stops serving.
+    void readyToQuit();
+
 protected:
     void dragEnterEvent(QDragEnterEvent *event) override;
+    void dragLeaveEvent(QDragLeaveEvent *event) override;
     void dropEvent(QDropEvent *event) override;
     void closeEvent(QCloseEvent *event) override;
 
 private:
-    QWidget *buildHeader();
-    QWidget *buildEmptyState();
     void buildMenus();
     void updateView();
     void updateCurrent();
@@ -65,7 +80,10 @@ private:
     void openKeys();
     void openSettings();
     void about();
+    void onPublished(const QString &id);
+    void saveState();
 
+    Appearance m_appearance; // first: it remembers the desktop's look before anything changes it
     Prompter m_prompter;
     DashboardContext m_context;
     DeploymentTableModel *m_model;
@@ -75,10 +93,14 @@ private:
     TrayController *m_tray;
     SubmissionAlerts *m_alerts;
     QStackedWidget *m_stack = nullptr;
+    EmptyStatePage *m_empty = nullptr;
+    QLabel *m_noMatch = nullptr;
     QLineEdit *m_filter = nullptr;
     QLabel *m_count = nullptr;
     QPointer<AccountsDialog> m_accounts;
     bool m_trayHintShown = false;
+    bool m_quitting = false;
+    Notifier *m_notifier = nullptr; // the tray unless a test sets its own
 };
 
 } // namespace berth

@@ -58,8 +58,13 @@ ProtectionDialog::ProtectionDialog(const DashboardContext &context, const Deploy
     m_shareLink->setObjectName(u"shareLinkLineEdit"_s);
     m_shareLink->setAccessibleName(tr("Share link"));
     m_shareLink->setReadOnly(true);
-    if (deployment.isProtected)
+    if (deployment.isProtected) {
         m_shareLink->setText(context.engine.addresses().shareUrl(deployment.slug, deployment.shareToken));
+        // The whole link in view, so that what is read out or checked is what gets copied.
+        const QFontMetrics metrics = m_shareLink->fontMetrics();
+        m_shareLink->setMinimumWidth(metrics.horizontalAdvance(m_shareLink->text()) + 4 * metrics.averageCharWidth());
+        m_shareLink->setCursorPosition(0);
+    }
     m_copyShareLink->setObjectName(u"copyShareLinkButton"_s);
     m_copyShareLink->setAccessibleName(tr("Copy share link"));
     connect(m_copyShareLink, &QPushButton::clicked, this,
@@ -108,7 +113,8 @@ void ProtectionDialog::updateFields()
     if (isPrivate && m_shareLink->text().isEmpty())
         note = tr("A share link is made when you save.");
     else if (!isPrivate && m_deployment.isProtected)
-        note = tr("Making the site public removes its share link and password.");
+        note = tr("Making the site public removes its share link and password. Making it private again later makes "
+                  "a new link; the one given out now stops working.");
     Theme::showMessage(m_message, note, Theme::Tone::Normal);
 }
 

@@ -356,6 +356,13 @@ void PublishDialog::setStage(Stage stage)
     if (stage == Stage::Done)
         m_pages->setCurrentIndex(1);
     updateButtons();
+    Q_EMIT stageChanged(stage);
+}
+
+void PublishDialog::showFinishing()
+{
+    if (m_stage == Stage::Publishing)
+        m_summary->setText(tr("Finishing publish…"));
 }
 
 void PublishDialog::updateButtons()

@@ -51,9 +51,12 @@ public:
 
     // Cancels reading the files; refused while the engine commits.
     void reject() override;
+    // Berth is quitting: says so while the engine commits (quitting waits for stageChanged).
+    void showFinishing();
 
 Q_SIGNALS:
     void published(const QString &deploymentId);
+    void stageChanged(berth::PublishDialog::Stage stage);
 
 private:
     void build();

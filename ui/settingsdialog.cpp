@@ -1,5 +1,6 @@
 #include "settingsdialog.h"
 
+#include "appearance.h"
 #include "appsettings.h"
 #include "domain/limits.h"
 #include "domain/plansettings.h"
@@ -10,6 +11,7 @@
 #include "theme.h"
 
 #include <QCheckBox>
+#include <QComboBox>
 #include <QDialogButtonBox>
 #include <QFormLayout>
 #include <QGroupBox>
@@ -28,9 +30,10 @@ using namespace Qt::StringLiterals;
 
 namespace berth {
 
-SettingsDialog::SettingsDialog(const DashboardContext &context, QWidget *parent)
+SettingsDialog::SettingsDialog(const DashboardContext &context, QWidget *parent, Scope scope)
     : QDialog(parent)
     , m_context(context)
+    , m_scope(scope)
     , m_listen(new QLineEdit(context.settings.listen(), this))
     , m_siteDomain(new QLineEdit(context.settings.siteDomain(), this))
     , m_dataDir(new QLineEdit(context.settings.dataDir(), this))
@@ -76,6 +79,27 @@ SettingsDialog::SettingsDialog(const DashboardContext &context, QWidget *parent)
     dataLabel->setBuddy(m_dataDir);
     form->addRow(dataLabel, dataRow);
 
+    // What the command line set wins for this run: say so, or the fields would seem to be in effect.
+    const AppSettings::Overrides &overrides = context.settings.overrides();
+    QStringList given;
+    const auto note = [&given](const char *option, const std::optional<QString> &value) {
+        if (value)
+            given.append(u"--%1 %2"_s.arg(QLatin1String(option), *value));
+    };
+    note("listen", overrides.listen);
+    note("site-domain", overrides.siteDomain);
+    note("data-dir", overrides.dataDir);
+    note("base-url", overrides.baseUrl);
+    auto *overridden = new QLabel(server);
+    overridden->setObjectName(u"overridesLabel"_s);
+    overridden->setWordWrap(true);
+    overridden->setTextInteractionFlags(Qt::TextSelectableByMouse);
+    overridden->setText(tr("In effect for this run, from the command line: %1. The values here apply when Berth "
+                           "starts without these options.")
+                            .arg(given.join(u", "_s)));
+    overridden->setVisible(!given.isEmpty());
+    form->addRow(overridden);
+
     auto *buttons = new QDialogButtonBox(QDialogButtonBox::Save | QDialogButtonBox::Cancel, this);
     buttons->button(QDialogButtonBox::Save)->setObjectName(u"saveButton"_s);
     connect(buttons, &QDialogButtonBox::accepted, this, &SettingsDialog::accept);
@@ -84,7 +108,19 @@ SettingsDialog::SettingsDialog(const DashboardContext &context, QWidget *parent)
     auto *layout = new QVBoxLayout(this);
     layout->addWidget(server);
     layout->addWidget(m_tray);
-    layout->addWidget(planLimits());
+    if (m_scope == Scope::All) {
+        m_appearance = new QComboBox(this);
+        m_appearance->setObjectName(u"appearanceComboBox"_s);
+        m_appearance->setAccessibleName(tr("Appearance"));
+        for (const auto mode : {Appearance::Mode::System, Appearance::Mode::Light, Appearance::Mode::Dark})
+            m_appearance->addItem(Appearance::label(mode), Appearance::name(mode));
+        m_appearance->setCurrentIndex(
+            std::max(0, m_appearance->findData(Appearance::name(Appearance::fromName(context.settings.appearance())))));
+        auto *look = new QFormLayout;
+        look->addRow(tr("&Appearance:"), m_appearance);
+        layout->addLayout(look);
+        layout->addWidget(planLimits());
+    }
     layout->addWidget(m_message);
     layout->addWidget(buttons);
 }
@@ -191,7 +227,7 @@ void SettingsDialog::accept()
     // Plan limits first: they are the part that can still be refused.
     const QStringList plans = PlanTable::plans();
     m_planLimitsChanged = false;
-    for (int plan = 0; plan < plans.size(); ++plan) {
+    for (int plan = 0; m_scope == Scope::All && plan < plans.size(); ++plan) {
         const PlanLimits limits = editedLimits(plan);
         if (limits == m_context.engine.plans().limits(plans.at(plan)))
             continue;
@@ -209,6 +245,8 @@ void SettingsDialog::accept()
     m_context.settings.setDataDir(m_dataDir->text());
     if (m_tray->isEnabled())
         m_context.settings.setKeepServingInTray(m_tray->isChecked());
+    if (m_appearance)
+        m_context.settings.setAppearance(m_appearance->currentData().toString());
     m_context.settings.sync();
     QDialog::accept();
 }

@@ -7,6 +7,7 @@
 
 QT_BEGIN_NAMESPACE
 class QCheckBox;
+class QComboBox;
 class QLabel;
 class QLineEdit;
 class QSpinBox;
@@ -21,7 +22,12 @@ class SettingsDialog final : public QDialog
     Q_OBJECT
 
 public:
-    explicit SettingsDialog(const DashboardContext &context, QWidget *parent = nullptr);
+    enum class Scope
+    {
+        All,
+        ServerOnly, // before the data is open (Berth could not start): no plan limits
+    };
+    explicit SettingsDialog(const DashboardContext &context, QWidget *parent = nullptr, Scope scope = Scope::All);
 
     void accept() override;
     // Whether the last Save changed a plan's limits.
@@ -33,10 +39,12 @@ private:
     PlanLimits editedLimits(int plan) const;
 
     DashboardContext m_context;
+    Scope m_scope;
     QLineEdit *m_listen;
     QLineEdit *m_siteDomain;
     QLineEdit *m_dataDir;
     QCheckBox *m_tray;
+    QComboBox *m_appearance = nullptr;
     QLabel *m_message;
     QList<QSpinBox *> m_limits; // four a plan, in PlanTable::plans() order
     bool m_planLimitsChanged = false;

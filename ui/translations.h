@@ -17,6 +17,8 @@ public:
 
     // True when Berth has a translation for the locale.
     bool install(const QLocale &locale);
+    // True when Qt's own translation for the locale was found (Debian: qt6-translations-l10n).
+    bool hasQtTranslation() const { return !m_qt.isEmpty(); }
 
 private:
     void remove();

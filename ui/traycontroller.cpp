@@ -39,7 +39,8 @@ void TrayController::setEnabled(bool enabled)
         m_menu = new QMenu;
         m_menu->addAction(Icons::appIcon(), tr("&Show Berth"), this, &TrayController::showWindow);
         m_menu->addSeparator();
-        QAction *quit = m_menu->addAction(Icons::icon(u"quit"_s), tr("&Quit Berth"), qApp, &QCoreApplication::quit);
+        QAction *quit
+            = m_menu->addAction(Icons::icon(u"quit"_s), tr("&Quit Berth"), this, &TrayController::quitRequested);
         quit->setObjectName(u"trayQuitAction"_s);
         m_icon = new QSystemTrayIcon(Icons::appIcon(), this);
         m_icon->setToolTip(tr("Berth is serving your sites"));

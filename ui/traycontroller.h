@@ -27,6 +27,10 @@ public:
     bool isVisible() const;
     void notify(const QString &title, const QString &message) override;
 
+Q_SIGNALS:
+    // "Quit Berth" chosen: the window decides when the process may end (a publish may be committing).
+    void quitRequested();
+
 private:
     void showWindow();
 

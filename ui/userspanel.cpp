@@ -220,7 +220,7 @@ void UsersPanel::revokeSelectedKey()
     const auto answer = m_context.prompter.question(this, tr("Revoke Key"),
         tr("Revoke the key “%1” of %2? Requests with it are refused from now on. This cannot be undone.")
             .arg(key->text(KeyLabelColumn), user->text(UserColumn)),
-        QMessageBox::Yes | QMessageBox::Cancel, QMessageBox::Cancel);
+        QMessageBox::Yes | QMessageBox::Cancel, QMessageBox::Cancel, tr("&Revoke"));
     if (answer != QMessageBox::Yes)
         return;
     const auto result = m_context.engine.accounts().revokeAnyKey(key->data(0, TreeList::kIdRole).toString());

@@ -3,13 +3,14 @@
 #include "appsettings.h"
 #include "engine.h"
 #include "icons.h"
+#include "instancechannel.h"
 #include "mainwindow.h"
 #include "processlimits.h"
+#include "startup.h"
 #include "translations.h"
 
 #include <QApplication>
 #include <QCommandLineParser>
-#include <QMessageBox>
 #include <QTextStream>
 #include <optional>
 
@@ -26,11 +27,7 @@ int usageError(const QString &message)
     return kExitUsage;
 }
 
-// The serving options given on the command line, applied over the saved settings.
-struct Overrides
-{
-    std::optional<QString> listen, dataDir, siteDomain, baseUrl;
-};
+using Overrides = berth::Startup::Overrides;
 
 // Parses with only a QCoreApplication, so that --help, --version and usage errors work without a display.
 // Returns an exit code when the program should stop here.
@@ -59,6 +56,8 @@ std::optional<int> parseCommandLine(int argc, char *argv[], Overrides *overrides
         return usageError(parser.errorText());
     if (parser.isSet(u"help"_s))
         parser.showHelp(); // exits
+    if (parser.isSet(u"help-all"_s))
+        parser.process(core); // prints the help with Qt's own options too, and exits
     if (parser.isSet(u"version"_s))
         parser.showVersion(); // exits
     if (!parser.positionalArguments().isEmpty())
@@ -96,31 +95,30 @@ int main(int argc, char *argv[])
     translations.install(QLocale::system());
 
     berth::AppSettings settings;
-    berth::EngineSettings engineSettings = settings.engineSettings();
-    if (overrides.listen)
-        berth::AppSettings::parseListen(*overrides.listen, &engineSettings.listenAddress, &engineSettings.listenPort);
-    if (overrides.dataDir)
-        engineSettings.dataDir = *overrides.dataDir;
-    if (overrides.siteDomain)
-        engineSettings.siteDomain = *overrides.siteDomain;
-    if (overrides.baseUrl)
-        engineSettings.baseUrl = *overrides.baseUrl;
-
     berth::raiseOpenFileLimit(); // connections are file descriptors: the front door's cap should be the limit
-    berth::Engine engine(engineSettings);
-    QString error;
-    if (!engine.start(&error)) {
-        QMessageBox::critical(nullptr, QCoreApplication::translate("main", "Berth cannot start"),
-            QCoreApplication::translate("main",
-                "Berth could not start serving: %1\n\nChange the "
-                "address with --listen, or stop the other program.")
-                .arg(error));
+    berth::Prompter startupPrompter;
+    berth::Startup startup(settings, overrides, startupPrompter);
+    switch (startup.run()) {
+    case berth::Startup::Outcome::RaisedOther:
+        QTextStream(stdout) << "Berth is already running on this data folder: its window was brought forward.\n";
+        return 0;
+    case berth::Startup::Outcome::Quit:
         return kExitFailure;
+    case berth::Startup::Outcome::Started:
+        break;
     }
+    settings.setOverrides(startup.overrides()); // what Settings shows as in effect for this run
+    berth::Engine &engine = *startup.engine();
     if (const auto key = engine.ownerFirstKey())
         QTextStream(stdout) << "Owner API key (shown once; keep it safe):\n" << *key << "\n";
 
     berth::MainWindow window(engine, settings);
+    // Quit stops serving: the event loop ends, then the window and the engine (which waits for its workers) go.
+    QObject::connect(&window, &berth::MainWindow::readyToQuit, &app, &QCoreApplication::quit, Qt::QueuedConnection);
+    QObject::connect(
+        startup.channel(), &berth::InstanceChannel::raiseRequested, &window, &berth::MainWindow::bringToFront);
     window.show();
+    if (const auto key = engine.ownerFirstKey())
+        window.showFirstKey(*key);
     return QApplication::exec();
 }

@@ -3,6 +3,7 @@
 #include "admincommands.h"
 #include "cli.h"
 #include "clientcommands.h"
+#include "datadirlock.h"
 #include "engine.h"
 #include "listenaddress.h"
 #include "processlimits.h"
@@ -118,6 +119,11 @@ int serve(const QStringList &arguments)
     settings.stopDeadlineMs = stopSeconds * 1000;
 
     raiseOpenFileLimit();
+    DataDirLock lock(settings.dataDir); // one data folder, one server: a second one would drift from the first
+    if (!lock.tryLock()) {
+        err() << "berthd: " << lock.error() << "\n";
+        return ExitFailure;
+    }
     Engine engine(settings);
     // Before anything can be announced: a SIGTERM after the banner always finds the handler in place. The stop is
     // graceful: requests in progress (deploys included) are answered first, new ones refused.

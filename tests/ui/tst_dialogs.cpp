@@ -2,21 +2,27 @@
 // access and password, API keys, settings. Effects are checked in the engine and over HTTP.
 #include "deploymentactions.h"
 #include "deploymenttablemodel.h"
+#include "domain/accountservice.h"
 #include "domain/deploymentservice.h"
 #include "domain/siteaddresses.h"
 #include "editdetailsdialog.h"
+#include "icons.h"
 #include "keysdialog.h"
 #include "protectiondialog.h"
 #include "renamedialog.h"
 #include "settingsdialog.h"
+#include "theme.h"
 #include "uitestsupport.h"
 
+#include <QAction>
 #include <QCheckBox>
+#include <QComboBox>
 #include <QLabel>
 #include <QLineEdit>
 #include <QPlainTextEdit>
 #include <QPushButton>
 #include <QRadioButton>
+#include <QStyle>
 #include <QTreeWidget>
 
 using namespace Qt::StringLiterals;
@@ -176,6 +182,95 @@ private Q_SLOTS:
         QTest::mouseClick(dialog->findChild<QPushButton *>(u"revokeKeyButton"_s), Qt::LeftButton);
         QVERIFY(keys->topLevelItem(0)->isDisabled());
         QCOMPARE(m_dashboard->client().api("GET", u"/deploys"_s, secret.toLatin1()).status, 401);
+        dialog->close();
+    }
+
+    void enterInTheKeysWindowCreatesExactlyOneKey()
+    {
+        window().findChild<QAction *>(u"keysAction"_s)->trigger();
+        KeysDialog *dialog = nullptr;
+        QTRY_VERIFY((dialog = openDialog<KeysDialog>(&window())));
+        QVERIFY(berth::test::waitUntilActive(dialog));
+        auto *label = dialog->findChild<QLineEdit *>(u"labelLineEdit"_s);
+        QCOMPARE(QApplication::focusWidget(), label); // typing names the new key at once
+        const int before = m_dashboard->engine().accounts().keys(m_dashboard->owner().id).size();
+
+        QTest::keyClicks(QApplication::focusWidget(), u"deploy script"_s);
+        QTest::keyClick(QApplication::focusWidget(), Qt::Key_Return);
+        const QList<ApiKey> keys = m_dashboard->engine().accounts().keys(m_dashboard->owner().id);
+        QCOMPARE(keys.size(), before + 1);
+        QCOMPARE(keys.constFirst().label, u"deploy script"_s);
+        const QString secret = dialog->findChild<QLineEdit *>(u"secretLineEdit"_s)->text();
+        QCOMPARE(m_dashboard->client().api("GET", u"/deploys"_s, secret.toLatin1()).status, 200);
+        QVERIFY(dialog->findChild<QLabel *>(u"secretLabel"_s)->text().contains(u"“deploy script”"_s));
+
+        auto *tree = dialog->findChild<QTreeWidget *>(u"keysTreeWidget"_s);
+        tree->setCurrentItem(tree->topLevelItem(0));
+        window().prompter().setNextAnswer(QMessageBox::Yes);
+        QTest::mouseClick(dialog->findChild<QPushButton *>(u"revokeKeyButton"_s), Qt::LeftButton);
+        QVERIFY(tree->topLevelItem(0)->isDisabled());
+        // The labelled key was the one shown: revoking it ends that secret, and the window forgets it.
+        QCOMPARE(m_dashboard->client().api("GET", u"/deploys"_s, secret.toLatin1()).status, 401);
+        QVERIFY(dialog->findChild<QLineEdit *>(u"secretLineEdit"_s)->text().isEmpty());
+        QVERIFY(!dialog->findChild<QLineEdit *>(u"secretLineEdit"_s)->isVisible());
+        dialog->close();
+    }
+
+    void appearanceCanBeDarkAndBackToTheSystem()
+    {
+        const QPalette system = QApplication::palette();
+        const QString systemStyle = QApplication::style()->name();
+        const auto chooseAndSave = [this](const QString &name) {
+            window().findChild<QAction *>(u"settingsAction"_s)->trigger();
+            SettingsDialog *dialog = openDialog<SettingsDialog>(&window());
+            auto *combo = dialog->findChild<QComboBox *>(u"appearanceComboBox"_s);
+            combo->setCurrentIndex(combo->findData(name));
+            QTest::mouseClick(dialog->findChild<QPushButton *>(u"saveButton"_s), Qt::LeftButton);
+            return !dialog->isVisible();
+        };
+        QVERIFY(chooseAndSave(u"dark"_s));
+        QCOMPARE(m_dashboard->settings().appearance(), u"dark"_s);
+        QVERIFY(Theme::isDark(QApplication::palette()));
+        QCOMPARE(QApplication::style()->name(), u"fusion"_s);
+        QTRY_VERIFY(Theme::isDark(window().palette())); // the windows hear of it through the event loop
+        // The icons follow: drawn in the palette's light text colour now.
+        const QImage icon = Icons::icon(u"copy"_s).pixmap(32).toImage();
+        int lightest = 0;
+        for (int y = 0; y < icon.height(); ++y) {
+            for (int x = 0; x < icon.width(); ++x) {
+                if (qAlpha(icon.pixel(x, y)) > 200)
+                    lightest = std::max(lightest, QColor(icon.pixel(x, y)).lightness());
+            }
+        }
+        QVERIFY2(lightest > 200, qPrintable(QString::number(lightest)));
+
+        QVERIFY(chooseAndSave(u"system"_s));
+        QCOMPARE(QApplication::style()->name(), systemStyle);
+        QCOMPARE(QApplication::palette().color(QPalette::Window), system.color(QPalette::Window));
+    }
+
+    void settingsSayWhatTheCommandLineOverrides()
+    {
+        const auto open = [this] {
+            auto *dialog = new SettingsDialog(
+                {m_dashboard->engine(), m_dashboard->owner(), m_dashboard->settings(), window().prompter()}, &window());
+            dialog->setAttribute(Qt::WA_DeleteOnClose);
+            dialog->show();
+            return dialog;
+        };
+        SettingsDialog *plain = open();
+        QVERIFY(!plain->findChild<QLabel *>(u"overridesLabel"_s)->isVisible());
+        plain->close();
+
+        m_dashboard->settings().setListen(u"127.0.0.1:8080"_s);
+        AppSettings::Overrides overrides;
+        overrides.listen = u"127.0.0.1:9123"_s;
+        m_dashboard->settings().setOverrides(overrides);
+        SettingsDialog *dialog = open();
+        QCOMPARE(dialog->findChild<QLineEdit *>(u"listenLineEdit"_s)->text(), u"127.0.0.1:8080"_s); // the saved one
+        auto *label = dialog->findChild<QLabel *>(u"overridesLabel"_s);
+        QVERIFY(label->isVisible());
+        QVERIFY2(label->text().contains(u"--listen 127.0.0.1:9123"_s), qPrintable(label->text()));
         dialog->close();
     }
 

@@ -15,8 +15,10 @@
 #include <QLabel>
 #include <QLineEdit>
 #include <QMenuBar>
+#include <QMimeData>
 #include <QPushButton>
 #include <QStackedWidget>
+#include <QToolButton>
 
 using namespace Qt::StringLiterals;
 using namespace berth;
@@ -225,6 +227,58 @@ private Q_SLOTS:
         QCOMPARE(client.site(u"secret-plans"_s).status, 200);
     }
 
+    void privateSiteOpensWithItsShareLink()
+    {
+        const QString hidden = m_dashboard->deploy(u"hidden-plans"_s, {{u"index.html"_s, "hidden"}});
+        const QString open = m_dashboard->deploy(u"open-plans"_s, {{u"index.html"_s, "open"}});
+        QTRY_COMPARE(model().rowCount(), 2);
+        QList<QUrl> opened;
+        window().prompter().setOpenUrlHandler([&opened](const QUrl &url) {
+            opened.append(url);
+            return true;
+        });
+        DeploymentActions &actions = window().actions();
+        auto *shareButton = berth::test::child<QToolButton>(&window(), u"copyShareLinkToolButton"_s);
+
+        m_dashboard->select(open);
+        QVERIFY(!shareButton->isVisible()); // a public site has no share link
+        actions.openAction->trigger();
+        QCOMPARE(opened.takeLast(), QUrl(m_dashboard->engine().addresses().siteUrl(u"open-plans"_s)));
+
+        m_dashboard->select(hidden);
+        actions.privateAction->trigger();
+        QTRY_VERIFY(model().deployment(hidden)->isProtected);
+        QTRY_VERIFY(shareButton->isVisible());
+        actions.openAction->trigger();
+        const QUrl link = opened.takeLast();
+        QCOMPARE(link, QUrl(model().shareUrlOf(*model().deployment(hidden))));
+        QCOMPARE(m_dashboard->client().site(u"hidden-plans"_s, u"/?"_s + link.query()).status, 302); // it lets in
+        QTest::mouseClick(shareButton, Qt::LeftButton);
+        QCOMPARE(QGuiApplication::clipboard()->text(), link.toString());
+
+        // The access window shows the whole link.
+        actions.protectionAction->trigger();
+        QDialog *access = nullptr;
+        QTRY_VERIFY((access = window().findChild<QDialog *>(u"protectionDialog"_s)) && access->isVisible());
+        auto *shareLink = berth::test::child<QLineEdit>(access, u"shareLinkLineEdit"_s);
+        QCOMPARE(shareLink->text(), link.toString());
+        QVERIFY(shareLink->width() > shareLink->fontMetrics().horizontalAdvance(shareLink->text()));
+        access->reject();
+
+        // Turning it public says first that the link is gone for good, on a button named for what it does.
+        window().prompter().setNextAnswer(QMessageBox::Cancel);
+        actions.privateAction->trigger();
+        QVERIFY2(window().prompter().lastMessage().contains(u"makes a new link"_s),
+            qPrintable(window().prompter().lastMessage()));
+        QCOMPARE(window().prompter().lastVerb(), u"Make &Public"_s);
+        QVERIFY(model().deployment(hidden)->isProtected);
+
+        m_dashboard->select(open);
+        QCOMPARE(actions.currentId(), open);
+        QVERIFY(!actions.copyShareLinkAction->isEnabled());
+        QTRY_VERIFY(!shareButton->isVisible()); // the toolbar lays out again from the event loop
+    }
+
     void deleteAsksFirst()
     {
         const QString id = m_dashboard->deploy(u"short-lived"_s, {{u"index.html"_s, "bye"}});
@@ -259,6 +313,104 @@ private Q_SLOTS:
         window().actions().redeployAction->trigger();
         QCOMPARE(publishThroughSheet(), id);
         QCOMPARE(m_dashboard->client().site(u"my-blog"_s).body, QByteArray("second post"));
+    }
+
+    void droppingASitesFolderAgainProposesUpdatingIt()
+    {
+        const QString folder = m_files->filePath(u"journal"_s);
+        QVERIFY(berth::test::writeTree(folder, {{u"index.html"_s, "day one"}}));
+        berth::test::dropPaths(&window(), QPoint(200, 200), {folder});
+        const QString id = publishThroughSheet(u"my-journal"_s);
+        QVERIFY(!id.isEmpty());
+        berth::test::openDialog<PublishDialog>(&window())->accept();
+        QTRY_VERIFY(!berth::test::openDialog<PublishDialog>(&window()));
+
+        // Edited and dropped again: updating the site comes first.
+        QVERIFY(berth::test::writeTree(folder, {{u"index.html"_s, "day two"}}));
+        window().prompter().setNextChoice(0);
+        berth::test::dropPaths(&window(), QPoint(200, 200), {folder + u"/"_s});
+        QCOMPARE(window().prompter().lastChoices(),
+            QStringList({u"&Update my-journal"_s, u"Publish as a &New Site"_s, u"Cancel"_s}));
+        PublishDialog *sheet = nullptr;
+        QTRY_VERIFY((sheet = berth::test::openDialog<PublishDialog>(&window())));
+        QVERIFY(!sheet->findChild<QLineEdit *>(u"slugLineEdit"_s)); // replacing, not a new site
+        QTRY_COMPARE(sheet->stage(), PublishDialog::Stage::Ready);
+        QTest::mouseClick(sheet->findChild<QPushButton *>(u"publishButton"_s), Qt::LeftButton);
+        QTRY_COMPARE(sheet->stage(), PublishDialog::Stage::Done);
+        QCOMPARE(sheet->deploymentId(), id);
+        QCOMPARE(m_dashboard->client().site(u"my-journal"_s).body, QByteArray("day two"));
+        sheet->accept();
+        QTRY_VERIFY(!berth::test::openDialog<PublishDialog>(&window()));
+
+        // The second choice: the same files as another site.
+        window().prompter().setNextChoice(1);
+        berth::test::dropPaths(&window(), QPoint(200, 200), {folder});
+        const QString copy = publishThroughSheet(u"journal-copy"_s);
+        QVERIFY(!copy.isEmpty() && copy != id);
+        QTRY_COMPARE(model().rowCount(), 2);
+        QCOMPARE(m_dashboard->client().site(u"journal-copy"_s).body, QByteArray("day two"));
+
+        // Cancel publishes nothing.
+        berth::test::openDialog<PublishDialog>(&window())->accept();
+        QTRY_VERIFY(!berth::test::openDialog<PublishDialog>(&window()));
+        window().prompter().setNextChoice(2);
+        berth::test::dropPaths(&window(), QPoint(200, 200), {folder});
+        QVERIFY(!berth::test::openDialog<PublishDialog>(&window()));
+    }
+
+    void aSiteIsCurrentFromTheStartAndTabLeavesTheTable()
+    {
+        QVERIFY(!m_dashboard->deploy(u"older-site"_s, {{u"index.html"_s, "1"}}).isEmpty());
+        const QString newest = m_dashboard->deploy(u"newer-site"_s, {{u"index.html"_s, "2"}});
+        QTRY_COMPARE(model().rowCount(), 2);
+        // A window opened over existing sites, as after a start: the top row is current, so shortcuts apply.
+        MainWindow again(m_dashboard->engine(), m_dashboard->settings());
+        again.show();
+        QVERIFY(QTest::qWaitForWindowExposed(&again));
+        QCOMPARE(again.actions().currentId(), newest);
+        QVERIFY(again.actions().openAction->isEnabled());
+
+        QVERIFY(berth::test::waitUntilActive(&again));
+        again.tableView()->setFocus();
+        QTest::keyClick(again.tableView(), Qt::Key_Tab);
+        QVERIFY(QApplication::focusWidget() != again.tableView()); // not the next cell: the next control
+        QCOMPARE(again.actions().currentId(), newest);
+    }
+
+    void onlyPublishableThingsAreAcceptedWhileDragging()
+    {
+        QVERIFY(berth::test::writeTree(m_files->path(), {{u"notes.txt"_s, "text"}, {u"page.html"_s, "<p>"}}));
+        QWidget *empty = window().findChild<QWidget *>(u"emptyStateWidget"_s);
+        QMimeData mime;
+        const auto enter = [&](const QString &name) {
+            mime.setUrls({QUrl::fromLocalFile(m_files->filePath(name))});
+            QDragEnterEvent event(QPoint(200, 200), Qt::CopyAction, &mime, Qt::LeftButton, Qt::NoModifier);
+            QApplication::sendEvent(&window(), &event);
+            return event.isAccepted();
+        };
+        const QColor window = empty->palette().color(QPalette::Window);
+        QVERIFY(!enter(u"notes.txt"_s)); // refused while dragging, not after the drop
+        QVERIFY(!empty->property("dropTarget").toBool());
+        QVERIFY(enter(u"page.html"_s));
+        QVERIFY(empty->property("dropTarget").toBool()); // the empty window lights up as the target
+        QVERIFY(empty->palette().color(QPalette::Window) != window);
+        QDragLeaveEvent leave;
+        QApplication::sendEvent(&this->window(), &leave);
+        QVERIFY(!empty->property("dropTarget").toBool());
+        QCOMPARE(empty->palette().color(QPalette::Window), window);
+    }
+
+    void filterWithNoMatchSaysSo()
+    {
+        QVERIFY(!m_dashboard->deploy(u"gamma-site"_s, {{u"index.html"_s, "g"}}).isEmpty());
+        QTRY_COMPARE(model().rowCount(), 1);
+        auto *filter = window().findChild<QLineEdit *>(u"filterLineEdit"_s);
+        QTest::keyClicks(filter, u"zebra"_s);
+        auto *noMatch = window().findChild<QLabel *>(u"noMatchLabel"_s);
+        QVERIFY(noMatch->isVisible());
+        QCOMPARE(noMatch->text(), u"No site matches “zebra”."_s);
+        filter->clear();
+        QVERIFY(window().tableView()->isVisible());
     }
 
     void filterKeepsMatchingRows()

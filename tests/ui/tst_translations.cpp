@@ -3,8 +3,10 @@
 #include "translations.h"
 #include "uitestsupport.h"
 
+#include <QDialogButtonBox>
 #include <QLabel>
 #include <QMenuBar>
+#include <QPushButton>
 
 using namespace Qt::StringLiterals;
 using namespace berth;
@@ -27,6 +29,17 @@ private Q_SLOTS:
             menus.append(action->text());
         QCOMPARE(menus, (QStringList {u"&Datei"_s, u"&Website"_s, u"&Ansicht"_s, u"&Hilfe"_s}));
         QCOMPARE(dashboard.window().findChild<QLabel *>(u"countLabel"_s)->text(), u"0 Websites"_s);
+    }
+
+    void qtsOwnWordsAreGermanToo()
+    {
+        Translations translations;
+        QVERIFY(translations.install(QLocale(QLocale::German, QLocale::Germany)));
+        QVERIFY2(translations.hasQtTranslation(), "Qt's qtbase_de.qm is missing: install qt6-translations-l10n");
+        QDialogButtonBox buttons(QDialogButtonBox::Cancel | QDialogButtonBox::Close);
+        QCOMPARE(buttons.button(QDialogButtonBox::Cancel)->text(), u"Abbrechen"_s);
+        QCOMPARE(buttons.button(QDialogButtonBox::Close)->text(), u"Schließen"_s);
+        QCOMPARE(QKeySequence(Qt::CTRL | Qt::Key_Q).toString(QKeySequence::NativeText), u"Strg+Q"_s);
     }
 
     void englishPlurals()

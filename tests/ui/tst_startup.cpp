@@ -1,0 +1,172 @@
+// Starting the dashboard: one data folder belongs to one process, a second `berth` brings the first
+// forward, and a failure to start says what failed and offers a way out that works.
+#include "appsettings.h"
+#include "datadirlock.h"
+#include "engine.h"
+#include "instancechannel.h"
+#include "mainwindow.h"
+#include "prompter.h"
+#include "settingsdialog.h"
+#include "startup.h"
+#include "translations.h"
+#include "uitestsupport.h"
+
+#include <QLineEdit>
+#include <QPushButton>
+#include <QTcpServer>
+
+using namespace Qt::StringLiterals;
+using namespace berth;
+
+class TestStartup : public QObject
+{
+    Q_OBJECT
+
+private:
+    Translations m_translations;
+    std::unique_ptr<QTemporaryDir> m_dir;
+
+    QString path(const QString &name) const { return m_dir->filePath(name); }
+    // Saved settings of their own, serving on a free port from dataDir.
+    std::unique_ptr<AppSettings> settingsFor(const QString &name, const QString &dataDir)
+    {
+        auto settings = std::make_unique<AppSettings>(path(name + u".conf"_s));
+        settings->setListen(u"127.0.0.1:0"_s);
+        settings->setDataDir(dataDir);
+        settings->setKeepServingInTray(false);
+        return settings;
+    }
+
+private Q_SLOTS:
+    void initTestCase() { m_translations.install(QLocale(QLocale::English, QLocale::UnitedStates)); }
+    void init() { m_dir = std::make_unique<QTemporaryDir>(); }
+    void cleanup() { m_dir.reset(); }
+
+    void aDataFolderIsLockedByOneHolderAtATime()
+    {
+        const QString data = path(u"data"_s);
+        auto first = std::make_unique<DataDirLock>(data);
+        QVERIFY(first->tryLock());
+        DataDirLock second(data);
+        QVERIFY(!second.tryLock());
+        QCOMPARE(second.holderPid(), QCoreApplication::applicationPid());
+        QVERIFY2(
+            second.error().contains(u"pid %1"_s.arg(QCoreApplication::applicationPid())), qPrintable(second.error()));
+        QVERIFY(second.error().contains(data));
+        first.reset();
+        QVERIFY(second.tryLock()); // released with its holder
+    }
+
+    void aSecondBerthBringsTheFirstForward()
+    {
+        const QString data = path(u"data"_s);
+        const auto settings = settingsFor(u"first"_s, data);
+        Prompter prompter;
+        Startup first(*settings, {}, prompter);
+        QCOMPARE(first.run(), Startup::Outcome::Started);
+        MainWindow window(*first.engine(), *settings);
+        connect(first.channel(), &InstanceChannel::raiseRequested, &window, &MainWindow::bringToFront);
+        QVERIFY(!window.isVisible());
+
+        // Another Berth with its own settings, told the same data folder on its command line.
+        const auto otherSettings = settingsFor(u"second"_s, path(u"elsewhere"_s));
+        Prompter otherPrompter;
+        otherPrompter.setNextChoice(Startup::QuitBerth); // would fail the test below, were it asked
+        Startup::Overrides overrides;
+        overrides.dataDir = data + u"/"_s; // the same folder, spelled otherwise
+        Startup second(*otherSettings, overrides, otherPrompter);
+        QCOMPARE(second.run(), Startup::Outcome::RaisedOther);
+        QVERIFY(!second.engine());
+        QTRY_VERIFY(window.isVisible());
+        QVERIFY(otherPrompter.lastMessage().isEmpty()); // nobody was asked anything
+    }
+
+    void dataFolderInUseByAnotherProgramSaysWhichAndOffersAnother()
+    {
+        const QString data = path(u"data"_s);
+        DataDirLock server(data); // as berthd would hold it: no window to raise
+        QVERIFY(server.tryLock());
+        const auto settings = settingsFor(u"dashboard"_s, data);
+        Prompter prompter;
+        prompter.setNextChoice(Startup::ChooseDataFolder);
+        prompter.setNextFileName(path(u"mine"_s));
+        Startup startup(*settings, {}, prompter);
+        QCOMPARE(startup.run(), Startup::Outcome::Started);
+        QVERIFY2(prompter.lastMessage().contains(u"process %1"_s.arg(QCoreApplication::applicationPid())),
+            qPrintable(prompter.lastMessage()));
+        QCOMPARE(startup.engine()->dataDir(), path(u"mine"_s));
+        QCOMPARE(settings->dataDir(), path(u"mine"_s)); // the next start uses it too
+    }
+
+    void portInUseOffersAnotherPort()
+    {
+        QTcpServer occupant;
+        QVERIFY(occupant.listen(QHostAddress::LocalHost));
+        const auto settings = settingsFor(u"dashboard"_s, path(u"data"_s));
+        const QString busy = u"127.0.0.1:%1"_s.arg(occupant.serverPort());
+        settings->setListen(busy);
+        Prompter prompter;
+        prompter.setNextChoice(Startup::AnotherPort);
+        prompter.setNextNumber(0);
+        Startup startup(*settings, {}, prompter);
+        QCOMPARE(startup.run(), Startup::Outcome::Started);
+        QVERIFY2(prompter.lastMessage().contains(u"cannot listen on "_s + busy), qPrintable(prompter.lastMessage()));
+        QVERIFY(startup.engine()->port() != occupant.serverPort());
+        QCOMPARE(settings->listen(), u"127.0.0.1:0"_s);
+    }
+
+    void aBadCommandLinePortIsReplacedForThisRunOnly()
+    {
+        QTcpServer occupant;
+        QVERIFY(occupant.listen(QHostAddress::LocalHost));
+        const auto settings = settingsFor(u"dashboard"_s, path(u"data"_s));
+        settings->setListen(u"127.0.0.1:8123"_s);
+        Prompter prompter;
+        prompter.setNextChoice(Startup::AnotherPort);
+        prompter.setNextNumber(0);
+        Startup::Overrides overrides;
+        overrides.listen = u"127.0.0.1:%1"_s.arg(occupant.serverPort());
+        Startup startup(*settings, overrides, prompter);
+        QCOMPARE(startup.run(), Startup::Outcome::Started);
+        QCOMPARE(settings->listen(), u"127.0.0.1:8123"_s); // the saved value was not the one that failed
+    }
+
+    void unusableDataFolderOffersSettings()
+    {
+        QVERIFY(berth::test::writeTree(m_dir->path(), {{u"not-a-folder"_s, "x"}}));
+        const auto settings = settingsFor(u"dashboard"_s, path(u"not-a-folder"_s));
+        Prompter prompter;
+        prompter.setNextChoice(Startup::OpenSettings);
+        bool sawSettings = false;
+        bool sawPlanLimits = true;
+        prompter.setDialogHandler([&](QDialog *dialog) {
+            sawSettings = qobject_cast<SettingsDialog *>(dialog) != nullptr;
+            sawPlanLimits = dialog->findChild<QWidget *>(u"planLimitsGroupBox"_s) != nullptr;
+            auto *dataDir = berth::test::child<QLineEdit>(dialog, u"dataDirLineEdit"_s);
+            dataDir->setText(path(u"fixed"_s));
+            QTest::mouseClick(berth::test::child<QPushButton>(dialog, u"saveButton"_s), Qt::LeftButton);
+            return dialog->result();
+        });
+        Startup startup(*settings, {}, prompter);
+        QCOMPARE(startup.run(), Startup::Outcome::Started);
+        QVERIFY(sawSettings);
+        QVERIFY(!sawPlanLimits); // the plans live in the data, which is not open yet
+        QVERIFY2(prompter.lastMessage().contains(u"cannot use the data folder"_s), qPrintable(prompter.lastMessage()));
+        QCOMPARE(startup.engine()->dataDir(), path(u"fixed"_s));
+    }
+
+    void givingUpQuits()
+    {
+        QVERIFY(berth::test::writeTree(m_dir->path(), {{u"not-a-folder"_s, "x"}}));
+        const auto settings = settingsFor(u"dashboard"_s, path(u"not-a-folder"_s));
+        Prompter prompter;
+        prompter.setNextChoice(Startup::Retry); // the same failure again
+        prompter.setNextChoice(Startup::QuitBerth);
+        Startup startup(*settings, {}, prompter);
+        QCOMPARE(startup.run(), Startup::Outcome::Quit);
+        QVERIFY(!startup.engine());
+    }
+};
+
+QTEST_MAIN(TestStartup)
+#include "tst_startup.moc"
