@@ -21,6 +21,7 @@ struct EngineSettings
     QList<QHostAddress> trustedProxies; // peers whose X-Forwarded-For is believed; none by default
     int apiRequestsPerMinute = RateLimits::kDefaultApiRequestsPerMinute; // per API key and minute
     int servingThreads = 0; // threads that serve visitors; 0: one per core
+    int maxConnections = 1000; // open connections in all (50 of them kept for the API)
     int maxConnectionsPerAddress = 64; // per client address (IPv6: per /64); 0: no cap
     int stopDeadlineMs = 30000; // a graceful stop waits this long for requests in progress
     const Clock *clock = nullptr; // the time (tests pass a ManualClock); null: the system clock

@@ -39,6 +39,10 @@ void SiteServer::handle(const HttpRequest &request, const QString &slug, Respons
     if (request.method != "GET" && request.method != "HEAD") {
         HttpResponse response = HttpResponse::jsonError(405, u"Method not allowed"_s);
         response.setHeader("Allow", "GET, HEAD");
+        if (site->deployment.isProtected) { // only admitted visitors get here: not for shared caches either
+            response.setHeader("Cache-Control", "private, no-store");
+            response.setHeader("Vary", "Cookie");
+        }
         sink.send(std::move(response));
         return;
     }
