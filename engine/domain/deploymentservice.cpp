@@ -2,6 +2,7 @@
 
 #include "clock.h"
 #include "gzip.h"
+#include "htmlscanner.h"
 #include "limits.h"
 #include "passwordhasher.h"
 #include "randomid.h"
@@ -10,7 +11,6 @@
 #include "storage/blobstore.h"
 #include "storage/deploymentrepository.h"
 
-#include <QRegularExpression>
 #include <QThreadPool>
 #include <QtConcurrent>
 
@@ -23,9 +23,15 @@ namespace {
 constexpr int kMaxTitleScanBytes = 64 * 1024; // where a document's <title> is looked for
 constexpr int kSlugGenerationAttempts = 50;
 
-Error notFound() { return {Error::Kind::NotFound, DeploymentService::notFoundMessage()}; }
+Error notFound()
+{
+    return {Error::Kind::NotFound, DeploymentService::notFoundMessage()};
+}
 
-Error slugTaken(const QString &slug) { return {Error::Kind::Conflict, u"slug \"%1\" is already taken"_s.arg(slug)}; }
+Error slugTaken(const QString &slug)
+{
+    return {Error::Kind::Conflict, u"slug \"%1\" is already taken"_s.arg(slug)};
+}
 
 Error limitReached()
 {
@@ -38,19 +44,17 @@ QFuture<Result<T>> ready(Result<T> result)
     return QtFuture::makeReadyFuture(std::move(result));
 }
 
-// The text of a document's <title>, so a deployment without an explicit title still has a name.
+// The text of a document's <title>, so a deployment without an explicit title still has a name. A linear scan
+// (HtmlScanner), bounded to the start of the document where a title belongs.
 QString titleOf(const QByteArray &html)
 {
-    static const QRegularExpression pattern(u"<title[^>]*>([^<]*)</title>"_s,
-                                            QRegularExpression::CaseInsensitiveOption);
-    const auto match = pattern.match(QString::fromUtf8(html.left(kMaxTitleScanBytes)));
-    return match.hasMatch() ? match.captured(1).simplified() : QString();
+    return documentTitle(QString::fromUtf8(html.left(kMaxTitleScanBytes)));
 }
 
 // Compressed once here, at deploy time, so serving gzip costs no CPU per request. A failure only
 // means the file is served uncompressed.
-void storeGzipVariant(BlobStore &blobs, const QByteArray &hash, const QByteArray &content,
-                      const QByteArray &contentType)
+void storeGzipVariant(
+    BlobStore &blobs, const QByteArray &hash, const QByteArray &content, const QByteArray &contentType)
 {
     if (!Gzip::isWorthCompressing(contentType, content.size()) || !blobs.variantPathOf(hash, "gz").isEmpty())
         return;
@@ -65,13 +69,12 @@ struct DeploymentService::Staged
 {
     std::optional<QList<StoredFile>> files; // set when the request carried content
     QString storageType;
-    QString documentTitle;                  // the <title> of the served HTML, if any
+    QString documentTitle; // the <title> of the served HTML, if any
     std::optional<QByteArray> passwordHash; // set when the request carried a password
 };
 
 DeploymentService::DeploymentService(DeploymentRepository &repository, BlobStore &blobs, SiteTable &sites,
-                                     const PlanTable &plans, const Clock &clock, QThreadPool &workers,
-                                     QObject *parent)
+    const PlanTable &plans, const Clock &clock, QThreadPool &workers, QObject *parent)
     : QObject(parent)
     , m_repository(repository)
     , m_blobs(blobs)
@@ -82,7 +85,10 @@ DeploymentService::DeploymentService(DeploymentRepository &repository, BlobStore
 {
 }
 
-QString DeploymentService::notFoundMessage() { return u"Deployment not found"_s; }
+QString DeploymentService::notFoundMessage()
+{
+    return u"Deployment not found"_s;
+}
 QString DeploymentService::limitReachedMessage()
 {
     return u"Deployment limit reached. Delete an existing deployment or upgrade your plan."_s;
@@ -90,31 +96,27 @@ QString DeploymentService::limitReachedMessage()
 
 QFuture<Result<Deployment>> DeploymentService::createFromJson(const User &owner, QByteArray body)
 {
-    return QtConcurrent::run(&m_workers,
-                             [body = std::move(body)] {
-                                 return parseDeployRequest(body, DeployRequest::Mode::Create);
-                             })
+    return QtConcurrent::run(
+        &m_workers, [body = std::move(body)] { return parseDeployRequest(body, DeployRequest::Mode::Create); })
         .then(this,
-              [this, owner](Result<DeployRequest> parsed) {
-                  if (!parsed)
-                      return ready<Deployment>(parsed.error());
-                  return createValidated(owner, std::move(parsed).value());
-              })
+            [this, owner](Result<DeployRequest> parsed) {
+                if (!parsed)
+                    return ready<Deployment>(parsed.error());
+                return createValidated(owner, std::move(parsed).value());
+            })
         .unwrap();
 }
 
 QFuture<Result<Deployment>> DeploymentService::updateFromJson(const User &owner, const QString &id, QByteArray body)
 {
-    return QtConcurrent::run(&m_workers,
-                             [body = std::move(body)] {
-                                 return parseDeployRequest(body, DeployRequest::Mode::Update);
-                             })
+    return QtConcurrent::run(
+        &m_workers, [body = std::move(body)] { return parseDeployRequest(body, DeployRequest::Mode::Update); })
         .then(this,
-              [this, owner, id](Result<DeployRequest> parsed) {
-                  if (!parsed)
-                      return ready<Deployment>(parsed.error());
-                  return updateValidated(owner, id, std::move(parsed).value());
-              })
+            [this, owner, id](Result<DeployRequest> parsed) {
+                if (!parsed)
+                    return ready<Deployment>(parsed.error());
+                return updateValidated(owner, id, std::move(parsed).value());
+            })
         .unwrap();
 }
 
@@ -135,7 +137,7 @@ QFuture<Result<Deployment>> DeploymentService::update(const User &owner, const Q
 QFuture<Result<Deployment>> DeploymentService::createValidated(const User &owner, DeployRequest request)
 {
     if (!request.html && !request.files)
-        return ready<Deployment>(Error{Error::Kind::BadRequest, u"html is required"_s});
+        return ready<Deployment>(Error {Error::Kind::BadRequest, u"html is required"_s});
     if (auto error = checkProtection(request, false))
         return ready<Deployment>(*error);
     if (m_repository.countForUser(owner.id) >= m_plans.limits(owner.plan).deployments)
@@ -144,14 +146,14 @@ QFuture<Result<Deployment>> DeploymentService::createValidated(const User &owner
     QString slug;
     if (request.slug) {
         if (const QString rule = SlugRules::validate(*request.slug); !rule.isEmpty())
-            return ready<Deployment>(Error{Error::Kind::BadRequest, rule});
+            return ready<Deployment>(Error {Error::Kind::BadRequest, rule});
         if (m_repository.findBySlug(*request.slug))
             return ready<Deployment>(slugTaken(*request.slug));
         slug = *request.slug;
     } else {
         slug = freeGeneratedSlug();
         if (slug.isEmpty())
-            return ready<Deployment>(Error{Error::Kind::Internal, u"Could not generate a free slug"_s});
+            return ready<Deployment>(Error {Error::Kind::Internal, u"Could not generate a free slug"_s});
     }
 
     ++m_inFlight;
@@ -165,15 +167,15 @@ QFuture<Result<Deployment>> DeploymentService::createValidated(const User &owner
     });
 }
 
-QFuture<Result<Deployment>> DeploymentService::updateValidated(const User &owner, const QString &id,
-                                                               DeployRequest request)
+QFuture<Result<Deployment>> DeploymentService::updateValidated(
+    const User &owner, const QString &id, DeployRequest request)
 {
     const auto current = ownedDeployment(owner, id);
     if (!current)
         return ready<Deployment>(current.error());
     if (request.slug)
         return ready<Deployment>(
-            Error{Error::Kind::BadRequest, u"slug cannot be changed here; use PATCH /deploy/:id/slug"_s});
+            Error {Error::Kind::BadRequest, u"slug cannot be changed here; use PATCH /deploy/:id/slug"_s});
     if (auto error = checkProtection(request, current.value().isProtected))
         return ready<Deployment>(*error);
 
@@ -198,8 +200,8 @@ QFuture<Result<DeploymentService::Staged>> DeploymentService::stage(DeployReques
             const QByteArray bytes = request.html->toUtf8();
             const QByteArray hash = blobs->put(bytes, &error);
             if (hash.isEmpty())
-                return Error{Error::Kind::Internal, u"Could not store the page: "_s + error};
-            staged.files = QList<StoredFile>{{u"index.html"_s, hash, bytes.size(), "text/html; charset=utf-8"}};
+                return Error {Error::Kind::Internal, u"Could not store the page: "_s + error};
+            staged.files = QList<StoredFile> {{u"index.html"_s, hash, bytes.size(), "text/html; charset=utf-8"}};
             staged.storageType = u"html"_s;
             staged.documentTitle = titleOf(bytes);
         } else if (request.files) {
@@ -208,7 +210,7 @@ QFuture<Result<DeploymentService::Staged>> DeploymentService::stage(DeployReques
             for (const FileUpload &upload : *request.files) {
                 const QByteArray hash = blobs->put(upload.content, &error);
                 if (hash.isEmpty())
-                    return Error{Error::Kind::Internal, u"Could not store \"%1\": %2"_s.arg(upload.path, error)};
+                    return Error {Error::Kind::Internal, u"Could not store \"%1\": %2"_s.arg(upload.path, error)};
                 storeGzipVariant(*blobs, hash, upload.content, upload.contentType);
                 stored.append({upload.path, hash, upload.content.size(), upload.contentType});
                 if (upload.path == u"index.html")
@@ -220,15 +222,15 @@ QFuture<Result<DeploymentService::Staged>> DeploymentService::stage(DeployReques
         if (request.password) {
             const QByteArray hash = PasswordHasher::hash(*request.password);
             if (hash.isEmpty())
-                return Error{Error::Kind::Internal, u"Could not hash the password"_s};
+                return Error {Error::Kind::Internal, u"Could not hash the password"_s};
             staged.passwordHash = hash;
         }
         return staged;
     });
 }
 
-Result<Deployment> DeploymentService::commitCreate(const User &owner, const DeployRequest &request,
-                                                   const QString &slug, Result<Staged> staged)
+Result<Deployment> DeploymentService::commitCreate(
+    const User &owner, const DeployRequest &request, const QString &slug, Result<Staged> staged)
 {
     fault("before-commit");
     // Any refusal from here on leaves the staged blobs unreferenced: collect them later.
@@ -260,15 +262,15 @@ Result<Deployment> DeploymentService::commitCreate(const User &owner, const Depl
     case DeploymentRepository::WriteResult::SlugTaken:
         return refuse(slugTaken(slug));
     default:
-        return refuse(Error{Error::Kind::Internal, u"Could not save the deployment"_s});
+        return refuse(Error {Error::Kind::Internal, u"Could not save the deployment"_s});
     }
     m_sites.put(Site::make(deployment, files, m_blobs));
     Q_EMIT deploymentChanged(deployment.id);
     return deployment;
 }
 
-Result<Deployment> DeploymentService::commitUpdate(const User &owner, const QString &id, const DeployRequest &request,
-                                                   Result<Staged> staged)
+Result<Deployment> DeploymentService::commitUpdate(
+    const User &owner, const QString &id, const DeployRequest &request, Result<Staged> staged)
 {
     fault("before-commit");
     if (!staged) {
@@ -296,7 +298,7 @@ Result<Deployment> DeploymentService::commitUpdate(const User &owner, const QStr
     deployment.updatedAt = m_clock.now();
 
     if (m_repository.update(deployment, staged.value().files) != DeploymentRepository::WriteResult::Ok)
-        return Error{Error::Kind::Internal, u"Could not save the deployment"_s};
+        return Error {Error::Kind::Internal, u"Could not save the deployment"_s};
 
     const QList<StoredFile> files = replacesContent ? *staged.value().files : m_repository.files(deployment.versionId);
     m_sites.put(Site::make(deployment, files, m_blobs));
@@ -334,9 +336,9 @@ void DeploymentService::applyMetadata(Deployment &deployment, const DeployReques
 std::optional<Error> DeploymentService::checkProtection(const DeployRequest &request, bool currentlyProtected) const
 {
     if (request.password && request.removePassword == true)
-        return Error{Error::Kind::BadRequest, u"Provide either password or remove_password, not both"_s};
+        return Error {Error::Kind::BadRequest, u"Provide either password or remove_password, not both"_s};
     if (request.password && !request.protect.value_or(currentlyProtected))
-        return Error{Error::Kind::BadRequest, u"password requires protect: true"_s};
+        return Error {Error::Kind::BadRequest, u"password requires protect: true"_s};
     return std::nullopt;
 }
 
@@ -366,7 +368,7 @@ QList<Deployment> DeploymentService::listAll() const
 Result<Deployment> DeploymentService::rename(const User &owner, const QString &id, const QString &slug)
 {
     if (const QString rule = SlugRules::validate(slug); !rule.isEmpty())
-        return Error{Error::Kind::BadRequest, rule};
+        return Error {Error::Kind::BadRequest, rule};
     auto current = ownedDeployment(owner, id);
     if (!current)
         return current.error();
@@ -386,7 +388,7 @@ Result<Deployment> DeploymentService::rename(const User &owner, const QString &i
     case DeploymentRepository::WriteResult::NotFound:
         return notFound();
     default:
-        return Error{Error::Kind::Internal, u"Could not rename the deployment"_s};
+        return Error {Error::Kind::Internal, u"Could not rename the deployment"_s};
     }
     m_sites.put(Site::make(deployment, m_repository.files(deployment.versionId), m_blobs));
     Q_EMIT deploymentChanged(deployment.id);
@@ -399,7 +401,7 @@ Result<Deployment> DeploymentService::remove(const User &owner, const QString &i
     if (!current)
         return current.error();
     if (m_repository.remove(id) != DeploymentRepository::WriteResult::Ok)
-        return Error{Error::Kind::Internal, u"Could not delete the deployment"_s};
+        return Error {Error::Kind::Internal, u"Could not delete the deployment"_s};
     m_sites.remove(id);
     Q_EMIT deploymentRemoved(id);
     m_garbagePending = true;
