@@ -250,7 +250,8 @@ Result<Deployment> DeploymentService::commitCreate(
     deployment.userId = owner.id;
     deployment.slug = slug;
     deployment.storageType = staged.value().storageType;
-    deployment.title = staged.value().documentTitle;
+    deployment.documentTitle = staged.value().documentTitle;
+    deployment.title = deployment.documentTitle;
     deployment.createdAt = now;
     deployment.updatedAt = now;
     applyMetadata(deployment, request, staged.value());
@@ -289,12 +290,14 @@ Result<Deployment> DeploymentService::commitUpdate(
     if (auto error = checkProtection(request, deployment.isProtected))
         return *error;
 
-    applyMetadata(deployment, request, staged.value());
     if (replacesContent) {
         deployment.storageType = staged.value().storageType;
-        if (!request.title && !staged.value().documentTitle.isEmpty() && deployment.title.isEmpty())
-            deployment.title = staged.value().documentTitle;
+        // The new document's title replaces the old one's, unless the owner set their own.
+        deployment.documentTitle = staged.value().documentTitle;
+        if (!deployment.titleIsCustom)
+            deployment.title = deployment.documentTitle;
     }
+    applyMetadata(deployment, request, staged.value());
     deployment.updatedAt = m_clock.now();
 
     if (m_repository.update(deployment, staged.value().files) != DeploymentRepository::WriteResult::Ok)
@@ -308,8 +311,11 @@ Result<Deployment> DeploymentService::commitUpdate(
 
 void DeploymentService::applyMetadata(Deployment &deployment, const DeployRequest &request, const Staged &staged) const
 {
-    if (request.title)
-        deployment.title = *request.title;
+    // An explicit title is the owner's and overrides the document; an empty one hands the title back to it.
+    if (request.title) {
+        deployment.titleIsCustom = !request.title->isEmpty();
+        deployment.title = deployment.titleIsCustom ? *request.title : deployment.documentTitle;
+    }
     if (request.description)
         deployment.description = *request.description;
     if (request.favicon)
@@ -412,6 +418,7 @@ Result<Deployment> DeploymentService::remove(const User &owner, const QString &i
 
 bool DeploymentService::loadSites(QString *error)
 {
+    resolveTitleSources();
     const QList<Deployment> deployments = m_repository.listAll();
     for (const Deployment &deployment : deployments)
         m_sites.put(Site::make(deployment, m_repository.files(deployment.versionId), m_blobs));
@@ -422,6 +429,29 @@ bool DeploymentService::loadSites(QString *error)
     }
     collectGarbage();
     return true;
+}
+
+void DeploymentService::resolveTitleSources()
+{
+    // Before schema 4 a document's title was stored as if the owner had set it. A stored title equal to the served
+    // document's is taken as read from it (and follows the content from now on); any other is the owner's.
+    const QStringList ids = m_repository.idsWithUnknownTitleSource();
+    for (const QString &id : ids) {
+        auto deployment = m_repository.find(id);
+        if (!deployment)
+            continue;
+        QString document;
+        for (const StoredFile &file : m_repository.files(deployment->versionId)) {
+            if (file.path == u"index.html")
+                document = titleOf(m_blobs.read(file.blob));
+        }
+        deployment->documentTitle = document;
+        deployment->titleIsCustom = !deployment->title.isEmpty() && deployment->title != document;
+        if (!deployment->titleIsCustom)
+            deployment->title = document;
+        if (m_repository.update(*deployment, std::nullopt) != DeploymentRepository::WriteResult::Ok)
+            qWarning().noquote() << "cannot record the title source of" << id << ":" << m_repository.lastError();
+    }
 }
 
 QString DeploymentService::freeGeneratedSlug() const

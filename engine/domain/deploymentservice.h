@@ -8,7 +8,6 @@
 #include <QFuture>
 #include <QObject>
 #include <QSet>
-
 #include <functional>
 
 QT_BEGIN_NAMESPACE
@@ -36,7 +35,7 @@ class DeploymentService final : public QObject
 
 public:
     DeploymentService(DeploymentRepository &repository, BlobStore &blobs, SiteTable &sites, const PlanTable &plans,
-                      const Clock &clock, QThreadPool &workers, QObject *parent = nullptr);
+        const Clock &clock, QThreadPool &workers, QObject *parent = nullptr);
 
     // JSON bodies of POST /deploy and PUT /deploy/:id; parsed on a worker.
     QFuture<Result<Deployment>> createFromJson(const User &owner, QByteArray body);
@@ -74,12 +73,13 @@ private:
     Result<Deployment> ownedDeployment(const User &owner, const QString &id) const;
     std::optional<Error> checkProtection(const DeployRequest &request, bool currentlyProtected) const;
     QFuture<Result<Staged>> stage(DeployRequest request);
-    Result<Deployment> commitCreate(const User &owner, const DeployRequest &request, const QString &slug,
-                                    Result<Staged> staged);
-    Result<Deployment> commitUpdate(const User &owner, const QString &id, const DeployRequest &request,
-                                    Result<Staged> staged);
+    Result<Deployment> commitCreate(
+        const User &owner, const DeployRequest &request, const QString &slug, Result<Staged> staged);
+    Result<Deployment> commitUpdate(
+        const User &owner, const QString &id, const DeployRequest &request, Result<Staged> staged);
     void applyMetadata(Deployment &deployment, const DeployRequest &request, const Staged &staged) const;
     QString freeGeneratedSlug() const;
+    void resolveTitleSources();
     void publish(const Deployment &deployment);
     void finishWork();
     void collectGarbage();
@@ -92,7 +92,7 @@ private:
     const Clock &m_clock;
     QThreadPool &m_workers;
     FaultHook m_faultHook;
-    int m_inFlight = 0;          // deploys whose blobs may not be referenced yet
+    int m_inFlight = 0; // deploys whose blobs may not be referenced yet
     bool m_garbagePending = false; // an update or delete left blobs to collect once nothing is in flight
 };
 

@@ -12,8 +12,9 @@ namespace berth {
 
 namespace {
 
-const QString Columns = u"id, user_id, slug, storage_type, is_spa, title, description, favicon, og_image, protected, "
-                        "password_hash, share_token, version_id, created_at, updated_at"_s;
+const QString Columns
+    = u"id, user_id, slug, storage_type, is_spa, title, description, favicon, og_image, protected, "
+      "password_hash, share_token, version_id, created_at, updated_at, title_is_custom, document_title"_s;
 
 Deployment deploymentFrom(const QSqlQuery &query)
 {
@@ -33,6 +34,9 @@ Deployment deploymentFrom(const QSqlQuery &query)
     d.versionId = query.value(12).toLongLong();
     d.createdAt = sql::time(query, 13);
     d.updatedAt = sql::time(query, 14);
+    // NULL (a row from before schema 4) reads as the owner's until loadSites has looked at its document.
+    d.titleIsCustom = query.isNull(15) || query.value(15).toBool();
+    d.documentTitle = query.value(16).toString();
     return d;
 }
 
@@ -53,6 +57,8 @@ void bindRow(QSqlQuery &query, const Deployment &d)
     query.bindValue(u":share_token"_s, sql::bytesOrNull(d.shareToken));
     query.bindValue(u":created_at"_s, sql::timeOrNull(d.createdAt));
     query.bindValue(u":updated_at"_s, sql::timeOrNull(d.updatedAt));
+    query.bindValue(u":title_is_custom"_s, d.titleIsCustom ? 1 : 0);
+    query.bindValue(u":document_title"_s, sql::text(d.documentTitle));
 }
 
 } // namespace
@@ -102,8 +108,8 @@ QList<StoredFile> DeploymentRepository::files(qint64 versionId) const
     if (!sql::exec(query, &m_lastError))
         return result;
     while (query.next())
-        result.append({query.value(0).toString(), sql::bytes(query, 1), query.value(2).toLongLong(),
-                       sql::bytes(query, 3)});
+        result.append(
+            {query.value(0).toString(), sql::bytes(query, 1), query.value(2).toLongLong(), sql::bytes(query, 3)});
     return result;
 }
 
@@ -115,10 +121,12 @@ DeploymentRepository::WriteResult DeploymentRepository::insert(Deployment &deplo
         return WriteResult::Failed;
     }
     QSqlQuery query(m_db.connection());
-    query.prepare(u"INSERT INTO deployments (id, user_id, slug, storage_type, is_spa, title, description, favicon, "
-                  "og_image, protected, password_hash, share_token, created_at, updated_at) VALUES (:id, :user_id, "
-                  ":slug, :storage_type, :is_spa, :title, :description, :favicon, :og_image, :protected, "
-                  ":password_hash, :share_token, :created_at, :updated_at)"_s);
+    query.prepare(
+        u"INSERT INTO deployments (id, user_id, slug, storage_type, is_spa, title, description, favicon, "
+        "og_image, protected, password_hash, share_token, created_at, updated_at, title_is_custom, document_title) "
+        "VALUES (:id, :user_id, :slug, :storage_type, :is_spa, :title, :description, :favicon, :og_image, "
+        ":protected, :password_hash, :share_token, :created_at, :updated_at, :title_is_custom, "
+        ":document_title)"_s);
     bindRow(query, deployment);
     if (!query.exec())
         return failure(query);
@@ -134,8 +142,8 @@ DeploymentRepository::WriteResult DeploymentRepository::insert(Deployment &deplo
     return WriteResult::Ok;
 }
 
-DeploymentRepository::WriteResult DeploymentRepository::update(Deployment &deployment,
-                                                               const std::optional<QList<StoredFile>> &files)
+DeploymentRepository::WriteResult DeploymentRepository::update(
+    Deployment &deployment, const std::optional<QList<StoredFile>> &files)
 {
     Transaction transaction(m_db.connection());
     if (!transaction.isActive()) {
@@ -147,7 +155,8 @@ DeploymentRepository::WriteResult DeploymentRepository::update(Deployment &deplo
     query.prepare(u"UPDATE deployments SET user_id = :user_id, slug = :slug, storage_type = :storage_type, "
                   "is_spa = :is_spa, title = :title, description = :description, favicon = :favicon, "
                   "og_image = :og_image, protected = :protected, password_hash = :password_hash, "
-                  "share_token = :share_token, created_at = :created_at, updated_at = :updated_at WHERE id = :id"_s);
+                  "share_token = :share_token, created_at = :created_at, updated_at = :updated_at, "
+                  "title_is_custom = :title_is_custom, document_title = :document_title WHERE id = :id"_s);
     bindRow(query, deployment);
     if (!query.exec())
         return failure(query);
@@ -187,8 +196,8 @@ DeploymentRepository::WriteResult DeploymentRepository::update(Deployment &deplo
     return WriteResult::Ok;
 }
 
-DeploymentRepository::WriteResult DeploymentRepository::rename(const QString &id, const QString &newSlug,
-                                                               const QDateTime &updatedAt)
+DeploymentRepository::WriteResult DeploymentRepository::rename(
+    const QString &id, const QString &newSlug, const QDateTime &updatedAt)
 {
     QSqlQuery query(m_db.connection());
     query.prepare(u"UPDATE deployments SET slug = ?, updated_at = ? WHERE id = ?"_s);
@@ -213,9 +222,9 @@ DeploymentRepository::WriteResult DeploymentRepository::remove(const QString &id
     }
     QSqlQuery query(m_db.connection());
     const QString statements[] = {
-            u"DELETE FROM files WHERE version_id IN (SELECT id FROM versions WHERE deployment_id = ?)"_s,
-            u"DELETE FROM versions WHERE deployment_id = ?"_s,
-            u"DELETE FROM deployments WHERE id = ?"_s,
+        u"DELETE FROM files WHERE version_id IN (SELECT id FROM versions WHERE deployment_id = ?)"_s,
+        u"DELETE FROM versions WHERE deployment_id = ?"_s,
+        u"DELETE FROM deployments WHERE id = ?"_s,
     };
     for (const QString &statement : statements) {
         query.prepare(statement);
@@ -241,6 +250,19 @@ bool DeploymentRepository::reassignAll(const QString &fromUserId, const QString 
     query.addBindValue(toUserId);
     query.addBindValue(fromUserId);
     return sql::exec(query, &m_lastError);
+}
+
+QStringList DeploymentRepository::idsWithUnknownTitleSource() const
+{
+    QStringList ids;
+    QSqlQuery query(m_db.connection());
+    query.setForwardOnly(true);
+    query.prepare(u"SELECT id FROM deployments WHERE title_is_custom IS NULL"_s);
+    if (!sql::exec(query, &m_lastError))
+        return ids;
+    while (query.next())
+        ids.append(query.value(0).toString());
+    return ids;
 }
 
 QSet<QByteArray> DeploymentRepository::referencedBlobs() const
@@ -293,8 +315,7 @@ QList<Deployment> DeploymentRepository::list(const std::optional<QString> &userI
     return result;
 }
 
-bool DeploymentRepository::writeVersion(const Deployment &deployment, const QList<StoredFile> &files,
-                                        qint64 *versionId)
+bool DeploymentRepository::writeVersion(const Deployment &deployment, const QList<StoredFile> &files, qint64 *versionId)
 {
     const QDateTime createdAt = deployment.updatedAt.isValid() ? deployment.updatedAt : QDateTime::currentDateTimeUtc();
     QSqlQuery query(m_db.connection());

@@ -6,7 +6,7 @@
 #include <QList>
 #include <QSet>
 #include <QString>
-
+#include <QStringList>
 #include <optional>
 
 class QSqlQuery;
@@ -24,12 +24,18 @@ class DeploymentRepository final
 public:
     explicit DeploymentRepository(Database &db);
 
-    enum class WriteResult { Ok, SlugTaken, NotFound, Failed };
+    enum class WriteResult
+    {
+        Ok,
+        SlugTaken,
+        NotFound,
+        Failed
+    };
 
     std::optional<Deployment> find(const QString &id) const;
     std::optional<Deployment> findBySlug(const QString &slug) const;
     QList<Deployment> listForUser(const QString &userId) const; // most recently updated first
-    QList<Deployment> listAll() const;                          // most recently updated first
+    QList<Deployment> listAll() const; // most recently updated first
     int countForUser(const QString &userId) const;
     QList<StoredFile> files(qint64 versionId) const; // ordered by path
 
@@ -43,8 +49,11 @@ public:
     // Hands every deployment of one user to another (an agent's, when claimed); false on failure.
     bool reassignAll(const QString &fromUserId, const QString &toUserId);
 
+    // Deployments from before schema 4, whose title may have been read from their document (see migrations.cpp).
+    QStringList idsWithUnknownTitleSource() const;
+
     QSet<QByteArray> referencedBlobs() const; // every blob hash any version references
-    QString lastError() const;                // the reason of the last failed call
+    QString lastError() const; // the reason of the last failed call
 
 private:
     std::optional<Deployment> findWhere(const QString &column, const QString &value) const;

@@ -1,0 +1,109 @@
+// What a deploy's content and body decide, over real HTTP: the page title follows the document unless the owner
+// set one (issue 11 point 10).
+#include "enginefixture.h"
+#include "storage/database.h"
+
+#include <QJsonArray>
+#include <QSqlQuery>
+#include <QtTest>
+
+using namespace Qt::StringLiterals;
+using berth::test::EngineFixture;
+using berth::test::TestReply;
+
+class TestDeploymentContent : public QObject
+{
+    Q_OBJECT
+
+private:
+    std::unique_ptr<EngineFixture> m_fixture;
+    QByteArray m_key;
+
+    berth::test::HttpTestClient &client() { return m_fixture->client(); }
+    TestReply post(const QJsonObject &body) { return client().api("POST", u"/deploy"_s, m_key, body); }
+    QString create(const QJsonObject &body)
+    {
+        const TestReply reply = post(body);
+        if (reply.status != 200)
+            qWarning("create failed: %d %s", reply.status, reply.body.constData());
+        return reply.json()[u"id"_s].toString();
+    }
+    TestReply put(const QString &id, const QJsonObject &body)
+    {
+        return client().api("PUT", u"/deploy/"_s + id, m_key, body);
+    }
+    QJsonObject get(const QString &id) { return client().api("GET", u"/deploy/"_s + id, m_key).json(); }
+    static QString page(const QString &title)
+    {
+        return u"<html><head><title>%1</title></head><body>x</body></html>"_s.arg(title);
+    }
+
+private Q_SLOTS:
+    void init()
+    {
+        m_fixture = std::make_unique<EngineFixture>();
+        QVERIFY(m_fixture->start());
+        m_key = m_fixture->ownerKey();
+    }
+    void cleanup() { m_fixture.reset(); }
+
+    void titleFollowsTheDocument()
+    {
+        const QString id = create({{u"html"_s, page(u"First"_s)}, {u"slug"_s, u"title-follows"_s}});
+        QCOMPARE(get(id)[u"title"_s].toString(), u"First"_s);
+        QCOMPARE(put(id, {{u"html"_s, page(u"Second"_s)}}).status, 200);
+        QCOMPARE(get(id)[u"title"_s].toString(), u"Second"_s);
+        const QByteArray served = client().site(u"title-follows"_s).body;
+        QVERIFY2(served.contains("<title>Second</title>"), served.constData());
+        QVERIFY(!served.contains("First"));
+        QVERIFY(served.contains("<meta property=\"og:title\" content=\"Second\">"));
+
+        // Files too: the title of index.html.
+        const QJsonArray files {
+            QJsonObject {{u"path"_s, u"index.html"_s}, {u"content"_s, page(u"Third &amp; last"_s)}}};
+        QCOMPARE(put(id, {{u"files"_s, files}}).status, 200);
+        QCOMPARE(get(id)[u"title"_s].toString(), u"Third & last"_s);
+        QVERIFY(client().site(u"title-follows"_s).body.contains("<title>Third &amp; last</title>"));
+    }
+
+    void explicitTitleOverridesUntilCleared()
+    {
+        const QString id = create({{u"html"_s, page(u"First"_s)}, {u"slug"_s, u"my-title"_s}, {u"title"_s, u"Mine"_s}});
+        QCOMPARE(put(id, {{u"html"_s, page(u"Second"_s)}}).status, 200);
+        QCOMPARE(get(id)[u"title"_s].toString(), u"Mine"_s);
+        QVERIFY(client().site(u"my-title"_s).body.contains("<title>Mine</title>"));
+
+        // Set on an update, it overrides from then on; an empty title hands the title back to the document.
+        const QString other = create({{u"html"_s, page(u"Doc"_s)}, {u"slug"_s, u"set-later"_s}});
+        QCOMPARE(put(other, {{u"title"_s, u"Chosen"_s}}).status, 200);
+        QCOMPARE(put(other, {{u"html"_s, page(u"Doc two"_s)}}).status, 200);
+        QCOMPARE(get(other)[u"title"_s].toString(), u"Chosen"_s);
+        QCOMPARE(put(other, {{u"title"_s, u""_s}}).status, 200);
+        QCOMPARE(get(other)[u"title"_s].toString(), u"Doc two"_s);
+        QVERIFY(client().site(u"set-later"_s).body.contains("<title>Doc two</title>"));
+    }
+
+    // Rows from before schema 4 carry no title source: at start, a title equal to the document's follows it from
+    // then on, any other stays the owner's.
+    void titlesFromBeforeTheMigrationAreResolved()
+    {
+        const QString documentTitled = create({{u"html"_s, page(u"Old"_s)}, {u"slug"_s, u"legacy-doc"_s}});
+        const QString ownerTitled
+            = create({{u"html"_s, page(u"Old"_s)}, {u"slug"_s, u"legacy-own"_s}, {u"title"_s, u"Own"_s}});
+        m_fixture->stop();
+        {
+            berth::Database db(m_fixture->dataDir() + u"/berth.sqlite"_s);
+            QVERIFY(db.open());
+            QSqlQuery query(db.connection());
+            QVERIFY(query.exec(u"UPDATE deployments SET title_is_custom = NULL, document_title = ''"_s));
+        }
+        QVERIFY(m_fixture->restart());
+        QCOMPARE(put(documentTitled, {{u"html"_s, page(u"New"_s)}}).status, 200);
+        QCOMPARE(put(ownerTitled, {{u"html"_s, page(u"New"_s)}}).status, 200);
+        QCOMPARE(get(documentTitled)[u"title"_s].toString(), u"New"_s);
+        QCOMPARE(get(ownerTitled)[u"title"_s].toString(), u"Own"_s);
+    }
+};
+
+QTEST_GUILESS_MAIN(TestDeploymentContent)
+#include "tst_deploymentcontent.moc"
