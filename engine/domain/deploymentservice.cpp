@@ -160,8 +160,11 @@ QFuture<Result<Deployment>> DeploymentService::createValidated(const User &owner
     DeployRequest metadata = request;
     metadata.html.reset();
     metadata.files.reset();
-    return stage(std::move(request)).then(this, [this, owner, metadata, slug](Result<Staged> staged) {
+    auto written = std::make_shared<QList<QByteArray>>();
+    return stage(std::move(request), written).then(this, [this, owner, metadata, slug, written](Result<Staged> staged) {
         auto result = commitCreate(owner, metadata, slug, std::move(staged));
+        if (!result)
+            addGarbageCandidates(*written); // refused: what was stored for it may be referenced by nothing
         finishWork();
         return result;
     });
@@ -183,22 +186,27 @@ QFuture<Result<Deployment>> DeploymentService::updateValidated(
     DeployRequest metadata = request;
     metadata.html.reset();
     metadata.files.reset();
-    return stage(std::move(request)).then(this, [this, owner, id, metadata](Result<Staged> staged) {
+    auto written = std::make_shared<QList<QByteArray>>();
+    return stage(std::move(request), written).then(this, [this, owner, id, metadata, written](Result<Staged> staged) {
         auto result = commitUpdate(owner, id, metadata, std::move(staged));
+        if (!result)
+            addGarbageCandidates(*written);
         finishWork();
         return result;
     });
 }
 
-QFuture<Result<DeploymentService::Staged>> DeploymentService::stage(DeployRequest request)
+QFuture<Result<DeploymentService::Staged>> DeploymentService::stage(DeployRequest request, WrittenBlobs written)
 {
-    // Runs on a worker: nothing here may touch the database or the SiteTable.
-    return QtConcurrent::run(&m_workers, [blobs = &m_blobs, request = std::move(request)]() -> Result<Staged> {
+    // Runs on a worker: nothing here may touch the database or the SiteTable. written is read only once the
+    // future has finished, on this object's thread.
+    return QtConcurrent::run(&m_workers, [blobs = &m_blobs, request = std::move(request), written]() -> Result<Staged> {
         Staged staged;
         QString error;
         if (request.html) {
             const QByteArray bytes = request.html->toUtf8();
             const QByteArray hash = blobs->put(bytes, &error);
+            written->append(hash);
             if (hash.isEmpty())
                 return Error {Error::Kind::Internal, u"Could not store the page: "_s + error};
             staged.files = QList<StoredFile> {{u"index.html"_s, hash, bytes.size(), "text/html; charset=utf-8"}};
@@ -209,6 +217,7 @@ QFuture<Result<DeploymentService::Staged>> DeploymentService::stage(DeployReques
             stored.reserve(request.files->size());
             for (const FileUpload &upload : *request.files) {
                 const QByteArray hash = blobs->put(upload.content, &error);
+                written->append(hash);
                 if (hash.isEmpty())
                     return Error {Error::Kind::Internal, u"Could not store \"%1\": %2"_s.arg(upload.path, error)};
                 storeGzipVariant(*blobs, hash, upload.content, upload.contentType);
@@ -233,11 +242,8 @@ Result<Deployment> DeploymentService::commitCreate(
     const User &owner, const DeployRequest &request, const QString &slug, Result<Staged> staged)
 {
     fault("before-commit");
-    // Any refusal from here on leaves the staged blobs unreferenced: collect them later.
-    const auto refuse = [this](Error error) {
-        m_garbagePending = true;
-        return error;
-    };
+    // Any refusal from here on leaves the staged blobs unreferenced: the caller makes them candidates.
+    const auto refuse = [](Error error) { return error; };
     if (!staged)
         return refuse(staged.error());
     // Re-checked here: other deploys may have committed while this one was on the worker.
@@ -274,13 +280,9 @@ Result<Deployment> DeploymentService::commitUpdate(
     const User &owner, const QString &id, const DeployRequest &request, Result<Staged> staged)
 {
     fault("before-commit");
-    if (!staged) {
-        m_garbagePending = true;
+    if (!staged)
         return staged.error();
-    }
     const bool replacesContent = staged.value().files.has_value();
-    if (replacesContent)
-        m_garbagePending = true; // the previous version's blobs, or these if the commit fails
 
     // The deployment may have changed (or vanished) while the content was staged: apply to the fresh row.
     auto current = ownedDeployment(owner, id);
@@ -300,8 +302,12 @@ Result<Deployment> DeploymentService::commitUpdate(
     applyMetadata(deployment, request, staged.value());
     deployment.updatedAt = m_clock.now();
 
+    // The replaced version's blobs become garbage candidates once the new version is committed.
+    const QList<StoredFile> previous = replacesContent ? m_repository.files(deployment.versionId) : QList<StoredFile>();
     if (m_repository.update(deployment, staged.value().files) != DeploymentRepository::WriteResult::Ok)
         return Error {Error::Kind::Internal, u"Could not save the deployment"_s};
+    for (const StoredFile &file : previous)
+        m_garbageCandidates.insert(file.blob);
 
     const QList<StoredFile> files = replacesContent ? *staged.value().files : m_repository.files(deployment.versionId);
     m_sites.put(Site::make(deployment, files, m_blobs));
@@ -406,11 +412,13 @@ Result<Deployment> DeploymentService::remove(const User &owner, const QString &i
     auto current = ownedDeployment(owner, id);
     if (!current)
         return current.error();
+    const QList<StoredFile> files = m_repository.files(current.value().versionId);
     if (m_repository.remove(id) != DeploymentRepository::WriteResult::Ok)
         return Error {Error::Kind::Internal, u"Could not delete the deployment"_s};
     m_sites.remove(id);
     Q_EMIT deploymentRemoved(id);
-    m_garbagePending = true;
+    for (const StoredFile &file : files)
+        m_garbageCandidates.insert(file.blob);
     if (m_inFlight == 0)
         collectGarbage();
     return current;
@@ -427,8 +435,23 @@ bool DeploymentService::loadSites(QString *error)
             *error = u"Deployments share a slug in the database"_s;
         return false;
     }
-    collectGarbage();
+    sweepUnreferencedBlobs(!deployments.isEmpty());
     return true;
+}
+
+void DeploymentService::sweepUnreferencedBlobs(bool expectReferences)
+{
+    // Fail closed: without a trustworthy list of what is referenced, nothing is removed. Every deployment serves at
+    // least one file, so an empty list while deployments exist is taken as a failure too.
+    const auto referenced = m_repository.referencedBlobs();
+    if (!referenced || (referenced->isEmpty() && expectReferences)) {
+        qWarning().noquote() << "blob sweep skipped: the list of referenced blobs could not be read:"
+                             << m_repository.lastError();
+        return;
+    }
+    const int removed = m_blobs.collectGarbage(*referenced);
+    if (removed > 0)
+        qInfo().noquote() << "removed" << removed << "unreferenced blobs";
 }
 
 void DeploymentService::resolveTitleSources()
@@ -464,18 +487,39 @@ QString DeploymentService::freeGeneratedSlug() const
     return {};
 }
 
+void DeploymentService::addGarbageCandidates(const QList<QByteArray> &blobs)
+{
+    for (const QByteArray &blob : blobs) {
+        if (!blob.isEmpty())
+            m_garbageCandidates.insert(blob);
+    }
+}
+
 void DeploymentService::finishWork()
 {
     --m_inFlight;
-    if (m_inFlight == 0 && m_garbagePending)
+    if (m_inFlight == 0 && !m_garbageCandidates.isEmpty())
         collectGarbage();
 }
 
 void DeploymentService::collectGarbage()
 {
-    // Only with no deploy in flight: a staged blob is unreferenced until its commit.
-    m_garbagePending = false;
-    m_blobs.collectGarbage(m_repository.referencedBlobs());
+    // Only with no deploy in flight: a staged blob is unreferenced until its commit. Only the candidates are looked
+    // at, each by the indexed reference query; a failed query removes nothing and keeps them for the next time.
+    if (m_garbageCandidates.isEmpty())
+        return;
+    fault("before-garbage-check");
+    const QList<QByteArray> candidates(m_garbageCandidates.cbegin(), m_garbageCandidates.cend());
+    const auto referenced = m_repository.referencedAmong(candidates);
+    if (!referenced) {
+        qWarning().noquote() << "blob collection postponed: the reference check failed:" << m_repository.lastError();
+        return;
+    }
+    m_garbageCandidates.clear();
+    for (const QByteArray &blob : candidates) {
+        if (!referenced->contains(blob))
+            m_blobs.remove(blob);
+    }
 }
 
 void DeploymentService::fault(const char *point) const

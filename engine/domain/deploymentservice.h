@@ -9,6 +9,7 @@
 #include <QObject>
 #include <QSet>
 #include <functional>
+#include <memory>
 
 QT_BEGIN_NAMESPACE
 class QThreadPool;
@@ -51,7 +52,7 @@ public:
     Result<Deployment> remove(const User &owner, const QString &id);
 
     // Fills the SiteTable from the database and removes blobs nothing references (a crash between
-    // writing blobs and committing leaves such orphans).
+    // writing blobs and committing leaves such orphans): the one full sweep, at start, failing closed.
     bool loadSites(QString *error = nullptr);
 
     // Named points where a test may stop the process dead, to prove crash safety.
@@ -72,7 +73,8 @@ private:
     QFuture<Result<Deployment>> updateValidated(const User &owner, const QString &id, DeployRequest request);
     Result<Deployment> ownedDeployment(const User &owner, const QString &id) const;
     std::optional<Error> checkProtection(const DeployRequest &request, bool currentlyProtected) const;
-    QFuture<Result<Staged>> stage(DeployRequest request);
+    using WrittenBlobs = std::shared_ptr<QList<QByteArray>>; // what a worker stored, even when it then failed
+    QFuture<Result<Staged>> stage(DeployRequest request, WrittenBlobs written);
     Result<Deployment> commitCreate(
         const User &owner, const DeployRequest &request, const QString &slug, Result<Staged> staged);
     Result<Deployment> commitUpdate(
@@ -82,7 +84,9 @@ private:
     void resolveTitleSources();
     void publish(const Deployment &deployment);
     void finishWork();
+    void addGarbageCandidates(const QList<QByteArray> &blobs);
     void collectGarbage();
+    void sweepUnreferencedBlobs(bool expectReferences);
     void fault(const char *point) const;
 
     DeploymentRepository &m_repository;
@@ -93,7 +97,8 @@ private:
     QThreadPool &m_workers;
     FaultHook m_faultHook;
     int m_inFlight = 0; // deploys whose blobs may not be referenced yet
-    bool m_garbagePending = false; // an update or delete left blobs to collect once nothing is in flight
+    // Blobs of replaced or deleted versions and of refused deploys: checked and removed once nothing is in flight.
+    QSet<QByteArray> m_garbageCandidates;
 };
 
 } // namespace berth

@@ -20,8 +20,8 @@ namespace berth {
 
 namespace {
 
-constexpr QFileDevice::Permissions ReadOnly =
-        QFileDevice::ReadOwner | QFileDevice::ReadUser | QFileDevice::ReadGroup | QFileDevice::ReadOther;
+constexpr QFileDevice::Permissions ReadOnly
+    = QFileDevice::ReadOwner | QFileDevice::ReadUser | QFileDevice::ReadGroup | QFileDevice::ReadOther;
 
 const QRegularExpression &shardPattern()
 {
@@ -222,6 +222,31 @@ int BlobStore::collectGarbage(const QSet<QByteArray> &keep)
         }
     }
     return removed;
+}
+
+bool BlobStore::remove(const QByteArray &hash)
+{
+    const QString path = pathOf(hash);
+    if (path.isEmpty())
+        return false;
+    bool ok = true;
+    const QFileInfo blob(path);
+    // Variants are "<name>.<suffix>" in the same shard folder, which holds about 1/256 of the store.
+    const QStringList variants = blob.dir().entryList({blob.fileName() + u".*"_s}, QDir::Files | QDir::Hidden);
+    for (const QString &name : variants) {
+        const QRegularExpressionMatch match = storedPattern().match(name);
+        if (!match.hasMatch() || match.captured(2).isEmpty())
+            continue; // a temporary file of a put() in progress
+        if (!QFile::remove(blob.dir().filePath(name))) {
+            qCWarning(lcStorage).noquote() << "cannot remove unreferenced blob file" << blob.dir().filePath(name);
+            ok = false;
+        }
+    }
+    if (blob.exists() && !QFile::remove(path)) {
+        qCWarning(lcStorage).noquote() << "cannot remove unreferenced blob file" << path;
+        ok = false;
+    }
+    return ok;
 }
 
 QString BlobStore::rootDir() const

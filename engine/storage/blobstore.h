@@ -36,8 +36,11 @@ public:
     bool putVariant(const QByteArray &hash, const QByteArray &suffix, const QByteArray &data, QString *error = nullptr);
     QString variantPathOf(const QByteArray &hash, const QByteArray &suffix) const; // empty when absent
 
-    // Removes every blob, and its variants, whose hash is not in keep; returns how many blobs were removed.
+    // Removes every blob, and its variants, whose hash is not in keep; returns how many blobs were removed. Walks the
+    // whole store: for the sweep at start; later removals name their blobs (remove()).
     int collectGarbage(const QSet<QByteArray> &keep);
+    // Removes one blob and its variants; false when something could not be removed (logged). Absent is fine.
+    bool remove(const QByteArray &hash);
 
     QString rootDir() const;
 

@@ -265,17 +265,45 @@ QStringList DeploymentRepository::idsWithUnknownTitleSource() const
     return ids;
 }
 
-QSet<QByteArray> DeploymentRepository::referencedBlobs() const
+std::optional<QSet<QByteArray>> DeploymentRepository::referencedBlobs() const
 {
     QSet<QByteArray> blobs;
     QSqlQuery query(m_db.connection());
     query.setForwardOnly(true);
     query.prepare(u"SELECT DISTINCT blob FROM files"_s);
     if (!sql::exec(query, &m_lastError))
-        return blobs;
+        return std::nullopt;
     while (query.next())
         blobs.insert(sql::bytes(query, 0));
+    if (query.lastError().isValid()) { // a step that failed part-way ends next() like the last row would
+        m_lastError = query.lastError().text();
+        return std::nullopt;
+    }
     return blobs;
+}
+
+std::optional<QSet<QByteArray>> DeploymentRepository::referencedAmong(const QList<QByteArray> &blobs) const
+{
+    constexpr qsizetype kBatch = 200; // well under SQLite's limit on bound parameters
+    QSet<QByteArray> referenced;
+    QSqlQuery query(m_db.connection());
+    query.setForwardOnly(true);
+    for (qsizetype start = 0; start < blobs.size(); start += kBatch) {
+        const qsizetype count = qMin(kBatch, blobs.size() - start);
+        QStringList marks(count, u"?"_s);
+        query.prepare(u"SELECT DISTINCT blob FROM files WHERE blob IN (%1)"_s.arg(marks.join(u',')));
+        for (qsizetype i = 0; i < count; ++i)
+            query.addBindValue(sql::text(blobs.at(start + i)));
+        if (!sql::exec(query, &m_lastError))
+            return std::nullopt;
+        while (query.next())
+            referenced.insert(sql::bytes(query, 0));
+        if (query.lastError().isValid()) {
+            m_lastError = query.lastError().text();
+            return std::nullopt;
+        }
+    }
+    return referenced;
 }
 
 QString DeploymentRepository::lastError() const

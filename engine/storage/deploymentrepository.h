@@ -52,7 +52,11 @@ public:
     // Deployments from before schema 4, whose title may have been read from their document (see migrations.cpp).
     QStringList idsWithUnknownTitleSource() const;
 
-    QSet<QByteArray> referencedBlobs() const; // every blob hash any version references
+    // Every blob hash any version references; nullopt when the query failed (callers then remove nothing).
+    std::optional<QSet<QByteArray>> referencedBlobs() const;
+    // Which of these blobs some version references, by the index on files(blob): the cost follows the number of
+    // candidates, not the size of the store. nullopt when a query failed.
+    std::optional<QSet<QByteArray>> referencedAmong(const QList<QByteArray> &blobs) const;
     QString lastError() const; // the reason of the last failed call
 
 private:
