@@ -1,5 +1,5 @@
 // What a deploy's content and body decide, over real HTTP: the page title follows the document unless the owner
-// set one (issue 11 point 10).
+// set one (issue 11 point 10); file paths are NFC and never hold invisible characters (point 7).
 #include "enginefixture.h"
 #include "storage/database.h"
 
@@ -102,6 +102,33 @@ private Q_SLOTS:
         QCOMPARE(put(ownerTitled, {{u"html"_s, page(u"New"_s)}}).status, 200);
         QCOMPARE(get(documentTitled)[u"title"_s].toString(), u"New"_s);
         QCOMPARE(get(ownerTitled)[u"title"_s].toString(), u"Own"_s);
+    }
+
+    void filePathsAreNormalisedOrRefused()
+    {
+        const auto files = [](const QString &path) {
+            return QJsonObject {{u"files"_s, QJsonArray {QJsonObject {{u"path"_s, path}, {u"content"_s, u"x"_s}}}}};
+        };
+        // Escaped in the JSON (Qt's parser drops a raw U+FEFF inside a string on its own).
+        const auto postPath = [this](const QByteArray &escapedPath) {
+            return client().api(
+                "POST", u"/deploy"_s, m_key, "{\"files\":[{\"path\":\"" + escapedPath + "\",\"content\":\"x\"}]}");
+        };
+        for (const QByteArray path : {"\\ufeffindex.html", "a\\u200b.css", "a\\u2060.css", "a\\u0007.css"}) {
+            const TestReply reply = postPath(path);
+            QVERIFY2(reply.status == 400, (path + " " + reply.body).constData());
+            QVERIFY2(reply.error().startsWith(u"file path"_s), qPrintable(reply.error()));
+        }
+        QCOMPARE(postPath("\\ufeffindex.html").error(),
+            u"file path \"\\ufeffindex.html\" contains an invisible character (U+FEFF)"_s);
+
+        // A decomposed name is stored composed, and served under the composed name, also after a restart.
+        QJsonObject body = files(u"cafe\u0301.txt"_s);
+        body.insert(u"slug"_s, u"nfc-paths"_s);
+        QCOMPARE(post(body).status, 200);
+        QCOMPARE(client().site(u"nfc-paths"_s, u"/caf%C3%A9.txt"_s).body, QByteArray("x"));
+        QVERIFY(m_fixture->restart());
+        QCOMPARE(client().site(u"nfc-paths"_s, u"/caf%C3%A9.txt"_s).body, QByteArray("x"));
     }
 };
 
