@@ -130,6 +130,21 @@ private Q_SLOTS:
         QVERIFY(m_fixture->restart());
         QCOMPARE(client().site(u"nfc-paths"_s, u"/caf%C3%A9.txt"_s).body, QByteArray("x"));
     }
+
+    // A misspelt field is refused with the name it likely meant, and changes nothing (issue 11 point 11).
+    void unknownFieldsAreRefusedWithAHint()
+    {
+        const QString id = create({{u"html"_s, page(u"Open"_s)}, {u"slug"_s, u"stays-public"_s}});
+        TestReply reply = put(id, {{u"html"_s, page(u"Changed"_s)}, {u"protected"_s, true}});
+        QCOMPARE(reply.status, 400);
+        QCOMPARE(reply.error(), u"unknown field \"protected\"; did you mean \"protect\"?"_s);
+        QCOMPARE(get(id)[u"title"_s].toString(), u"Open"_s);
+        QCOMPARE(client().site(u"stays-public"_s).status, 200);
+
+        reply = post({{u"html"_s, page(u"New"_s)}, {u"protected"_s, true}});
+        QCOMPARE(reply.status, 400);
+        QCOMPARE(reply.error(), u"unknown field \"protected\"; did you mean \"protect\"?"_s);
+    }
 };
 
 QTEST_GUILESS_MAIN(TestDeploymentContent)
