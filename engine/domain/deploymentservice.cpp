@@ -203,12 +203,19 @@ QFuture<Result<DeploymentService::Staged>> DeploymentService::stage(DeployReques
     return QtConcurrent::run(&m_workers, [blobs = &m_blobs, request = std::move(request), written]() -> Result<Staged> {
         Staged staged;
         QString error;
+        bool noSpace = false;
+        // The details (server paths, the system's words) go to the log; the client learns what it can act on.
+        const auto storeFailed = [&](const QString &what) {
+            qWarning().noquote() << "deploy: cannot store" << what << "-" << error;
+            return noSpace ? Error::insufficientStorage()
+                           : Error {Error::Kind::Internal, u"Could not store %1"_s.arg(what)};
+        };
         if (request.html) {
             const QByteArray bytes = request.html->toUtf8();
-            const QByteArray hash = blobs->put(bytes, &error);
+            const QByteArray hash = blobs->put(bytes, &error, &noSpace);
             written->append(hash);
             if (hash.isEmpty())
-                return Error {Error::Kind::Internal, u"Could not store the page: "_s + error};
+                return storeFailed(u"the page"_s);
             staged.files = QList<StoredFile> {{u"index.html"_s, hash, bytes.size(), "text/html; charset=utf-8"}};
             staged.storageType = u"html"_s;
             staged.documentTitle = titleOf(bytes);
@@ -216,10 +223,10 @@ QFuture<Result<DeploymentService::Staged>> DeploymentService::stage(DeployReques
             QList<StoredFile> stored;
             stored.reserve(request.files->size());
             for (const FileUpload &upload : *request.files) {
-                const QByteArray hash = blobs->put(upload.content, &error);
+                const QByteArray hash = blobs->put(upload.content, &error, &noSpace);
                 written->append(hash);
                 if (hash.isEmpty())
-                    return Error {Error::Kind::Internal, u"Could not store \"%1\": %2"_s.arg(upload.path, error)};
+                    return storeFailed(u"\"%1\""_s.arg(upload.path));
                 storeGzipVariant(*blobs, hash, upload.content, upload.contentType);
                 stored.append({upload.path, hash, upload.content.size(), upload.contentType});
                 if (upload.path == u"index.html")
@@ -269,7 +276,7 @@ Result<Deployment> DeploymentService::commitCreate(
     case DeploymentRepository::WriteResult::SlugTaken:
         return refuse(slugTaken(slug));
     default:
-        return refuse(Error {Error::Kind::Internal, u"Could not save the deployment"_s});
+        return refuse(writeFailed(u"Could not save the deployment"_s));
     }
     m_sites.put(Site::make(deployment, files, m_blobs));
     Q_EMIT deploymentChanged(deployment.id);
@@ -305,7 +312,7 @@ Result<Deployment> DeploymentService::commitUpdate(
     // The replaced version's blobs become garbage candidates once the new version is committed.
     const QList<StoredFile> previous = replacesContent ? m_repository.files(deployment.versionId) : QList<StoredFile>();
     if (m_repository.update(deployment, staged.value().files) != DeploymentRepository::WriteResult::Ok)
-        return Error {Error::Kind::Internal, u"Could not save the deployment"_s};
+        return writeFailed(u"Could not save the deployment"_s);
     for (const StoredFile &file : previous)
         m_garbageCandidates.insert(file.blob);
 
@@ -400,7 +407,7 @@ Result<Deployment> DeploymentService::rename(const User &owner, const QString &i
     case DeploymentRepository::WriteResult::NotFound:
         return notFound();
     default:
-        return Error {Error::Kind::Internal, u"Could not rename the deployment"_s};
+        return writeFailed(u"Could not rename the deployment"_s);
     }
     m_sites.put(Site::make(deployment, m_repository.files(deployment.versionId), m_blobs));
     Q_EMIT deploymentChanged(deployment.id);
@@ -414,7 +421,7 @@ Result<Deployment> DeploymentService::remove(const User &owner, const QString &i
         return current.error();
     const QList<StoredFile> files = m_repository.files(current.value().versionId);
     if (m_repository.remove(id) != DeploymentRepository::WriteResult::Ok)
-        return Error {Error::Kind::Internal, u"Could not delete the deployment"_s};
+        return writeFailed(u"Could not delete the deployment"_s);
     m_sites.remove(id);
     Q_EMIT deploymentRemoved(id);
     for (const StoredFile &file : files)
@@ -520,6 +527,14 @@ void DeploymentService::collectGarbage()
         if (!referenced->contains(blob))
             m_blobs.remove(blob);
     }
+}
+
+Error DeploymentService::writeFailed(const QString &message) const
+{
+    // The repository logged the details; a full disk is the one cause a client is told about.
+    if (m_repository.lastError().contains(u"database or disk is full"_s, Qt::CaseInsensitive))
+        return Error::insufficientStorage();
+    return {Error::Kind::Internal, message};
 }
 
 void DeploymentService::fault(const char *point) const

@@ -118,7 +118,7 @@ DeploymentRepository::WriteResult DeploymentRepository::insert(Deployment &deplo
     Transaction transaction(m_db.connection());
     if (!transaction.isActive()) {
         m_lastError = u"cannot begin a transaction"_s;
-        return WriteResult::Failed;
+        return failedWrite();
     }
     QSqlQuery query(m_db.connection());
     query.prepare(
@@ -133,10 +133,10 @@ DeploymentRepository::WriteResult DeploymentRepository::insert(Deployment &deplo
 
     qint64 versionId = 0;
     if (!writeVersion(deployment, files, &versionId))
-        return WriteResult::Failed;
+        return failedWrite();
     if (!transaction.commit()) {
         m_lastError = m_db.connection().lastError().text();
-        return WriteResult::Failed;
+        return failedWrite();
     }
     deployment.versionId = versionId;
     return WriteResult::Ok;
@@ -148,7 +148,7 @@ DeploymentRepository::WriteResult DeploymentRepository::update(
     Transaction transaction(m_db.connection());
     if (!transaction.isActive()) {
         m_lastError = u"cannot begin a transaction"_s;
-        return WriteResult::Failed;
+        return failedWrite();
     }
     // Write first, read after: the write takes SQLite's lock, so the version read below cannot go stale.
     QSqlQuery query(m_db.connection());
@@ -175,7 +175,7 @@ DeploymentRepository::WriteResult DeploymentRepository::update(
     qint64 served = previous;
     if (files) {
         if (!writeVersion(deployment, *files, &served))
-            return WriteResult::Failed;
+            return failedWrite();
         if (previous != 0) {
             // Explicit rather than by cascade, so that the file rows go even where foreign keys were off.
             query.prepare(u"DELETE FROM files WHERE version_id = ?"_s);
@@ -190,7 +190,7 @@ DeploymentRepository::WriteResult DeploymentRepository::update(
     }
     if (!transaction.commit()) {
         m_lastError = m_db.connection().lastError().text();
-        return WriteResult::Failed;
+        return failedWrite();
     }
     deployment.versionId = served;
     return WriteResult::Ok;
@@ -218,7 +218,7 @@ DeploymentRepository::WriteResult DeploymentRepository::remove(const QString &id
     Transaction transaction(m_db.connection());
     if (!transaction.isActive()) {
         m_lastError = u"cannot begin a transaction"_s;
-        return WriteResult::Failed;
+        return failedWrite();
     }
     QSqlQuery query(m_db.connection());
     const QString statements[] = {
@@ -238,7 +238,7 @@ DeploymentRepository::WriteResult DeploymentRepository::remove(const QString &id
     }
     if (!transaction.commit()) {
         m_lastError = m_db.connection().lastError().text();
-        return WriteResult::Failed;
+        return failedWrite();
     }
     return WriteResult::Ok;
 }
@@ -385,7 +385,14 @@ DeploymentRepository::WriteResult DeploymentRepository::failure(const QSqlQuery 
     if (error.databaseText().contains(u"UNIQUE constraint failed: deployments.slug"_s))
         return WriteResult::SlugTaken;
     qCWarning(lcStorage).noquote() << "deployment write failed:" << m_lastError;
-    return WriteResult::Failed;
+    return failedWrite();
+}
+
+DeploymentRepository::WriteResult DeploymentRepository::failedWrite() const
+{
+    // SQLITE_FULL, in SQLite's fixed wording: the disk (or the database's page limit) is full.
+    return m_lastError.contains(u"database or disk is full"_s, Qt::CaseInsensitive) ? WriteResult::Full
+                                                                                    : WriteResult::Failed;
 }
 
 } // namespace berth

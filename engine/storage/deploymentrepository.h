@@ -29,6 +29,7 @@ public:
         Ok,
         SlugTaken,
         NotFound,
+        Full, // SQLITE_FULL: the disk is full
         Failed
     };
 
@@ -64,6 +65,7 @@ private:
     QList<Deployment> list(const std::optional<QString> &userId) const;
     bool writeVersion(const Deployment &deployment, const QList<StoredFile> &files, qint64 *versionId);
     WriteResult failure(const QSqlQuery &query);
+    WriteResult failedWrite() const; // Failed, or Full when lastError() says the disk is full
 
     Database &m_db;
     mutable QString m_lastError;

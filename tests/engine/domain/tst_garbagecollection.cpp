@@ -60,8 +60,8 @@ class TestGarbageCollection : public QObject
     template<typename T>
     static T wait(QFuture<T> future)
     {
-        QTest::qWaitFor([&] { return future.isFinished(); }, 30000);
-        return future.isFinished() ? future.result() : T();
+        const bool finished = QTest::qWaitFor([&] { return future.isFinished(); }, 30000);
+        return finished ? future.result() : T();
     }
 
     QString create(const QList<FileUpload> &files)
