@@ -348,6 +348,9 @@ void DeploymentService::applyMetadata(Deployment &deployment, const DeployReques
     }
     if (request.removePassword == true)
         deployment.passwordHash.clear();
+    // The access cookies are signed over the share token (AccessControl), so they go with the old link.
+    if (request.rotateShareLink == true && deployment.isProtected)
+        deployment.shareToken = RandomId::token();
     if (staged.passwordHash)
         deployment.passwordHash = *staged.passwordHash;
 }
@@ -358,6 +361,8 @@ std::optional<Error> DeploymentService::checkProtection(const DeployRequest &req
         return Error {Error::Kind::BadRequest, u"Provide either password or remove_password, not both"_s};
     if (request.password && !request.protect.value_or(currentlyProtected))
         return Error {Error::Kind::BadRequest, u"password requires protect: true"_s};
+    if (request.rotateShareLink == true && !request.protect.value_or(currentlyProtected))
+        return Error {Error::Kind::BadRequest, u"rotate_share_link needs a private site; this one is public"_s};
     return std::nullopt;
 }
 

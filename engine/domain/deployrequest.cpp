@@ -53,6 +53,7 @@ const KnownField kKnownFields[] = {
     {"protect"_L1, JsonType::Boolean},
     {"password"_L1, JsonType::String},
     {"remove_password"_L1, JsonType::Boolean},
+    {"rotate_share_link"_L1, JsonType::Boolean},
 };
 
 bool hasType(const QJsonValue &value, JsonType type)
@@ -410,6 +411,8 @@ Result<DeployRequest> parseDeployRequest(const QByteArray &body, DeployRequest::
         return badRequest(u"slug cannot be changed here; use PATCH /deploy/:id/slug"_s);
     if (mode == DeployRequest::Mode::Create && object.contains("remove_password"_L1))
         return badRequest(u"remove_password is only valid on update"_s);
+    if (mode == DeployRequest::Mode::Create && object.contains("rotate_share_link"_L1))
+        return badRequest(u"rotate_share_link is only valid on update"_s);
     QList<QLatin1String> allowed;
     for (const KnownField &field : kKnownFields)
         allowed.append(field.name);
@@ -471,6 +474,7 @@ Result<DeployRequest> parseDeployRequest(const QByteArray &body, DeployRequest::
     boolField("is_spa"_L1, request.isSpa);
     boolField("protect"_L1, request.protect);
     boolField("remove_password"_L1, request.removePassword);
+    boolField("rotate_share_link"_L1, request.rotateShareLink);
     if (std::optional<Error> error = checkMetadata(request))
         return *error;
     return request;

@@ -145,6 +145,42 @@ private Q_SLOTS:
         QCOMPARE(reply.status, 400);
         QCOMPARE(reply.error(), u"unknown field \"protected\"; did you mean \"protect\"?"_s);
     }
+
+    // PUT {"rotate_share_link": true}: a new share link for a private site; the old link and the cookies it gave stop
+    // working and the site stays private. A public site has no link to rotate (issue 11 point 4).
+    void rotateShareLink()
+    {
+        const TestReply created = post({{u"html"_s, u"private"_s}, {u"slug"_s, u"rotate-me"_s}, {u"protect"_s, true}});
+        QCOMPARE(created.status, 200);
+        const QString id = created.json()[u"id"_s].toString();
+        const auto tokenOf = [](const QString &shareUrl) { return shareUrl.mid(shareUrl.indexOf(u"_token="_s) + 7); };
+        const QString oldToken = tokenOf(created.json()[u"share_url"_s].toString());
+        const TestReply entered = client().site(u"rotate-me"_s, u"/?_token="_s + oldToken);
+        QCOMPARE(entered.status, 302);
+        const QByteArray setCookie = entered.header("set-cookie");
+        const QByteArray cookie = setCookie.left(setCookie.indexOf(';'));
+        QVERIFY(!cookie.isEmpty());
+        QCOMPARE(client().site(u"rotate-me"_s, u"/"_s, "GET", {{"Cookie", cookie}}).status, 200);
+
+        const TestReply rotated = put(id, {{u"rotate_share_link"_s, true}});
+        QCOMPARE(rotated.status, 200);
+        const QString newToken = tokenOf(rotated.json()[u"share_url"_s].toString());
+        QVERIFY(!newToken.isEmpty());
+        QVERIFY(newToken != oldToken);
+        QCOMPARE(get(id)[u"protected"_s].toBool(), true);
+        QCOMPARE(tokenOf(get(id)[u"share_url"_s].toString()), newToken);
+
+        QCOMPARE(client().site(u"rotate-me"_s, u"/?_token="_s + oldToken).status, 403);
+        QCOMPARE(client().site(u"rotate-me"_s, u"/"_s, "GET", {{"Cookie", cookie}}).status, 403);
+        QCOMPARE(client().site(u"rotate-me"_s, u"/"_s).status, 403);
+        QCOMPARE(client().site(u"rotate-me"_s, u"/?_token="_s + newToken).status, 302);
+
+        const QString open = create({{u"html"_s, u"public"_s}, {u"slug"_s, u"open-site"_s}});
+        const TestReply refused = put(open, {{u"rotate_share_link"_s, true}});
+        QCOMPARE(refused.status, 400);
+        QCOMPARE(refused.error(), u"rotate_share_link needs a private site; this one is public"_s);
+        QCOMPARE(post({{u"html"_s, u"x"_s}, {u"rotate_share_link"_s, true}}).status, 400);
+    }
 };
 
 QTEST_GUILESS_MAIN(TestDeploymentContent)
