@@ -181,6 +181,22 @@ private Q_SLOTS:
         QCOMPARE(refused.error(), u"rotate_share_link needs a private site; this one is public"_s);
         QCOMPARE(post({{u"html"_s, u"x"_s}, {u"rotate_share_link"_s, true}}).status, 400);
     }
+
+    // The page of issue 10 (a title, then "<meta " to about 220 KB) rendered with the owner's metadata: the first GET
+    // answers with the page rewritten, and another site answers as usual after it.
+    void hostilePageIsRendered()
+    {
+        QString html = u"<title>t</title>"_s;
+        while (html.size() < 220 * 1024)
+            html += u"<meta "_s;
+        QVERIFY(!create({{u"html"_s, html}, {u"slug"_s, u"hostile-page"_s}, {u"title"_s, u"Mine"_s}}).isEmpty());
+        QVERIFY(!create({{u"html"_s, u"<p>other</p>"_s}, {u"slug"_s, u"other-site"_s}}).isEmpty());
+        const TestReply page = client().site(u"hostile-page"_s);
+        QCOMPARE(page.status, 200);
+        QVERIFY(page.body.startsWith("<head>\n<title>Mine</title>"));
+        QVERIFY(page.body.endsWith("<meta "));
+        QCOMPARE(client().site(u"other-site"_s).body, QByteArray("<p>other</p>"));
+    }
 };
 
 QTEST_GUILESS_MAIN(TestDeploymentContent)
