@@ -2,7 +2,7 @@
 
 #include "actionbutton.h"
 #include "actionmaker.h"
-#include "api/submissionscsv.h"
+#include "domain/submissionscsv.h"
 #include "datatableview.h"
 #include "domain/submissionservice.h"
 #include "engine.h"
@@ -203,27 +203,20 @@ void SubmissionsPanel::exportCsv()
     if (path.isEmpty())
         return;
     // Every stored submission, not only this page, newest first as in the table.
-    QList<Submission> all;
-    QString before;
-    do {
-        const auto page = m_context.engine.submissions().list(
-            m_context.owner, m_deploymentId, SubmissionService::kMaxPageSize, before);
-        if (!page) {
-            m_context.prompter.warning(this, tr("Export Submissions"), ErrorText::describe(page.error()));
-            return;
-        }
-        all.append(page.value().submissions);
-        before = page.value().nextBefore;
-    } while (!before.isEmpty());
+    const auto rows = SubmissionsCsv::collect(m_context.engine.submissions(), m_context.owner, m_deploymentId);
+    if (!rows) {
+        m_context.prompter.warning(this, tr("Export Submissions"), ErrorText::describe(rows.error()));
+        return;
+    }
 
     QSaveFile file(path);
-    if (!file.open(QIODevice::WriteOnly) || file.write(SubmissionsCsv::write(all)) < 0 || !file.commit()) {
+    if (!file.open(QIODevice::WriteOnly) || file.write(SubmissionsCsv::write(rows.value())) < 0 || !file.commit()) {
         m_context.prompter.warning(this, tr("Export Submissions"),
             tr("Could not write %1: %2").arg(QDir::toNativeSeparators(path), file.errorString()));
         return;
     }
     Theme::showMessage(m_message,
-        tr("Exported %n submission(s) to %1.", nullptr, int(all.size())).arg(QDir::toNativeSeparators(path)),
+        tr("Exported %n submission(s) to %1.", nullptr, int(rows.value().size())).arg(QDir::toNativeSeparators(path)),
         Theme::Tone::Success);
 }
 

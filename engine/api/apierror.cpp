@@ -21,6 +21,8 @@ int httpStatusFor(Error::Kind kind)
         return 429;
     case Error::Kind::Unavailable:
         return 503;
+    case Error::Kind::InsufficientStorage:
+        return 507;
     case Error::Kind::Internal:
         break;
     }

@@ -1,8 +1,8 @@
 #include "submissionscontroller.h"
 
 #include "apierror.h"
-#include "submissionscsv.h"
 #include "domain/clock.h"
+#include "domain/submissionscsv.h"
 #include "domain/submissionservice.h"
 #include "http/formencoding.h"
 
@@ -34,16 +34,15 @@ Result<ListQuery> parseListQuery(const QByteArray &query)
     parsed.before = formValue(fields, u"before"_s);
     const QString format = formValue(fields, u"format"_s);
     if (!format.isNull() && format != u"json"_s && format != u"csv"_s)
-        return Error{Error::Kind::BadRequest, u"format must be json or csv"_s};
+        return Error {Error::Kind::BadRequest, u"format must be json or csv"_s};
     parsed.csv = format == u"csv"_s;
     return parsed;
 }
 
 QJsonObject submissionJson(const Submission &submission)
 {
-    return {{u"id"_s, submission.id},
-            {u"data"_s, submission.data},
-            {u"created_at"_s, isoTimestamp(submission.createdAt)}};
+    return {
+        {u"id"_s, submission.id}, {u"data"_s, submission.data}, {u"created_at"_s, isoTimestamp(submission.createdAt)}};
 }
 
 } // namespace
@@ -51,6 +50,8 @@ QJsonObject submissionJson(const Submission &submission)
 SubmissionsController::SubmissionsController(SubmissionService &service)
     : m_service(service)
 {
+    // Exports are rare and each takes one thread: two at a time, so they never crowd out deploys or serving.
+    m_formatters.setMaxThreadCount(2);
 }
 
 void SubmissionsController::registerRoutes(ApiRouter &router)
@@ -74,31 +75,24 @@ void SubmissionsController::list(ApiCall &call)
     const ListQuery &wanted = query.value();
 
     if (wanted.csv) {
-        // Without a limit, the export holds every stored submission: page through them all.
-        const bool everything = !wanted.limit && wanted.before.isEmpty();
-        QList<Submission> rows;
-        QString before = wanted.before;
-        do {
-            const auto page = m_service.list(call.user, deploymentId,
-                                             everything ? SubmissionService::kMaxPageSize : wanted.limit.value_or(
-                                                     SubmissionService::kDefaultPageSize),
-                                             before);
-            if (!page) {
-                call.sink.send(errorResponse(page.error()));
-                return;
-            }
-            rows += page.value().submissions;
-            before = page.value().nextBefore;
-        } while (everything && !before.isEmpty());
-        HttpResponse response = HttpResponse::bytes(200, "text/csv; charset=utf-8", SubmissionsCsv::write(rows));
-        response.setHeader("Content-Disposition",
-                           "attachment; filename=\"submissions-" + deploymentId.toLatin1() + ".csv\"");
-        call.sink.send(std::move(response));
+        // The rows are read here, on the database's thread; formatting runs on the controller's own pool, and the
+        // answer is written on the connection's thread.
+        SubmissionsCsv::exportAsync(m_service, m_formatters, call.user, deploymentId, wanted.limit, wanted.before)
+            .then(call.sink.context(), [sink = call.sink, deploymentId](Result<QByteArray> csv) {
+                if (!csv) {
+                    sink.send(errorResponse(csv.error()));
+                    return;
+                }
+                HttpResponse response = HttpResponse::bytes(200, "text/csv; charset=utf-8", std::move(csv).value());
+                response.setHeader(
+                    "Content-Disposition", "attachment; filename=\"submissions-" + deploymentId.toLatin1() + ".csv\"");
+                sink.send(std::move(response));
+            });
         return;
     }
 
-    const auto page = m_service.list(call.user, deploymentId, wanted.limit.value_or(SubmissionService::kDefaultPageSize),
-                                     wanted.before);
+    const auto page = m_service.list(
+        call.user, deploymentId, wanted.limit.value_or(SubmissionService::kDefaultPageSize), wanted.before);
     if (!page) {
         call.sink.send(errorResponse(page.error()));
         return;
@@ -107,9 +101,9 @@ void SubmissionsController::list(ApiCall &call)
     for (const Submission &submission : page.value().submissions)
         submissions.append(submissionJson(submission));
     const QString &next = page.value().nextBefore;
-    call.sink.send(HttpResponse::json(200, {{u"submissions"_s, submissions},
-                                            {u"total"_s, page.value().total},
-                                            {u"next_before"_s, next.isEmpty() ? QJsonValue() : QJsonValue(next)}}));
+    call.sink.send(HttpResponse::json(200,
+        {{u"submissions"_s, submissions}, {u"total"_s, page.value().total},
+            {u"next_before"_s, next.isEmpty() ? QJsonValue() : QJsonValue(next)}}));
 }
 
 void SubmissionsController::remove(ApiCall &call)

@@ -2,6 +2,8 @@
 
 #include "apirouter.h"
 
+#include <QThreadPool>
+
 namespace berth {
 
 class SubmissionService;
@@ -20,6 +22,7 @@ private:
     void remove(ApiCall &call);
 
     SubmissionService &m_service;
+    QThreadPool m_formatters; // CSV formatting, off the thread that reads the database and answers
 };
 
 } // namespace berth

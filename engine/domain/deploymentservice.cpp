@@ -2,6 +2,7 @@
 
 #include "clock.h"
 #include "gzip.h"
+#include "htmlscanner.h"
 #include "limits.h"
 #include "passwordhasher.h"
 #include "randomid.h"
@@ -10,7 +11,6 @@
 #include "storage/blobstore.h"
 #include "storage/deploymentrepository.h"
 
-#include <QRegularExpression>
 #include <QThreadPool>
 #include <QtConcurrent>
 
@@ -23,9 +23,15 @@ namespace {
 constexpr int kMaxTitleScanBytes = 64 * 1024; // where a document's <title> is looked for
 constexpr int kSlugGenerationAttempts = 50;
 
-Error notFound() { return {Error::Kind::NotFound, DeploymentService::notFoundMessage()}; }
+Error notFound()
+{
+    return {Error::Kind::NotFound, DeploymentService::notFoundMessage()};
+}
 
-Error slugTaken(const QString &slug) { return {Error::Kind::Conflict, u"slug \"%1\" is already taken"_s.arg(slug)}; }
+Error slugTaken(const QString &slug)
+{
+    return {Error::Kind::Conflict, u"slug \"%1\" is already taken"_s.arg(slug)};
+}
 
 Error limitReached()
 {
@@ -38,19 +44,17 @@ QFuture<Result<T>> ready(Result<T> result)
     return QtFuture::makeReadyFuture(std::move(result));
 }
 
-// The text of a document's <title>, so a deployment without an explicit title still has a name.
+// The text of a document's <title>, so a deployment without an explicit title still has a name. A linear scan
+// (HtmlScanner), bounded to the start of the document where a title belongs.
 QString titleOf(const QByteArray &html)
 {
-    static const QRegularExpression pattern(u"<title[^>]*>([^<]*)</title>"_s,
-                                            QRegularExpression::CaseInsensitiveOption);
-    const auto match = pattern.match(QString::fromUtf8(html.left(kMaxTitleScanBytes)));
-    return match.hasMatch() ? match.captured(1).simplified() : QString();
+    return documentTitle(QString::fromUtf8(html.left(kMaxTitleScanBytes)));
 }
 
 // Compressed once here, at deploy time, so serving gzip costs no CPU per request. A failure only
 // means the file is served uncompressed.
-void storeGzipVariant(BlobStore &blobs, const QByteArray &hash, const QByteArray &content,
-                      const QByteArray &contentType)
+void storeGzipVariant(
+    BlobStore &blobs, const QByteArray &hash, const QByteArray &content, const QByteArray &contentType)
 {
     if (!Gzip::isWorthCompressing(contentType, content.size()) || !blobs.variantPathOf(hash, "gz").isEmpty())
         return;
@@ -65,13 +69,12 @@ struct DeploymentService::Staged
 {
     std::optional<QList<StoredFile>> files; // set when the request carried content
     QString storageType;
-    QString documentTitle;                  // the <title> of the served HTML, if any
+    QString documentTitle; // the <title> of the served HTML, if any
     std::optional<QByteArray> passwordHash; // set when the request carried a password
 };
 
 DeploymentService::DeploymentService(DeploymentRepository &repository, BlobStore &blobs, SiteTable &sites,
-                                     const PlanTable &plans, const Clock &clock, QThreadPool &workers,
-                                     QObject *parent)
+    const PlanTable &plans, const Clock &clock, QThreadPool &workers, QObject *parent)
     : QObject(parent)
     , m_repository(repository)
     , m_blobs(blobs)
@@ -82,7 +85,10 @@ DeploymentService::DeploymentService(DeploymentRepository &repository, BlobStore
 {
 }
 
-QString DeploymentService::notFoundMessage() { return u"Deployment not found"_s; }
+QString DeploymentService::notFoundMessage()
+{
+    return u"Deployment not found"_s;
+}
 QString DeploymentService::limitReachedMessage()
 {
     return u"Deployment limit reached. Delete an existing deployment or upgrade your plan."_s;
@@ -90,31 +96,27 @@ QString DeploymentService::limitReachedMessage()
 
 QFuture<Result<Deployment>> DeploymentService::createFromJson(const User &owner, QByteArray body)
 {
-    return QtConcurrent::run(&m_workers,
-                             [body = std::move(body)] {
-                                 return parseDeployRequest(body, DeployRequest::Mode::Create);
-                             })
+    return QtConcurrent::run(
+        &m_workers, [body = std::move(body)] { return parseDeployRequest(body, DeployRequest::Mode::Create); })
         .then(this,
-              [this, owner](Result<DeployRequest> parsed) {
-                  if (!parsed)
-                      return ready<Deployment>(parsed.error());
-                  return createValidated(owner, std::move(parsed).value());
-              })
+            [this, owner](Result<DeployRequest> parsed) {
+                if (!parsed)
+                    return ready<Deployment>(parsed.error());
+                return createValidated(owner, std::move(parsed).value());
+            })
         .unwrap();
 }
 
 QFuture<Result<Deployment>> DeploymentService::updateFromJson(const User &owner, const QString &id, QByteArray body)
 {
-    return QtConcurrent::run(&m_workers,
-                             [body = std::move(body)] {
-                                 return parseDeployRequest(body, DeployRequest::Mode::Update);
-                             })
+    return QtConcurrent::run(
+        &m_workers, [body = std::move(body)] { return parseDeployRequest(body, DeployRequest::Mode::Update); })
         .then(this,
-              [this, owner, id](Result<DeployRequest> parsed) {
-                  if (!parsed)
-                      return ready<Deployment>(parsed.error());
-                  return updateValidated(owner, id, std::move(parsed).value());
-              })
+            [this, owner, id](Result<DeployRequest> parsed) {
+                if (!parsed)
+                    return ready<Deployment>(parsed.error());
+                return updateValidated(owner, id, std::move(parsed).value());
+            })
         .unwrap();
 }
 
@@ -135,7 +137,7 @@ QFuture<Result<Deployment>> DeploymentService::update(const User &owner, const Q
 QFuture<Result<Deployment>> DeploymentService::createValidated(const User &owner, DeployRequest request)
 {
     if (!request.html && !request.files)
-        return ready<Deployment>(Error{Error::Kind::BadRequest, u"html is required"_s});
+        return ready<Deployment>(Error {Error::Kind::BadRequest, u"html is required"_s});
     if (auto error = checkProtection(request, false))
         return ready<Deployment>(*error);
     if (m_repository.countForUser(owner.id) >= m_plans.limits(owner.plan).deployments)
@@ -144,36 +146,39 @@ QFuture<Result<Deployment>> DeploymentService::createValidated(const User &owner
     QString slug;
     if (request.slug) {
         if (const QString rule = SlugRules::validate(*request.slug); !rule.isEmpty())
-            return ready<Deployment>(Error{Error::Kind::BadRequest, rule});
+            return ready<Deployment>(Error {Error::Kind::BadRequest, rule});
         if (m_repository.findBySlug(*request.slug))
             return ready<Deployment>(slugTaken(*request.slug));
         slug = *request.slug;
     } else {
         slug = freeGeneratedSlug();
         if (slug.isEmpty())
-            return ready<Deployment>(Error{Error::Kind::Internal, u"Could not generate a free slug"_s});
+            return ready<Deployment>(Error {Error::Kind::Internal, u"Could not generate a free slug"_s});
     }
 
     ++m_inFlight;
     DeployRequest metadata = request;
     metadata.html.reset();
     metadata.files.reset();
-    return stage(std::move(request)).then(this, [this, owner, metadata, slug](Result<Staged> staged) {
+    auto written = std::make_shared<QList<QByteArray>>();
+    return stage(std::move(request), written).then(this, [this, owner, metadata, slug, written](Result<Staged> staged) {
         auto result = commitCreate(owner, metadata, slug, std::move(staged));
+        if (!result)
+            addGarbageCandidates(*written); // refused: what was stored for it may be referenced by nothing
         finishWork();
         return result;
     });
 }
 
-QFuture<Result<Deployment>> DeploymentService::updateValidated(const User &owner, const QString &id,
-                                                               DeployRequest request)
+QFuture<Result<Deployment>> DeploymentService::updateValidated(
+    const User &owner, const QString &id, DeployRequest request)
 {
     const auto current = ownedDeployment(owner, id);
     if (!current)
         return ready<Deployment>(current.error());
     if (request.slug)
         return ready<Deployment>(
-            Error{Error::Kind::BadRequest, u"slug cannot be changed here; use PATCH /deploy/:id/slug"_s});
+            Error {Error::Kind::BadRequest, u"slug cannot be changed here; use PATCH /deploy/:id/slug"_s});
     if (auto error = checkProtection(request, current.value().isProtected))
         return ready<Deployment>(*error);
 
@@ -181,34 +186,47 @@ QFuture<Result<Deployment>> DeploymentService::updateValidated(const User &owner
     DeployRequest metadata = request;
     metadata.html.reset();
     metadata.files.reset();
-    return stage(std::move(request)).then(this, [this, owner, id, metadata](Result<Staged> staged) {
+    auto written = std::make_shared<QList<QByteArray>>();
+    return stage(std::move(request), written).then(this, [this, owner, id, metadata, written](Result<Staged> staged) {
         auto result = commitUpdate(owner, id, metadata, std::move(staged));
+        if (!result)
+            addGarbageCandidates(*written);
         finishWork();
         return result;
     });
 }
 
-QFuture<Result<DeploymentService::Staged>> DeploymentService::stage(DeployRequest request)
+QFuture<Result<DeploymentService::Staged>> DeploymentService::stage(DeployRequest request, WrittenBlobs written)
 {
-    // Runs on a worker: nothing here may touch the database or the SiteTable.
-    return QtConcurrent::run(&m_workers, [blobs = &m_blobs, request = std::move(request)]() -> Result<Staged> {
+    // Runs on a worker: nothing here may touch the database or the SiteTable. written is read only once the
+    // future has finished, on this object's thread.
+    return QtConcurrent::run(&m_workers, [blobs = &m_blobs, request = std::move(request), written]() -> Result<Staged> {
         Staged staged;
         QString error;
+        bool noSpace = false;
+        // The details (server paths, the system's words) go to the log; the client learns what it can act on.
+        const auto storeFailed = [&](const QString &what) {
+            qWarning().noquote() << "deploy: cannot store" << what << "-" << error;
+            return noSpace ? Error::insufficientStorage()
+                           : Error {Error::Kind::Internal, u"Could not store %1"_s.arg(what)};
+        };
         if (request.html) {
             const QByteArray bytes = request.html->toUtf8();
-            const QByteArray hash = blobs->put(bytes, &error);
+            const QByteArray hash = blobs->put(bytes, &error, &noSpace);
+            written->append(hash);
             if (hash.isEmpty())
-                return Error{Error::Kind::Internal, u"Could not store the page: "_s + error};
-            staged.files = QList<StoredFile>{{u"index.html"_s, hash, bytes.size(), "text/html; charset=utf-8"}};
+                return storeFailed(u"the page"_s);
+            staged.files = QList<StoredFile> {{u"index.html"_s, hash, bytes.size(), "text/html; charset=utf-8"}};
             staged.storageType = u"html"_s;
             staged.documentTitle = titleOf(bytes);
         } else if (request.files) {
             QList<StoredFile> stored;
             stored.reserve(request.files->size());
             for (const FileUpload &upload : *request.files) {
-                const QByteArray hash = blobs->put(upload.content, &error);
+                const QByteArray hash = blobs->put(upload.content, &error, &noSpace);
+                written->append(hash);
                 if (hash.isEmpty())
-                    return Error{Error::Kind::Internal, u"Could not store \"%1\": %2"_s.arg(upload.path, error)};
+                    return storeFailed(u"\"%1\""_s.arg(upload.path));
                 storeGzipVariant(*blobs, hash, upload.content, upload.contentType);
                 stored.append({upload.path, hash, upload.content.size(), upload.contentType});
                 if (upload.path == u"index.html")
@@ -220,22 +238,19 @@ QFuture<Result<DeploymentService::Staged>> DeploymentService::stage(DeployReques
         if (request.password) {
             const QByteArray hash = PasswordHasher::hash(*request.password);
             if (hash.isEmpty())
-                return Error{Error::Kind::Internal, u"Could not hash the password"_s};
+                return Error {Error::Kind::Internal, u"Could not hash the password"_s};
             staged.passwordHash = hash;
         }
         return staged;
     });
 }
 
-Result<Deployment> DeploymentService::commitCreate(const User &owner, const DeployRequest &request,
-                                                   const QString &slug, Result<Staged> staged)
+Result<Deployment> DeploymentService::commitCreate(
+    const User &owner, const DeployRequest &request, const QString &slug, Result<Staged> staged)
 {
     fault("before-commit");
-    // Any refusal from here on leaves the staged blobs unreferenced: collect them later.
-    const auto refuse = [this](Error error) {
-        m_garbagePending = true;
-        return error;
-    };
+    // Any refusal from here on leaves the staged blobs unreferenced: the caller makes them candidates.
+    const auto refuse = [](Error error) { return error; };
     if (!staged)
         return refuse(staged.error());
     // Re-checked here: other deploys may have committed while this one was on the worker.
@@ -248,7 +263,8 @@ Result<Deployment> DeploymentService::commitCreate(const User &owner, const Depl
     deployment.userId = owner.id;
     deployment.slug = slug;
     deployment.storageType = staged.value().storageType;
-    deployment.title = staged.value().documentTitle;
+    deployment.documentTitle = staged.value().documentTitle;
+    deployment.title = deployment.documentTitle;
     deployment.createdAt = now;
     deployment.updatedAt = now;
     applyMetadata(deployment, request, staged.value());
@@ -260,24 +276,20 @@ Result<Deployment> DeploymentService::commitCreate(const User &owner, const Depl
     case DeploymentRepository::WriteResult::SlugTaken:
         return refuse(slugTaken(slug));
     default:
-        return refuse(Error{Error::Kind::Internal, u"Could not save the deployment"_s});
+        return refuse(writeFailed(u"Could not save the deployment"_s));
     }
     m_sites.put(Site::make(deployment, files, m_blobs));
     Q_EMIT deploymentChanged(deployment.id);
     return deployment;
 }
 
-Result<Deployment> DeploymentService::commitUpdate(const User &owner, const QString &id, const DeployRequest &request,
-                                                   Result<Staged> staged)
+Result<Deployment> DeploymentService::commitUpdate(
+    const User &owner, const QString &id, const DeployRequest &request, Result<Staged> staged)
 {
     fault("before-commit");
-    if (!staged) {
-        m_garbagePending = true;
+    if (!staged)
         return staged.error();
-    }
     const bool replacesContent = staged.value().files.has_value();
-    if (replacesContent)
-        m_garbagePending = true; // the previous version's blobs, or these if the commit fails
 
     // The deployment may have changed (or vanished) while the content was staged: apply to the fresh row.
     auto current = ownedDeployment(owner, id);
@@ -287,16 +299,22 @@ Result<Deployment> DeploymentService::commitUpdate(const User &owner, const QStr
     if (auto error = checkProtection(request, deployment.isProtected))
         return *error;
 
-    applyMetadata(deployment, request, staged.value());
     if (replacesContent) {
         deployment.storageType = staged.value().storageType;
-        if (!request.title && !staged.value().documentTitle.isEmpty() && deployment.title.isEmpty())
-            deployment.title = staged.value().documentTitle;
+        // The new document's title replaces the old one's, unless the owner set their own.
+        deployment.documentTitle = staged.value().documentTitle;
+        if (!deployment.titleIsCustom)
+            deployment.title = deployment.documentTitle;
     }
+    applyMetadata(deployment, request, staged.value());
     deployment.updatedAt = m_clock.now();
 
+    // The replaced version's blobs become garbage candidates once the new version is committed.
+    const QList<StoredFile> previous = replacesContent ? m_repository.files(deployment.versionId) : QList<StoredFile>();
     if (m_repository.update(deployment, staged.value().files) != DeploymentRepository::WriteResult::Ok)
-        return Error{Error::Kind::Internal, u"Could not save the deployment"_s};
+        return writeFailed(u"Could not save the deployment"_s);
+    for (const StoredFile &file : previous)
+        m_garbageCandidates.insert(file.blob);
 
     const QList<StoredFile> files = replacesContent ? *staged.value().files : m_repository.files(deployment.versionId);
     m_sites.put(Site::make(deployment, files, m_blobs));
@@ -306,8 +324,11 @@ Result<Deployment> DeploymentService::commitUpdate(const User &owner, const QStr
 
 void DeploymentService::applyMetadata(Deployment &deployment, const DeployRequest &request, const Staged &staged) const
 {
-    if (request.title)
-        deployment.title = *request.title;
+    // An explicit title is the owner's and overrides the document; an empty one hands the title back to it.
+    if (request.title) {
+        deployment.titleIsCustom = !request.title->isEmpty();
+        deployment.title = deployment.titleIsCustom ? *request.title : deployment.documentTitle;
+    }
     if (request.description)
         deployment.description = *request.description;
     if (request.favicon)
@@ -327,6 +348,9 @@ void DeploymentService::applyMetadata(Deployment &deployment, const DeployReques
     }
     if (request.removePassword == true)
         deployment.passwordHash.clear();
+    // The access cookies are signed over the share token (AccessControl), so they go with the old link.
+    if (request.rotateShareLink == true && deployment.isProtected)
+        deployment.shareToken = RandomId::token();
     if (staged.passwordHash)
         deployment.passwordHash = *staged.passwordHash;
 }
@@ -334,9 +358,11 @@ void DeploymentService::applyMetadata(Deployment &deployment, const DeployReques
 std::optional<Error> DeploymentService::checkProtection(const DeployRequest &request, bool currentlyProtected) const
 {
     if (request.password && request.removePassword == true)
-        return Error{Error::Kind::BadRequest, u"Provide either password or remove_password, not both"_s};
+        return Error {Error::Kind::BadRequest, u"Provide either password or remove_password, not both"_s};
     if (request.password && !request.protect.value_or(currentlyProtected))
-        return Error{Error::Kind::BadRequest, u"password requires protect: true"_s};
+        return Error {Error::Kind::BadRequest, u"password requires protect: true"_s};
+    if (request.rotateShareLink == true && !request.protect.value_or(currentlyProtected))
+        return Error {Error::Kind::BadRequest, u"rotate_share_link needs a private site; this one is public"_s};
     return std::nullopt;
 }
 
@@ -366,7 +392,7 @@ QList<Deployment> DeploymentService::listAll() const
 Result<Deployment> DeploymentService::rename(const User &owner, const QString &id, const QString &slug)
 {
     if (const QString rule = SlugRules::validate(slug); !rule.isEmpty())
-        return Error{Error::Kind::BadRequest, rule};
+        return Error {Error::Kind::BadRequest, rule};
     auto current = ownedDeployment(owner, id);
     if (!current)
         return current.error();
@@ -386,7 +412,7 @@ Result<Deployment> DeploymentService::rename(const User &owner, const QString &i
     case DeploymentRepository::WriteResult::NotFound:
         return notFound();
     default:
-        return Error{Error::Kind::Internal, u"Could not rename the deployment"_s};
+        return writeFailed(u"Could not rename the deployment"_s);
     }
     m_sites.put(Site::make(deployment, m_repository.files(deployment.versionId), m_blobs));
     Q_EMIT deploymentChanged(deployment.id);
@@ -398,11 +424,13 @@ Result<Deployment> DeploymentService::remove(const User &owner, const QString &i
     auto current = ownedDeployment(owner, id);
     if (!current)
         return current.error();
+    const QList<StoredFile> files = m_repository.files(current.value().versionId);
     if (m_repository.remove(id) != DeploymentRepository::WriteResult::Ok)
-        return Error{Error::Kind::Internal, u"Could not delete the deployment"_s};
+        return writeFailed(u"Could not delete the deployment"_s);
     m_sites.remove(id);
     Q_EMIT deploymentRemoved(id);
-    m_garbagePending = true;
+    for (const StoredFile &file : files)
+        m_garbageCandidates.insert(file.blob);
     if (m_inFlight == 0)
         collectGarbage();
     return current;
@@ -410,6 +438,7 @@ Result<Deployment> DeploymentService::remove(const User &owner, const QString &i
 
 bool DeploymentService::loadSites(QString *error)
 {
+    resolveTitleSources();
     const QList<Deployment> deployments = m_repository.listAll();
     for (const Deployment &deployment : deployments)
         m_sites.put(Site::make(deployment, m_repository.files(deployment.versionId), m_blobs));
@@ -418,8 +447,46 @@ bool DeploymentService::loadSites(QString *error)
             *error = u"Deployments share a slug in the database"_s;
         return false;
     }
-    collectGarbage();
+    sweepUnreferencedBlobs(!deployments.isEmpty());
     return true;
+}
+
+void DeploymentService::sweepUnreferencedBlobs(bool expectReferences)
+{
+    // Fail closed: without a trustworthy list of what is referenced, nothing is removed. Every deployment serves at
+    // least one file, so an empty list while deployments exist is taken as a failure too.
+    const auto referenced = m_repository.referencedBlobs();
+    if (!referenced || (referenced->isEmpty() && expectReferences)) {
+        qWarning().noquote() << "blob sweep skipped: the list of referenced blobs could not be read:"
+                             << m_repository.lastError();
+        return;
+    }
+    const int removed = m_blobs.collectGarbage(*referenced);
+    if (removed > 0)
+        qInfo().noquote() << "removed" << removed << "unreferenced blobs";
+}
+
+void DeploymentService::resolveTitleSources()
+{
+    // Before schema 4 a document's title was stored as if the owner had set it. A stored title equal to the served
+    // document's is taken as read from it (and follows the content from now on); any other is the owner's.
+    const QStringList ids = m_repository.idsWithUnknownTitleSource();
+    for (const QString &id : ids) {
+        auto deployment = m_repository.find(id);
+        if (!deployment)
+            continue;
+        QString document;
+        for (const StoredFile &file : m_repository.files(deployment->versionId)) {
+            if (file.path == u"index.html")
+                document = titleOf(m_blobs.read(file.blob));
+        }
+        deployment->documentTitle = document;
+        deployment->titleIsCustom = !deployment->title.isEmpty() && deployment->title != document;
+        if (!deployment->titleIsCustom)
+            deployment->title = document;
+        if (m_repository.update(*deployment, std::nullopt) != DeploymentRepository::WriteResult::Ok)
+            qWarning().noquote() << "cannot record the title source of" << id << ":" << m_repository.lastError();
+    }
 }
 
 QString DeploymentService::freeGeneratedSlug() const
@@ -432,18 +499,47 @@ QString DeploymentService::freeGeneratedSlug() const
     return {};
 }
 
+void DeploymentService::addGarbageCandidates(const QList<QByteArray> &blobs)
+{
+    for (const QByteArray &blob : blobs) {
+        if (!blob.isEmpty())
+            m_garbageCandidates.insert(blob);
+    }
+}
+
 void DeploymentService::finishWork()
 {
     --m_inFlight;
-    if (m_inFlight == 0 && m_garbagePending)
+    if (m_inFlight == 0 && !m_garbageCandidates.isEmpty())
         collectGarbage();
 }
 
 void DeploymentService::collectGarbage()
 {
-    // Only with no deploy in flight: a staged blob is unreferenced until its commit.
-    m_garbagePending = false;
-    m_blobs.collectGarbage(m_repository.referencedBlobs());
+    // Only with no deploy in flight: a staged blob is unreferenced until its commit. Only the candidates are looked
+    // at, each by the indexed reference query; a failed query removes nothing and keeps them for the next time.
+    if (m_garbageCandidates.isEmpty())
+        return;
+    fault("before-garbage-check");
+    const QList<QByteArray> candidates(m_garbageCandidates.cbegin(), m_garbageCandidates.cend());
+    const auto referenced = m_repository.referencedAmong(candidates);
+    if (!referenced) {
+        qWarning().noquote() << "blob collection postponed: the reference check failed:" << m_repository.lastError();
+        return;
+    }
+    m_garbageCandidates.clear();
+    for (const QByteArray &blob : candidates) {
+        if (!referenced->contains(blob))
+            m_blobs.remove(blob);
+    }
+}
+
+Error DeploymentService::writeFailed(const QString &message) const
+{
+    // The repository logged the details; a full disk is the one cause a client is told about.
+    if (m_repository.lastError().contains(u"database or disk is full"_s, Qt::CaseInsensitive))
+        return Error::insufficientStorage();
+    return {Error::Kind::Internal, message};
 }
 
 void DeploymentService::fault(const char *point) const

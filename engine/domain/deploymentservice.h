@@ -8,8 +8,8 @@
 #include <QFuture>
 #include <QObject>
 #include <QSet>
-
 #include <functional>
+#include <memory>
 
 QT_BEGIN_NAMESPACE
 class QThreadPool;
@@ -36,7 +36,7 @@ class DeploymentService final : public QObject
 
 public:
     DeploymentService(DeploymentRepository &repository, BlobStore &blobs, SiteTable &sites, const PlanTable &plans,
-                      const Clock &clock, QThreadPool &workers, QObject *parent = nullptr);
+        const Clock &clock, QThreadPool &workers, QObject *parent = nullptr);
 
     // JSON bodies of POST /deploy and PUT /deploy/:id; parsed on a worker.
     QFuture<Result<Deployment>> createFromJson(const User &owner, QByteArray body);
@@ -52,7 +52,7 @@ public:
     Result<Deployment> remove(const User &owner, const QString &id);
 
     // Fills the SiteTable from the database and removes blobs nothing references (a crash between
-    // writing blobs and committing leaves such orphans).
+    // writing blobs and committing leaves such orphans): the one full sweep, at start, failing closed.
     bool loadSites(QString *error = nullptr);
 
     // Named points where a test may stop the process dead, to prove crash safety.
@@ -73,16 +73,21 @@ private:
     QFuture<Result<Deployment>> updateValidated(const User &owner, const QString &id, DeployRequest request);
     Result<Deployment> ownedDeployment(const User &owner, const QString &id) const;
     std::optional<Error> checkProtection(const DeployRequest &request, bool currentlyProtected) const;
-    QFuture<Result<Staged>> stage(DeployRequest request);
-    Result<Deployment> commitCreate(const User &owner, const DeployRequest &request, const QString &slug,
-                                    Result<Staged> staged);
-    Result<Deployment> commitUpdate(const User &owner, const QString &id, const DeployRequest &request,
-                                    Result<Staged> staged);
+    using WrittenBlobs = std::shared_ptr<QList<QByteArray>>; // what a worker stored, even when it then failed
+    QFuture<Result<Staged>> stage(DeployRequest request, WrittenBlobs written);
+    Result<Deployment> commitCreate(
+        const User &owner, const DeployRequest &request, const QString &slug, Result<Staged> staged);
+    Result<Deployment> commitUpdate(
+        const User &owner, const QString &id, const DeployRequest &request, Result<Staged> staged);
     void applyMetadata(Deployment &deployment, const DeployRequest &request, const Staged &staged) const;
     QString freeGeneratedSlug() const;
+    void resolveTitleSources();
     void publish(const Deployment &deployment);
     void finishWork();
+    void addGarbageCandidates(const QList<QByteArray> &blobs);
     void collectGarbage();
+    void sweepUnreferencedBlobs(bool expectReferences);
+    Error writeFailed(const QString &message) const; // 507 for a full disk, else 500 with message
     void fault(const char *point) const;
 
     DeploymentRepository &m_repository;
@@ -92,8 +97,9 @@ private:
     const Clock &m_clock;
     QThreadPool &m_workers;
     FaultHook m_faultHook;
-    int m_inFlight = 0;          // deploys whose blobs may not be referenced yet
-    bool m_garbagePending = false; // an update or delete left blobs to collect once nothing is in flight
+    int m_inFlight = 0; // deploys whose blobs may not be referenced yet
+    // Blobs of replaced or deleted versions and of refused deploys: checked and removed once nothing is in flight.
+    QSet<QByteArray> m_garbageCandidates;
 };
 
 } // namespace berth

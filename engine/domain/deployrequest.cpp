@@ -19,15 +19,21 @@ namespace {
 
 Error badRequest(const QString &message)
 {
-    return Error{Error::Kind::BadRequest, message};
+    return Error {Error::Kind::BadRequest, message};
 }
 
 Error tooLarge(const QString &message)
 {
-    return Error{Error::Kind::TooLarge, message};
+    return Error {Error::Kind::TooLarge, message};
 }
 
-enum class JsonType { String, StringOrNull, Boolean, Array };
+enum class JsonType
+{
+    String,
+    StringOrNull,
+    Boolean,
+    Array
+};
 
 struct KnownField
 {
@@ -36,11 +42,18 @@ struct KnownField
 };
 
 const KnownField kKnownFields[] = {
-    {"html"_L1, JsonType::String},        {"files"_L1, JsonType::Array},     {"slug"_L1, JsonType::String},
-    {"title"_L1, JsonType::String},       {"description"_L1, JsonType::StringOrNull},
-    {"favicon"_L1, JsonType::String},     {"og_image"_L1, JsonType::String}, {"is_spa"_L1, JsonType::Boolean},
-    {"protect"_L1, JsonType::Boolean},    {"password"_L1, JsonType::String},
+    {"html"_L1, JsonType::String},
+    {"files"_L1, JsonType::Array},
+    {"slug"_L1, JsonType::String},
+    {"title"_L1, JsonType::String},
+    {"description"_L1, JsonType::StringOrNull},
+    {"favicon"_L1, JsonType::String},
+    {"og_image"_L1, JsonType::String},
+    {"is_spa"_L1, JsonType::Boolean},
+    {"protect"_L1, JsonType::Boolean},
+    {"password"_L1, JsonType::String},
     {"remove_password"_L1, JsonType::Boolean},
+    {"rotate_share_link"_L1, JsonType::Boolean},
 };
 
 bool hasType(const QJsonValue &value, JsonType type)
@@ -80,9 +93,84 @@ QString presentString(const QJsonValue &value)
     return text.isNull() ? u""_s : text;
 }
 
-QString mebibytes(qint64 bytes)
+// A size over a limit in MB, with as many decimals as it takes not to read as the limit itself ("5.000001", never
+// "5.0" for 5 MB and a byte).
+QString mebibytesOver(qint64 bytes, qint64 limit)
 {
-    return QString::number(double(bytes) / double(kMiB), 'f', 1);
+    const double value = double(bytes) / double(kMiB);
+    const double bound = double(limit) / double(kMiB);
+    for (int decimals = 1; decimals < 7; ++decimals) {
+        const QString shown = QString::number(value, 'f', decimals);
+        if (shown.toDouble() > bound)
+            return shown;
+    }
+    return QString::number(value, 'f', 7);
+}
+
+// Fields a body may carry besides kKnownFields, by mode.
+const QLatin1String kFileFields[] = {"path"_L1, "content"_L1, "encoding"_L1, "contentType"_L1};
+
+// Levenshtein distance of two short lower-cased names; larger than `limit` is reported as limit + 1.
+int editDistance(QStringView a, QStringView b, int limit)
+{
+    if (qAbs(a.size() - b.size()) > limit)
+        return limit + 1;
+    QList<int> previous(b.size() + 1);
+    QList<int> current(b.size() + 1);
+    for (qsizetype j = 0; j <= b.size(); ++j)
+        previous[j] = int(j);
+    for (qsizetype i = 1; i <= a.size(); ++i) {
+        current[0] = int(i);
+        for (qsizetype j = 1; j <= b.size(); ++j) {
+            const int substitution = previous[j - 1] + (a[i - 1].toLower() == b[j - 1].toLower() ? 0 : 1);
+            current[j] = qMin(substitution, qMin(previous[j], current[j - 1]) + 1);
+        }
+        std::swap(previous, current);
+    }
+    return qMin(previous[b.size()], limit + 1);
+}
+
+// 400 for a field the body may not carry, with the known name it most likely meant: a client that misspells
+// "protect" must not get a public site and a 200.
+template<typename Names>
+std::optional<Error> checkFieldNames(const QJsonObject &object, const Names &known, const QString &where)
+{
+    constexpr qsizetype kMaxShown = 64; // names are user input: neither the message nor the comparison grows with them
+    constexpr int kMaxDistance = 2;
+    for (auto it = object.constBegin(); it != object.constEnd(); ++it) {
+        const QString name = it.key();
+        bool isKnown = false;
+        for (const auto &field : known)
+            isKnown = isKnown || name == QLatin1String(field);
+        if (isKnown)
+            continue;
+        QString shown = name.left(kMaxShown);
+        for (QChar &c : shown) {
+            if (c.category() == QChar::Other_Control)
+                c = QChar(0xFFFD);
+        }
+        QString message = u"unknown field \"%1%2\""_s.arg(where, shown + (name.size() > kMaxShown ? u"..."_s : u""_s));
+        int best = kMaxDistance + 1;
+        QString hint;
+        if (name.size() <= kMaxShown) {
+            // "isSpa" or "og-image" for "is_spa" and "og_image": the same name in another spelling counts as 0.
+            QString bare = name.toLower();
+            bare.remove(u'_').remove(u'-');
+            for (const auto &field : known) {
+                const QString candidate = QLatin1String(field);
+                const int distance
+                    = bare == candidate.toLower().remove(u'_') ? 0 : editDistance(name, candidate, kMaxDistance);
+                if (distance < best) {
+                    best = distance;
+                    hint = candidate;
+                }
+            }
+        }
+        if (best <= kMaxDistance)
+            message += u"; did you mean \"%1%2\"?"_s.arg(where, hint);
+        return badRequest(message);
+    }
+    return std::nullopt;
 }
 
 bool isBase64Space(char16_t c)
@@ -122,8 +210,8 @@ Result<QByteArray> decodeContent(QString &&text, bool base64, const QString &whe
     if (hasSpace) // line-wrapped output of tools such as base64(1)
         ascii.removeIf([](char c) { return isBase64Space(char16_t(c)); });
     // The rvalue overload decodes in place: no second buffer for a 10 MB file.
-    auto decoded = QByteArray::fromBase64Encoding(std::move(ascii), QByteArray::Base64Encoding
-                                                                        | QByteArray::AbortOnBase64DecodingErrors);
+    auto decoded = QByteArray::fromBase64Encoding(
+        std::move(ascii), QByteArray::Base64Encoding | QByteArray::AbortOnBase64DecodingErrors);
     if (!decoded)
         return badRequest(where + u".content is not valid base64"_s);
     if (decoded.decoded.size() > kMaxFileBytes)
@@ -137,6 +225,8 @@ Result<FileUpload> parseFile(const QJsonValue &value, qsizetype index)
     if (!value.isObject())
         return badRequest(where + u" must be an object"_s);
     const QJsonObject entry = value.toObject();
+    if (auto error = checkFieldNames(entry, kFileFields, where + u"."_s))
+        return *error;
 
     const QJsonValue pathValue = entry.value("path"_L1);
     if (pathValue.isUndefined() || pathValue.isNull())
@@ -276,7 +366,7 @@ std::optional<Error> validateDeployRequest(const DeployRequest &request)
         if (request.html->isEmpty())
             return badRequest(u"html must not be empty"_s);
         if (const qint64 bytes = utf8Size(*request.html); bytes > kMaxHtmlBytes)
-            return tooLarge(u"HTML exceeds the 5 MB limit (%1 MB)"_s.arg(mebibytes(bytes)));
+            return tooLarge(u"HTML exceeds the 5 MB limit (%1 MB)"_s.arg(mebibytesOver(bytes, kMaxHtmlBytes)));
     }
     if (request.files) {
         if (request.files->isEmpty())
@@ -288,7 +378,8 @@ std::optional<Error> validateDeployRequest(const DeployRequest &request)
         for (const FileUpload &file : *request.files) {
             QString pathError;
             if (FilePath::normalise(file.path, &pathError) != file.path)
-                return badRequest(pathError.isEmpty() ? u"file path \"%1\" is not normalised"_s.arg(file.path) : pathError);
+                return badRequest(
+                    pathError.isEmpty() ? u"file path \"%1\" is not normalised"_s.arg(file.path) : pathError);
             if (seen.contains(file.path))
                 return badRequest(u"duplicate file path \"%1\""_s.arg(file.path));
             seen.insert(file.path);
@@ -320,6 +411,13 @@ Result<DeployRequest> parseDeployRequest(const QByteArray &body, DeployRequest::
         return badRequest(u"slug cannot be changed here; use PATCH /deploy/:id/slug"_s);
     if (mode == DeployRequest::Mode::Create && object.contains("remove_password"_L1))
         return badRequest(u"remove_password is only valid on update"_s);
+    if (mode == DeployRequest::Mode::Create && object.contains("rotate_share_link"_L1))
+        return badRequest(u"rotate_share_link is only valid on update"_s);
+    QList<QLatin1String> allowed;
+    for (const KnownField &field : kKnownFields)
+        allowed.append(field.name);
+    if (auto error = checkFieldNames(object, allowed, QString()))
+        return *error;
     for (const KnownField &field : kKnownFields) {
         const auto value = object.constFind(field.name);
         if (value != object.constEnd() && !hasType(*value, field.type))
@@ -340,7 +438,7 @@ Result<DeployRequest> parseDeployRequest(const QByteArray &body, DeployRequest::
             return badRequest(u"html must not be empty"_s);
         const qint64 bytes = utf8Size(html);
         if (bytes > kMaxHtmlBytes)
-            return tooLarge(u"HTML exceeds the 5 MB limit (%1 MB)"_s.arg(mebibytes(bytes)));
+            return tooLarge(u"HTML exceeds the 5 MB limit (%1 MB)"_s.arg(mebibytesOver(bytes, kMaxHtmlBytes)));
         request.html = std::move(html);
     }
     if (hasFiles) {
@@ -376,6 +474,7 @@ Result<DeployRequest> parseDeployRequest(const QByteArray &body, DeployRequest::
     boolField("is_spa"_L1, request.isSpa);
     boolField("protect"_L1, request.protect);
     boolField("remove_password"_L1, request.removePassword);
+    boolField("rotate_share_link"_L1, request.rotateShareLink);
     if (std::optional<Error> error = checkMetadata(request))
         return *error;
     return request;

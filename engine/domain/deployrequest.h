@@ -5,7 +5,6 @@
 #include <QByteArray>
 #include <QList>
 #include <QString>
-
 #include <optional>
 
 namespace berth {
@@ -13,27 +12,34 @@ namespace berth {
 // One file of a multi-file deploy, validated and decoded.
 struct FileUpload
 {
-    QString path;           // normalised (FilePath::normalise)
-    QByteArray content;     // decoded bytes
+    QString path; // normalised (FilePath::normalise)
+    QByteArray content; // decoded bytes
     QByteArray contentType; // final type, with a charset for text
 };
 
 // The body of POST /deploy (Create) or PUT /deploy/:id (Update), validated. An empty optional is an omitted field.
 struct DeployRequest
 {
-    enum class Mode { Create, Update };
+    enum class Mode
+    {
+        Create,
+        Update
+    };
 
-    std::optional<QString> html;            // single-HTML deploy
+    std::optional<QString> html; // single-HTML deploy
     std::optional<QList<FileUpload>> files; // multi-file deploy
-    std::optional<QString> slug;            // Create only
+    std::optional<QString> slug; // Create only
     std::optional<QString> title;
     std::optional<QString> description; // a present JSON null -> a null QString (means "unset")
     std::optional<QString> favicon;
     std::optional<QString> ogImage; // JSON field og_image
-    std::optional<bool> isSpa;      // is_spa
+    std::optional<bool> isSpa; // is_spa
     std::optional<bool> protect;
     std::optional<QString> password;
     std::optional<bool> removePassword; // remove_password, Update only
+    // rotate_share_link, Update only: a private site gets a new share link; the old link and every access cookie
+    // stop working, and the site stays private.
+    std::optional<bool> rotateShareLink;
 
     qint64 contentBytes() const; // decoded size of html (as UTF-8) or of all files
 };

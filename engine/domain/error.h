@@ -1,7 +1,6 @@
 #pragma once
 
 #include <QString>
-
 #include <optional>
 #include <utility>
 
@@ -11,19 +10,24 @@ namespace berth {
 // (api/apierror.cpp), the dashboard to a message box.
 struct Error
 {
-    enum class Kind {
-        BadRequest,   // 400: missing or invalid field, malformed JSON, invalid slug
+    enum class Kind
+    {
+        BadRequest, // 400: missing or invalid field, malformed JSON, invalid slug
         Unauthorized, // 401
-        Forbidden,    // 403: plan limit reached, not allowed
-        NotFound,     // 404: missing, or owned by someone else
-        Conflict,     // 409: slug taken
-        TooLarge,     // 413
-        RateLimited,  // 429
-        Unavailable,  // 503
-        Internal,     // 500: storage failure
+        Forbidden, // 403: plan limit reached, not allowed
+        NotFound, // 404: missing, or owned by someone else
+        Conflict, // 409: slug taken
+        TooLarge, // 413
+        RateLimited, // 429
+        Unavailable, // 503
+        InsufficientStorage, // 507: the disk or the database is full (message says only that)
+        Internal, // 500: storage failure
     };
     Kind kind = Kind::Internal;
     QString message;
+
+    static QString insufficientStorageMessage() { return QStringLiteral("Not enough storage space on the server"); }
+    static Error insufficientStorage() { return {Kind::InsufficientStorage, insufficientStorageMessage()}; }
 };
 
 // A value or the Error that prevented it.
@@ -31,9 +35,18 @@ template<typename T>
 class Result
 {
 public:
-    Result() : m_error{Error::Kind::Internal, QStringLiteral("No result")} { } // for QFuture's sake
-    Result(T value) : m_value(std::move(value)) { }
-    Result(Error error) : m_error(std::move(error)) { }
+    Result()
+        : m_error {Error::Kind::Internal, QStringLiteral("No result")}
+    {
+    } // for QFuture's sake
+    Result(T value)
+        : m_value(std::move(value))
+    {
+    }
+    Result(Error error)
+        : m_error(std::move(error))
+    {
+    }
 
     bool ok() const { return m_value.has_value(); }
     explicit operator bool() const { return ok(); }

@@ -10,8 +10,9 @@ namespace FilePath {
 constexpr int kMaxSegmentBytes = 255;
 constexpr int kMaxPathBytes = 1024;
 
-// The normalised relative path ("./a//b.css" -> "a/b.css"), or a null QString with *error naming the path when it
-// is empty, absolute, climbs out (".."), names a directory, or holds a backslash or a control character.
+// The normalised relative path ("./a//b.css" -> "a/b.css", in Unicode NFC), or a null QString with *error naming
+// the path when it is empty, absolute, climbs out (".."), names a directory, or holds a backslash, a control
+// character or an invisible one (a byte order mark U+FEFF, zero-width U+200B-U+200D, U+2060, bidirectional controls).
 QString normalise(const QString &path, QString *error);
 
 } // namespace FilePath

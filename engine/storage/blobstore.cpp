@@ -8,6 +8,8 @@
 #include <QFileInfo>
 #include <QRegularExpression>
 #include <QSaveFile>
+#include <QStorageInfo>
+#include <cerrno>
 
 #ifdef Q_OS_UNIX
 #include <fcntl.h>
@@ -136,7 +138,7 @@ bool BlobStore::isValidSuffix(const QByteArray &suffix)
     return true;
 }
 
-QByteArray BlobStore::put(const QByteArray &data, QString *error)
+QByteArray BlobStore::put(const QByteArray &data, QString *error, bool *noSpace)
 {
     const QByteArray hash = hashOf(data);
     const QString path = pathOf(hash);
@@ -148,7 +150,7 @@ QByteArray BlobStore::put(const QByteArray &data, QString *error)
         qCWarning(lcStorage).noquote() << "replacing a damaged blob" << path;
         QFile::remove(path);
     }
-    if (!writeFile(path, data, error))
+    if (!writeFile(path, data, error, noSpace))
         return {};
     return hash;
 }
@@ -230,18 +232,56 @@ int BlobStore::collectGarbage(const QSet<QByteArray> &keep)
     return removed;
 }
 
+bool BlobStore::remove(const QByteArray &hash)
+{
+    const QString path = pathOf(hash);
+    if (path.isEmpty())
+        return false;
+    bool ok = true;
+    const QFileInfo blob(path);
+    // Variants are "<name>.<suffix>" in the same shard folder, which holds about 1/256 of the store.
+    const QStringList variants = blob.dir().entryList({blob.fileName() + u".*"_s}, QDir::Files | QDir::Hidden);
+    for (const QString &name : variants) {
+        const QRegularExpressionMatch match = storedPattern().match(name);
+        if (!match.hasMatch() || match.captured(2).isEmpty())
+            continue; // a temporary file of a put() in progress
+        if (!QFile::remove(blob.dir().filePath(name))) {
+            qCWarning(lcStorage).noquote() << "cannot remove unreferenced blob file" << blob.dir().filePath(name);
+            ok = false;
+        }
+    }
+    if (blob.exists() && !QFile::remove(path)) {
+        qCWarning(lcStorage).noquote() << "cannot remove unreferenced blob file" << path;
+        ok = false;
+    }
+    return ok;
+}
+
 QString BlobStore::rootDir() const
 {
     return m_root;
 }
 
-bool BlobStore::writeFile(const QString &path, const QByteArray &data, QString *error) const
+bool BlobStore::writeFile(const QString &path, const QByteArray &data, QString *error, bool *noSpace) const
 {
     const QString folder = QFileInfo(path).absolutePath();
+    if (noSpace)
+        *noSpace = false;
+    if (m_writeFault) {
+        if (const int code = m_writeFault(path); code != 0) {
+            if (error)
+                *error = u"cannot write %1: %2"_s.arg(path, qt_error_string(code));
+            if (noSpace)
+                *noSpace = code == ENOSPC || code == EDQUOT;
+            return false;
+        }
+    }
     if (!QFileInfo::exists(folder)) {
         if (!QDir().mkpath(folder)) {
             if (error)
                 *error = u"cannot create %1"_s.arg(folder);
+            if (noSpace)
+                *noSpace = QStorageInfo(m_root).bytesAvailable() == 0;
             return false;
         }
         QFile::setPermissions(folder, PrivateFolder);
@@ -256,6 +296,14 @@ bool BlobStore::writeFile(const QString &path, const QByteArray &data, QString *
             return true;
         if (error)
             *error = u"cannot write %1: %2"_s.arg(path, file.errorString());
+        if (noSpace) {
+            // Qt words the system's error; a full disk or quota reads as one of these. The free space is the
+            // fallback, for a message that was overwritten on the way.
+            const QString reason = file.errorString();
+            const qint64 available = QStorageInfo(folder).bytesAvailable();
+            *noSpace = reason.contains(qt_error_string(ENOSPC)) || reason.contains(qt_error_string(EDQUOT))
+                || (available >= 0 && available < data.size());
+        }
         return false;
     }
     // Immutable from now on: read-only keeps an accidental writer from corrupting content others share.

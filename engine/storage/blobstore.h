@@ -3,6 +3,7 @@
 #include <QByteArray>
 #include <QSet>
 #include <QString>
+#include <functional>
 
 namespace berth {
 
@@ -26,8 +27,9 @@ public:
     static bool isValidHash(const QByteArray &hash); // 64 lower-case hex characters
     static bool isValidSuffix(const QByteArray &suffix); // 1-4 of [a-z0-9], e.g. "gz", "br"
 
-    // Stores data under its hash unless already present; returns the hash, or empty with *error set.
-    QByteArray put(const QByteArray &data, QString *error = nullptr);
+    // Stores data under its hash unless already present; returns the hash, or empty with *error set (a server-side
+    // detail with paths: for the log, never for a client) and *noSpace telling whether the disk was full.
+    QByteArray put(const QByteArray &data, QString *error = nullptr, bool *noSpace = nullptr);
     bool contains(const QByteArray &hash) const;
     QString pathOf(const QByteArray &hash) const; // empty for an invalid hash: no path can escape the root
     QByteArray read(const QByteArray &hash) const; // empty on failure
@@ -36,15 +38,24 @@ public:
     bool putVariant(const QByteArray &hash, const QByteArray &suffix, const QByteArray &data, QString *error = nullptr);
     QString variantPathOf(const QByteArray &hash, const QByteArray &suffix) const; // empty when absent
 
-    // Removes every blob, and its variants, whose hash is not in keep; returns how many blobs were removed.
+    // Removes every blob, and its variants, whose hash is not in keep; returns how many blobs were removed. Walks the
+    // whole store: for the sweep at start; later removals name their blobs (remove()).
     int collectGarbage(const QSet<QByteArray> &keep);
+    // Removes one blob and its variants; false when something could not be removed (logged). Absent is fine.
+    bool remove(const QByteArray &hash);
 
     QString rootDir() const;
 
+    // For tests: called before each file is written; a non-zero errno makes that write fail as if the system had
+    // refused it (ENOSPC: a full disk). Set before the store is shared between threads.
+    using WriteFault = std::function<int(const QString &path)>;
+    void setWriteFault(WriteFault fault) { m_writeFault = std::move(fault); }
+
 private:
-    bool writeFile(const QString &path, const QByteArray &data, QString *error) const;
+    bool writeFile(const QString &path, const QByteArray &data, QString *error, bool *noSpace = nullptr) const;
 
     const QString m_root;
+    WriteFault m_writeFault;
 };
 
 } // namespace berth

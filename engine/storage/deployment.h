@@ -10,8 +10,8 @@ namespace berth {
 // One file of a stored deployment version: where it is served and which blob holds it.
 struct StoredFile
 {
-    QString path;           // normalised, relative, e.g. "css/site.css"
-    QByteArray blob;        // hex SHA-256 of the content (the blob store's name)
+    QString path; // normalised, relative, e.g. "css/site.css"
+    QByteArray blob; // hex SHA-256 of the content (the blob store's name)
     qint64 size = 0;
     QByteArray contentType; // e.g. "text/html; charset=utf-8"
 };
@@ -19,21 +19,23 @@ struct StoredFile
 // A deployment's row: its identity, settings and the version it currently serves.
 struct Deployment
 {
-    QString id;          // "dep_" + base62
+    QString id; // "dep_" + base62
     QString userId;
     QString slug;
     QString storageType; // "html" or "files"
     bool isSpa = false;
-    QString title;
+    QString title; // what is served and shown: the owner's own, else the document's
+    bool titleIsCustom = false; // the owner set title; else it follows the document on every content change
+    QString documentTitle; // the <title> of the document served now (empty: none)
     QString description; // a null QString means unset (JSON null)
     QString favicon;
     QString ogImage;
     bool isProtected = false;
     QByteArray passwordHash; // empty: no password gate
-    QByteArray shareToken;   // empty unless protected
-    QDateTime createdAt;     // UTC
-    QDateTime updatedAt;     // UTC
-    qint64 versionId = 0;    // the version being served
+    QByteArray shareToken; // empty unless protected
+    QDateTime createdAt; // UTC
+    QDateTime updatedAt; // UTC
+    qint64 versionId = 0; // the version being served
 };
 
 } // namespace berth

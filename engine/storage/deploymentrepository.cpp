@@ -12,8 +12,9 @@ namespace berth {
 
 namespace {
 
-const QString Columns = u"id, user_id, slug, storage_type, is_spa, title, description, favicon, og_image, protected, "
-                        "password_hash, share_token, version_id, created_at, updated_at"_s;
+const QString Columns
+    = u"id, user_id, slug, storage_type, is_spa, title, description, favicon, og_image, protected, "
+      "password_hash, share_token, version_id, created_at, updated_at, title_is_custom, document_title"_s;
 
 Deployment deploymentFrom(const QSqlQuery &query)
 {
@@ -33,6 +34,9 @@ Deployment deploymentFrom(const QSqlQuery &query)
     d.versionId = query.value(12).toLongLong();
     d.createdAt = sql::time(query, 13);
     d.updatedAt = sql::time(query, 14);
+    // NULL (a row from before schema 4) reads as the owner's until loadSites has looked at its document.
+    d.titleIsCustom = query.isNull(15) || query.value(15).toBool();
+    d.documentTitle = query.value(16).toString();
     return d;
 }
 
@@ -53,6 +57,8 @@ void bindRow(QSqlQuery &query, const Deployment &d)
     query.bindValue(u":share_token"_s, sql::bytesOrNull(d.shareToken));
     query.bindValue(u":created_at"_s, sql::timeOrNull(d.createdAt));
     query.bindValue(u":updated_at"_s, sql::timeOrNull(d.updatedAt));
+    query.bindValue(u":title_is_custom"_s, d.titleIsCustom ? 1 : 0);
+    query.bindValue(u":document_title"_s, sql::text(d.documentTitle));
 }
 
 } // namespace
@@ -102,8 +108,8 @@ QList<StoredFile> DeploymentRepository::files(qint64 versionId) const
     if (!sql::exec(query, &m_lastError))
         return result;
     while (query.next())
-        result.append({query.value(0).toString(), sql::bytes(query, 1), query.value(2).toLongLong(),
-                       sql::bytes(query, 3)});
+        result.append(
+            {query.value(0).toString(), sql::bytes(query, 1), query.value(2).toLongLong(), sql::bytes(query, 3)});
     return result;
 }
 
@@ -112,42 +118,45 @@ DeploymentRepository::WriteResult DeploymentRepository::insert(Deployment &deplo
     Transaction transaction(m_db.connection());
     if (!transaction.isActive()) {
         m_lastError = u"cannot begin a transaction"_s;
-        return WriteResult::Failed;
+        return failedWrite();
     }
     QSqlQuery query(m_db.connection());
-    query.prepare(u"INSERT INTO deployments (id, user_id, slug, storage_type, is_spa, title, description, favicon, "
-                  "og_image, protected, password_hash, share_token, created_at, updated_at) VALUES (:id, :user_id, "
-                  ":slug, :storage_type, :is_spa, :title, :description, :favicon, :og_image, :protected, "
-                  ":password_hash, :share_token, :created_at, :updated_at)"_s);
+    query.prepare(
+        u"INSERT INTO deployments (id, user_id, slug, storage_type, is_spa, title, description, favicon, "
+        "og_image, protected, password_hash, share_token, created_at, updated_at, title_is_custom, document_title) "
+        "VALUES (:id, :user_id, :slug, :storage_type, :is_spa, :title, :description, :favicon, :og_image, "
+        ":protected, :password_hash, :share_token, :created_at, :updated_at, :title_is_custom, "
+        ":document_title)"_s);
     bindRow(query, deployment);
     if (!query.exec())
         return failure(query);
 
     qint64 versionId = 0;
     if (!writeVersion(deployment, files, &versionId))
-        return WriteResult::Failed;
+        return failedWrite();
     if (!transaction.commit()) {
         m_lastError = m_db.connection().lastError().text();
-        return WriteResult::Failed;
+        return failedWrite();
     }
     deployment.versionId = versionId;
     return WriteResult::Ok;
 }
 
-DeploymentRepository::WriteResult DeploymentRepository::update(Deployment &deployment,
-                                                               const std::optional<QList<StoredFile>> &files)
+DeploymentRepository::WriteResult DeploymentRepository::update(
+    Deployment &deployment, const std::optional<QList<StoredFile>> &files)
 {
     Transaction transaction(m_db.connection());
     if (!transaction.isActive()) {
         m_lastError = u"cannot begin a transaction"_s;
-        return WriteResult::Failed;
+        return failedWrite();
     }
     // Write first, read after: the write takes SQLite's lock, so the version read below cannot go stale.
     QSqlQuery query(m_db.connection());
     query.prepare(u"UPDATE deployments SET user_id = :user_id, slug = :slug, storage_type = :storage_type, "
                   "is_spa = :is_spa, title = :title, description = :description, favicon = :favicon, "
                   "og_image = :og_image, protected = :protected, password_hash = :password_hash, "
-                  "share_token = :share_token, created_at = :created_at, updated_at = :updated_at WHERE id = :id"_s);
+                  "share_token = :share_token, created_at = :created_at, updated_at = :updated_at, "
+                  "title_is_custom = :title_is_custom, document_title = :document_title WHERE id = :id"_s);
     bindRow(query, deployment);
     if (!query.exec())
         return failure(query);
@@ -166,7 +175,7 @@ DeploymentRepository::WriteResult DeploymentRepository::update(Deployment &deplo
     qint64 served = previous;
     if (files) {
         if (!writeVersion(deployment, *files, &served))
-            return WriteResult::Failed;
+            return failedWrite();
         if (previous != 0) {
             // Explicit rather than by cascade, so that the file rows go even where foreign keys were off.
             query.prepare(u"DELETE FROM files WHERE version_id = ?"_s);
@@ -181,14 +190,14 @@ DeploymentRepository::WriteResult DeploymentRepository::update(Deployment &deplo
     }
     if (!transaction.commit()) {
         m_lastError = m_db.connection().lastError().text();
-        return WriteResult::Failed;
+        return failedWrite();
     }
     deployment.versionId = served;
     return WriteResult::Ok;
 }
 
-DeploymentRepository::WriteResult DeploymentRepository::rename(const QString &id, const QString &newSlug,
-                                                               const QDateTime &updatedAt)
+DeploymentRepository::WriteResult DeploymentRepository::rename(
+    const QString &id, const QString &newSlug, const QDateTime &updatedAt)
 {
     QSqlQuery query(m_db.connection());
     query.prepare(u"UPDATE deployments SET slug = ?, updated_at = ? WHERE id = ?"_s);
@@ -209,13 +218,13 @@ DeploymentRepository::WriteResult DeploymentRepository::remove(const QString &id
     Transaction transaction(m_db.connection());
     if (!transaction.isActive()) {
         m_lastError = u"cannot begin a transaction"_s;
-        return WriteResult::Failed;
+        return failedWrite();
     }
     QSqlQuery query(m_db.connection());
     const QString statements[] = {
-            u"DELETE FROM files WHERE version_id IN (SELECT id FROM versions WHERE deployment_id = ?)"_s,
-            u"DELETE FROM versions WHERE deployment_id = ?"_s,
-            u"DELETE FROM deployments WHERE id = ?"_s,
+        u"DELETE FROM files WHERE version_id IN (SELECT id FROM versions WHERE deployment_id = ?)"_s,
+        u"DELETE FROM versions WHERE deployment_id = ?"_s,
+        u"DELETE FROM deployments WHERE id = ?"_s,
     };
     for (const QString &statement : statements) {
         query.prepare(statement);
@@ -229,7 +238,7 @@ DeploymentRepository::WriteResult DeploymentRepository::remove(const QString &id
     }
     if (!transaction.commit()) {
         m_lastError = m_db.connection().lastError().text();
-        return WriteResult::Failed;
+        return failedWrite();
     }
     return WriteResult::Ok;
 }
@@ -243,17 +252,58 @@ bool DeploymentRepository::reassignAll(const QString &fromUserId, const QString 
     return sql::exec(query, &m_lastError);
 }
 
-QSet<QByteArray> DeploymentRepository::referencedBlobs() const
+QStringList DeploymentRepository::idsWithUnknownTitleSource() const
+{
+    QStringList ids;
+    QSqlQuery query(m_db.connection());
+    query.setForwardOnly(true);
+    query.prepare(u"SELECT id FROM deployments WHERE title_is_custom IS NULL"_s);
+    if (!sql::exec(query, &m_lastError))
+        return ids;
+    while (query.next())
+        ids.append(query.value(0).toString());
+    return ids;
+}
+
+std::optional<QSet<QByteArray>> DeploymentRepository::referencedBlobs() const
 {
     QSet<QByteArray> blobs;
     QSqlQuery query(m_db.connection());
     query.setForwardOnly(true);
     query.prepare(u"SELECT DISTINCT blob FROM files"_s);
     if (!sql::exec(query, &m_lastError))
-        return blobs;
+        return std::nullopt;
     while (query.next())
         blobs.insert(sql::bytes(query, 0));
+    if (query.lastError().isValid()) { // a step that failed part-way ends next() like the last row would
+        m_lastError = query.lastError().text();
+        return std::nullopt;
+    }
     return blobs;
+}
+
+std::optional<QSet<QByteArray>> DeploymentRepository::referencedAmong(const QList<QByteArray> &blobs) const
+{
+    constexpr qsizetype kBatch = 200; // well under SQLite's limit on bound parameters
+    QSet<QByteArray> referenced;
+    QSqlQuery query(m_db.connection());
+    query.setForwardOnly(true);
+    for (qsizetype start = 0; start < blobs.size(); start += kBatch) {
+        const qsizetype count = qMin(kBatch, blobs.size() - start);
+        QStringList marks(count, u"?"_s);
+        query.prepare(u"SELECT DISTINCT blob FROM files WHERE blob IN (%1)"_s.arg(marks.join(u',')));
+        for (qsizetype i = 0; i < count; ++i)
+            query.addBindValue(sql::text(blobs.at(start + i)));
+        if (!sql::exec(query, &m_lastError))
+            return std::nullopt;
+        while (query.next())
+            referenced.insert(sql::bytes(query, 0));
+        if (query.lastError().isValid()) {
+            m_lastError = query.lastError().text();
+            return std::nullopt;
+        }
+    }
+    return referenced;
 }
 
 QString DeploymentRepository::lastError() const
@@ -293,8 +343,7 @@ QList<Deployment> DeploymentRepository::list(const std::optional<QString> &userI
     return result;
 }
 
-bool DeploymentRepository::writeVersion(const Deployment &deployment, const QList<StoredFile> &files,
-                                        qint64 *versionId)
+bool DeploymentRepository::writeVersion(const Deployment &deployment, const QList<StoredFile> &files, qint64 *versionId)
 {
     const QDateTime createdAt = deployment.updatedAt.isValid() ? deployment.updatedAt : QDateTime::currentDateTimeUtc();
     QSqlQuery query(m_db.connection());
@@ -336,7 +385,14 @@ DeploymentRepository::WriteResult DeploymentRepository::failure(const QSqlQuery 
     if (error.databaseText().contains(u"UNIQUE constraint failed: deployments.slug"_s))
         return WriteResult::SlugTaken;
     qCWarning(lcStorage).noquote() << "deployment write failed:" << m_lastError;
-    return WriteResult::Failed;
+    return failedWrite();
+}
+
+DeploymentRepository::WriteResult DeploymentRepository::failedWrite() const
+{
+    // SQLITE_FULL, in SQLite's fixed wording: the disk (or the database's page limit) is full.
+    return m_lastError.contains(u"database or disk is full"_s, Qt::CaseInsensitive) ? WriteResult::Full
+                                                                                    : WriteResult::Failed;
 }
 
 } // namespace berth

@@ -6,7 +6,7 @@
 #include <QList>
 #include <QSet>
 #include <QString>
-
+#include <QStringList>
 #include <optional>
 
 class QSqlQuery;
@@ -24,12 +24,19 @@ class DeploymentRepository final
 public:
     explicit DeploymentRepository(Database &db);
 
-    enum class WriteResult { Ok, SlugTaken, NotFound, Failed };
+    enum class WriteResult
+    {
+        Ok,
+        SlugTaken,
+        NotFound,
+        Full, // SQLITE_FULL: the disk is full
+        Failed
+    };
 
     std::optional<Deployment> find(const QString &id) const;
     std::optional<Deployment> findBySlug(const QString &slug) const;
     QList<Deployment> listForUser(const QString &userId) const; // most recently updated first
-    QList<Deployment> listAll() const;                          // most recently updated first
+    QList<Deployment> listAll() const; // most recently updated first
     int countForUser(const QString &userId) const;
     QList<StoredFile> files(qint64 versionId) const; // ordered by path
 
@@ -43,14 +50,22 @@ public:
     // Hands every deployment of one user to another (an agent's, when claimed); false on failure.
     bool reassignAll(const QString &fromUserId, const QString &toUserId);
 
-    QSet<QByteArray> referencedBlobs() const; // every blob hash any version references
-    QString lastError() const;                // the reason of the last failed call
+    // Deployments from before schema 4, whose title may have been read from their document (see migrations.cpp).
+    QStringList idsWithUnknownTitleSource() const;
+
+    // Every blob hash any version references; nullopt when the query failed (callers then remove nothing).
+    std::optional<QSet<QByteArray>> referencedBlobs() const;
+    // Which of these blobs some version references, by the index on files(blob): the cost follows the number of
+    // candidates, not the size of the store. nullopt when a query failed.
+    std::optional<QSet<QByteArray>> referencedAmong(const QList<QByteArray> &blobs) const;
+    QString lastError() const; // the reason of the last failed call
 
 private:
     std::optional<Deployment> findWhere(const QString &column, const QString &value) const;
     QList<Deployment> list(const std::optional<QString> &userId) const;
     bool writeVersion(const Deployment &deployment, const QList<StoredFile> &files, qint64 *versionId);
     WriteResult failure(const QSqlQuery &query);
+    WriteResult failedWrite() const; // Failed, or Full when lastError() says the disk is full
 
     Database &m_db;
     mutable QString m_lastError;

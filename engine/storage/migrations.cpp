@@ -10,18 +10,18 @@ namespace {
 Migration initialSchema()
 {
     return {1,
-            {
-                    // COLLATE NOCASE: one account per address however it is capitalised, and findByEmail can use
-                    // the index. NULL emails (agents, an owner without one) never collide.
-                    uR"(CREATE TABLE users (
+        {
+            // COLLATE NOCASE: one account per address however it is capitalised, and findByEmail can use
+            // the index. NULL emails (agents, an owner without one) never collide.
+            uR"(CREATE TABLE users (
                         id TEXT PRIMARY KEY NOT NULL,
                         email TEXT UNIQUE COLLATE NOCASE,
                         plan TEXT NOT NULL,
                         is_owner INTEGER NOT NULL DEFAULT 0,
                         created_at TEXT NOT NULL))"_s,
-                    // At most one instance owner.
-                    u"CREATE UNIQUE INDEX users_single_owner ON users(is_owner) WHERE is_owner <> 0"_s,
-                    uR"(CREATE TABLE api_keys (
+            // At most one instance owner.
+            u"CREATE UNIQUE INDEX users_single_owner ON users(is_owner) WHERE is_owner <> 0"_s,
+            uR"(CREATE TABLE api_keys (
                         id TEXT PRIMARY KEY NOT NULL,
                         user_id TEXT NOT NULL REFERENCES users(id) ON DELETE CASCADE,
                         key_hash TEXT NOT NULL UNIQUE,
@@ -30,8 +30,8 @@ Migration initialSchema()
                         last_used_at TEXT,
                         expires_at TEXT,
                         revoked_at TEXT))"_s,
-                    u"CREATE INDEX api_keys_user ON api_keys(user_id)"_s,
-                    uR"(CREATE TABLE deployments (
+            u"CREATE INDEX api_keys_user ON api_keys(user_id)"_s,
+            uR"(CREATE TABLE deployments (
                         id TEXT PRIMARY KEY NOT NULL,
                         user_id TEXT NOT NULL REFERENCES users(id) ON DELETE CASCADE,
                         slug TEXT NOT NULL UNIQUE,
@@ -47,24 +47,24 @@ Migration initialSchema()
                         version_id INTEGER,
                         created_at TEXT NOT NULL,
                         updated_at TEXT NOT NULL))"_s,
-                    u"CREATE INDEX deployments_user ON deployments(user_id, updated_at)"_s,
-                    uR"(CREATE TABLE versions (
+            u"CREATE INDEX deployments_user ON deployments(user_id, updated_at)"_s,
+            uR"(CREATE TABLE versions (
                         id INTEGER PRIMARY KEY AUTOINCREMENT,
                         deployment_id TEXT NOT NULL REFERENCES deployments(id) ON DELETE CASCADE,
                         created_at TEXT NOT NULL))"_s,
-                    u"CREATE INDEX versions_deployment ON versions(deployment_id)"_s,
-                    uR"(CREATE TABLE files (
+            u"CREATE INDEX versions_deployment ON versions(deployment_id)"_s,
+            uR"(CREATE TABLE files (
                         version_id INTEGER NOT NULL REFERENCES versions(id) ON DELETE CASCADE,
                         path TEXT NOT NULL,
                         blob TEXT NOT NULL,
                         size INTEGER NOT NULL,
                         content_type TEXT NOT NULL,
                         PRIMARY KEY (version_id, path)))"_s,
-                    u"CREATE INDEX files_blob ON files(blob)"_s,
-                    uR"(CREATE TABLE settings (
+            u"CREATE INDEX files_blob ON files(blob)"_s,
+            uR"(CREATE TABLE settings (
                         key TEXT PRIMARY KEY NOT NULL,
                         value TEXT NOT NULL))"_s,
-            }};
+        }};
 }
 
 // Version 2: what visitors leave on a site (form submissions, counters). Every row hangs off its deployment with
@@ -72,29 +72,29 @@ Migration initialSchema()
 Migration siteEndpoints()
 {
     return {2,
-            {
-                    // seq orders submissions by arrival (timestamps can tie); id is the public "sub_..." name.
-                    uR"(CREATE TABLE submissions (
+        {
+            // seq orders submissions by arrival (timestamps can tie); id is the public "sub_..." name.
+            uR"(CREATE TABLE submissions (
                         seq INTEGER PRIMARY KEY AUTOINCREMENT,
                         id TEXT NOT NULL UNIQUE,
                         deployment_id TEXT NOT NULL REFERENCES deployments(id) ON DELETE CASCADE,
                         data TEXT NOT NULL,
                         created_at TEXT NOT NULL))"_s,
-                    u"CREATE INDEX submissions_deployment ON submissions(deployment_id, seq)"_s,
-                    // Today's accepted submissions per deployment: the daily limit survives restarts, deletions
-                    // and pruning. One row per deployment, reset when the day changes.
-                    uR"(CREATE TABLE submission_days (
+            u"CREATE INDEX submissions_deployment ON submissions(deployment_id, seq)"_s,
+            // Today's accepted submissions per deployment: the daily limit survives restarts, deletions
+            // and pruning. One row per deployment, reset when the day changes.
+            uR"(CREATE TABLE submission_days (
                         deployment_id TEXT PRIMARY KEY NOT NULL REFERENCES deployments(id) ON DELETE CASCADE,
                         day TEXT NOT NULL,
                         count INTEGER NOT NULL))"_s,
-                    uR"(CREATE TABLE counters (
+            uR"(CREATE TABLE counters (
                         deployment_id TEXT NOT NULL REFERENCES deployments(id) ON DELETE CASCADE,
                         name TEXT NOT NULL,
                         value INTEGER NOT NULL,
                         created_at TEXT NOT NULL,
                         updated_at TEXT NOT NULL,
                         PRIMARY KEY (deployment_id, name)))"_s,
-            }};
+        }};
 }
 
 // Version 3: signing in. Who may sign in (the allow-list), the sign-in codes on their way, and the claim tokens that
@@ -102,15 +102,15 @@ Migration siteEndpoints()
 Migration signIn()
 {
     return {3,
-            {
-                    uR"(CREATE TABLE signin_allowlist (
+        {
+            uR"(CREATE TABLE signin_allowlist (
                         email TEXT PRIMARY KEY NOT NULL COLLATE NOCASE,
                         added_at TEXT NOT NULL))"_s,
-                    // One row per email: its latest request, refused ones included, so that every request does
-                    // the same writes whoever asks. code_hash is a salted SHA-256; relay_code holds the plain code
-                    // only while the owner has to pass it on (no SMTP, or delivery failed). Expired rows are
-                    // deleted with the next request.
-                    uR"(CREATE TABLE signin_requests (
+            // One row per email: its latest request, refused ones included, so that every request does
+            // the same writes whoever asks. code_hash is a salted SHA-256; relay_code holds the plain code
+            // only while the owner has to pass it on (no SMTP, or delivery failed). Expired rows are
+            // deleted with the next request.
+            uR"(CREATE TABLE signin_requests (
                         email TEXT PRIMARY KEY NOT NULL COLLATE NOCASE,
                         allowed INTEGER NOT NULL,
                         code_hash TEXT NOT NULL,
@@ -121,16 +121,29 @@ Migration signIn()
                         delivery_error TEXT,
                         requested_at TEXT NOT NULL,
                         expires_at TEXT NOT NULL))"_s,
-                    u"CREATE INDEX signin_requests_expiry ON signin_requests(expires_at)"_s,
-                    // An agent (a user with plan agent and no email) and the hash of its claim token. A spent
-                    // token keeps its row (claimed_at, claimed_by) so that it cannot be spent twice.
-                    uR"(CREATE TABLE agent_claims (
+            u"CREATE INDEX signin_requests_expiry ON signin_requests(expires_at)"_s,
+            // An agent (a user with plan agent and no email) and the hash of its claim token. A spent
+            // token keeps its row (claimed_at, claimed_by) so that it cannot be spent twice.
+            uR"(CREATE TABLE agent_claims (
                         agent_id TEXT PRIMARY KEY NOT NULL REFERENCES users(id) ON DELETE CASCADE,
                         token_hash TEXT NOT NULL UNIQUE,
                         created_at TEXT NOT NULL,
                         claimed_at TEXT,
                         claimed_by TEXT REFERENCES users(id) ON DELETE SET NULL))"_s,
-            }};
+        }};
+}
+
+// Version 5: a page's title follows its content. title stays what is served and shown; title_is_custom says whether
+// the owner set it (then it overrides the document) or it was read from the document (then every content
+// replacement reads it again); document_title is the title of the document served now. Rows from before this step
+// get NULL, which DeploymentService::loadSites resolves once by reading their document.
+Migration titleSource()
+{
+    return {5,
+        {
+            u"ALTER TABLE deployments ADD COLUMN title_is_custom INTEGER"_s,
+            u"ALTER TABLE deployments ADD COLUMN document_title TEXT NOT NULL DEFAULT ''"_s,
+        }};
 }
 
 // Version 4: several live sign-in codes per email, so that a code asked for by someone else never replaces the one
@@ -163,7 +176,7 @@ Migration signInCodes()
 
 QList<Migration> builtInMigrations()
 {
-    return {initialSchema(), siteEndpoints(), signIn(), signInCodes()};
+    return {initialSchema(), siteEndpoints(), signIn(), signInCodes(), titleSource()};
 }
 
 } // namespace berth

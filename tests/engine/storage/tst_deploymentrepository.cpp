@@ -19,11 +19,11 @@ const QDateTime T0(QDate(2024, 5, 1), QTime(9, 0, 0, 125), Qt::UTC);
 StoredFile file(const QString &path, const QByteArray &content)
 {
     return {path, QCryptographicHash::hash(content, QCryptographicHash::Sha256).toHex(), content.size(),
-            QByteArrayLiteral("text/html; charset=utf-8")};
+        QByteArrayLiteral("text/html; charset=utf-8")};
 }
 
-Deployment deployment(const QString &id, const QString &slug, const QString &userId = u"usr_a"_s,
-                      const QDateTime &when = T0)
+Deployment deployment(
+    const QString &id, const QString &slug, const QString &userId = u"usr_a"_s, const QDateTime &when = T0)
 {
     Deployment d;
     d.id = id;
@@ -76,6 +76,43 @@ class TestDeploymentRepository final : public QObject
 {
     Q_OBJECT
 private slots:
+    // Schema 4 adds the title's source: rows from before it read as the owner's title and are listed for
+    // DeploymentService to resolve; rows written since carry their source.
+    void schemaFourKeepsOlderRowsAndMarksTheirTitleSourceUnknown()
+    {
+        QTemporaryDir dir;
+        const QString path = dir.filePath(u"old.sqlite"_s);
+        {
+            Database v3(path, builtInMigrations().mid(0, 3));
+            QVERIFY(v3.open());
+            QSqlQuery query(v3.connection());
+            QVERIFY(query.exec(u"INSERT INTO users (id, plan, created_at) VALUES ('usr_a', 'free', 'x')"_s));
+            QVERIFY(
+                query.exec(u"INSERT INTO deployments (id, user_id, slug, storage_type, is_spa, title, favicon, "
+                           "og_image, protected, created_at, updated_at) VALUES ('dep_old', 'usr_a', 'old-site', "
+                           "'html', 0, 'Kept', '', '', 0, '2024-05-01T09:00:00.000Z', '2024-05-01T09:00:00.000Z')"_s));
+        }
+        Database db(path);
+        QVERIFY(db.open());
+        QVERIFY(db.schemaVersion() >= 4);
+        DeploymentRepository repo(db);
+        const auto old = repo.find(u"dep_old"_s);
+        QVERIFY(old);
+        QCOMPARE(old->title, u"Kept"_s);
+        QVERIFY(old->titleIsCustom);
+        QCOMPARE(repo.idsWithUnknownTitleSource(), QStringList {u"dep_old"_s});
+
+        Deployment fresh = deployment(u"dep_new"_s, u"new-site"_s);
+        fresh.documentTitle = u"From the page"_s;
+        QCOMPARE(repo.insert(fresh, {}), WriteResult::Ok);
+        QCOMPARE(repo.find(u"dep_new"_s)->titleIsCustom, false);
+        QCOMPARE(repo.find(u"dep_new"_s)->documentTitle, u"From the page"_s);
+        Deployment resolved = *old;
+        resolved.titleIsCustom = false;
+        QCOMPARE(repo.update(resolved, std::nullopt), WriteResult::Ok);
+        QVERIFY(repo.idsWithUnknownTitleSource().isEmpty());
+    }
+
     void init()
     {
         m_dir.reset(new QTemporaryDir);
@@ -101,8 +138,8 @@ private slots:
         d.isProtected = true;
         d.passwordHash = "$argon2id$v=19$hash";
         d.shareToken = "tok123";
-        const QList<StoredFile> files {file(u"index.html"_s, "<h1>"), file(u"css/a.css"_s, "a{}"),
-                                       file(u"about/index.html"_s, "about")};
+        const QList<StoredFile> files {
+            file(u"index.html"_s, "<h1>"), file(u"css/a.css"_s, "a{}"), file(u"about/index.html"_s, "about")};
         QCOMPARE(m_repo->insert(d, files), WriteResult::Ok);
         QVERIFY(d.versionId > 0);
 
@@ -302,11 +339,11 @@ private slots:
         const StoredFile onlyB = file(u"b.html"_s, "b");
         QCOMPARE(m_repo->insert(a, {shared, onlyA}), WriteResult::Ok);
         QCOMPARE(m_repo->insert(b, {shared, onlyB}), WriteResult::Ok);
-        QCOMPARE(m_repo->referencedBlobs(), (QSet<QByteArray> {shared.blob, onlyA.blob, onlyB.blob}));
+        QCOMPARE(m_repo->referencedBlobs().value(), (QSet<QByteArray> {shared.blob, onlyA.blob, onlyB.blob}));
 
         QCOMPARE(m_repo->update(a, QList<StoredFile> {onlyA}), WriteResult::Ok);
         QCOMPARE(m_repo->remove(u"dep_b"_s), WriteResult::Ok);
-        QCOMPARE(m_repo->referencedBlobs(), (QSet<QByteArray> {onlyA.blob}));
+        QCOMPARE(m_repo->referencedBlobs().value(), (QSet<QByteArray> {onlyA.blob}));
     }
 
     void descriptionDistinguishesNullFromEmpty()
@@ -325,8 +362,8 @@ private slots:
         QVERIFY(stored.isEmpty());
         QCOMPARE(text(u"SELECT COUNT(*) FROM deployments WHERE description IS NULL"_s), u"1"_s);
         // Unset secrets are NULL too, not ''.
-        QCOMPARE(text(u"SELECT COUNT(*) FROM deployments WHERE password_hash IS NULL AND share_token IS NULL"_s),
-                 u"2"_s);
+        QCOMPARE(
+            text(u"SELECT COUNT(*) FROM deployments WHERE password_hash IS NULL AND share_token IS NULL"_s), u"2"_s);
     }
 
     void timestampsRoundTripInUtc()

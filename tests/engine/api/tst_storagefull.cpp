@@ -1,0 +1,138 @@
+// A full disk (issue 11 point 9): ENOSPC while storing blobs and SQLITE_FULL while committing give 507 with
+// {"error": "Not enough storage space on the server"} and nothing of the server's paths or the system's words; the
+// first deploy after space is freed works. The disk is made full by the blob store's write-fault hook and by
+// SQLite's page limit, so no root or real full disk is needed.
+#include "api/apierror.h"
+#include "domain/clock.h"
+#include "domain/deploymentservice.h"
+#include "domain/limits.h"
+#include "domain/sitetable.h"
+#include "storage/blobstore.h"
+#include "storage/database.h"
+#include "storage/deploymentrepository.h"
+#include "storage/userrepository.h"
+
+#include <QJsonDocument>
+#include <QJsonObject>
+#include <QSqlQuery>
+#include <QTemporaryDir>
+#include <QThreadPool>
+#include <QtTest>
+#include <atomic>
+#include <cerrno>
+
+using namespace Qt::StringLiterals;
+using namespace berth;
+
+namespace {
+
+const QDateTime T0(QDate(2026, 11, 23), QTime(12, 0), Qt::UTC);
+
+} // namespace
+
+class TestStorageFull : public QObject
+{
+    Q_OBJECT
+
+    std::unique_ptr<QTemporaryDir> m_dir;
+    std::unique_ptr<Database> m_db;
+    std::unique_ptr<DeploymentRepository> m_repository;
+    std::unique_ptr<BlobStore> m_blobs;
+    std::unique_ptr<SiteTable> m_sites;
+    PlanTable m_plans;
+    ManualClock m_clock {T0};
+    QThreadPool m_workers;
+    std::unique_ptr<DeploymentService> m_service;
+    std::atomic<bool> m_diskFull {false};
+    User m_owner {u"usr_full"_s, u"full@example.com"_s, u"pro"_s, false, T0};
+
+    Result<Deployment> deploy(const QString &path, const QByteArray &content)
+    {
+        DeployRequest request;
+        request.files = QList<FileUpload> {{path, content, "text/plain; charset=utf-8"}};
+        auto future = m_service->create(m_owner, request);
+        const bool finished = QTest::qWaitFor([&] { return future.isFinished(); }, 30000);
+        return finished ? future.result() : Result<Deployment>();
+    }
+
+    // The answer the API gives for this error, as a client reads it.
+    static void verifyInsufficientStorage(const Result<Deployment> &result)
+    {
+        QVERIFY(!result);
+        const HttpResponse response = errorResponse(result.error());
+        QCOMPARE(response.status, 507);
+        QCOMPARE(QJsonDocument::fromJson(response.body).object(),
+            QJsonObject({{u"error"_s, u"Not enough storage space on the server"_s}}));
+    }
+
+private Q_SLOTS:
+    void init()
+    {
+        m_dir = std::make_unique<QTemporaryDir>();
+        m_db = std::make_unique<Database>(m_dir->filePath(u"berth.sqlite"_s));
+        QVERIFY(m_db->open());
+        QVERIFY(UserRepository(*m_db).insert(m_owner));
+        m_repository = std::make_unique<DeploymentRepository>(*m_db);
+        m_blobs = std::make_unique<BlobStore>(m_dir->filePath(u"blobs"_s));
+        QVERIFY(m_blobs->init());
+        m_diskFull = false;
+        m_sites = std::make_unique<SiteTable>();
+        m_blobs->setWriteFault([this](const QString &) { return m_diskFull ? ENOSPC : 0; });
+        m_service = std::make_unique<DeploymentService>(*m_repository, *m_blobs, *m_sites, m_plans, m_clock, m_workers);
+        QVERIFY(m_service->loadSites());
+    }
+    void cleanup()
+    {
+        m_workers.waitForDone();
+        m_service.reset();
+        m_repository.reset();
+        m_db.reset();
+        m_dir.reset();
+    }
+
+    void fullDiskWhileStoringBlobs()
+    {
+        m_diskFull = true;
+        const Result<Deployment> refused = deploy(u"blob1.bin"_s, "some bytes");
+        verifyInsufficientStorage(refused);
+        QVERIFY(!refused.error().message.contains(m_dir->path()));
+
+        // Any other failure stays a 500 that names the file the client sent, never a server path.
+        m_blobs->setWriteFault([](const QString &) { return EACCES; });
+        const Result<Deployment> denied = deploy(u"blob1.bin"_s, "other bytes");
+        QVERIFY(!denied);
+        QCOMPARE(errorResponse(denied.error()).status, 500);
+        QCOMPARE(denied.error().message, u"Could not store \"blob1.bin\""_s);
+
+        // Space freed: the next deploy works.
+        m_blobs->setWriteFault({});
+        QVERIFY(deploy(u"blob1.bin"_s, "some bytes"));
+    }
+
+    void fullDatabaseWhileCommitting()
+    {
+        QVERIFY(deploy(u"first.txt"_s, "first"));
+        // SQLite's page limit at the current size: the next insert finds the database full (SQLITE_FULL).
+        QSqlQuery query(m_db->connection());
+        QVERIFY(query.exec(u"PRAGMA page_count"_s) && query.next());
+        const int pages = query.value(0).toInt();
+        query.finish();
+        QVERIFY(query.exec(u"PRAGMA max_page_count = %1"_s.arg(pages)));
+        query.finish();
+        // File rows are small; long paths fill pages fast.
+        DeployRequest request;
+        QList<FileUpload> files;
+        for (int i = 0; i < 200; ++i)
+            files.append({u"dir/%1/%2.txt"_s.arg(QString(200, u'p')).arg(i), QByteArray::number(i), "text/plain"});
+        request.files = files;
+        auto future = m_service->create(m_owner, request);
+        QVERIFY(QTest::qWaitFor([&] { return future.isFinished(); }, 30000));
+        verifyInsufficientStorage(future.result());
+
+        QVERIFY(query.exec(u"PRAGMA max_page_count = 1073741823"_s));
+        QVERIFY(deploy(u"after.txt"_s, "after"));
+    }
+};
+
+QTEST_GUILESS_MAIN(TestStorageFull)
+#include "tst_storagefull.moc"
