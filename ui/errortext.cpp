@@ -50,6 +50,7 @@ ErrorText::Code ErrorText::code(const Error &error)
         return Code::ServerFailure;
     case Error::Kind::Unauthorized:
     case Error::Kind::TooLarge:
+    case Error::Kind::InsufficientStorage: // the engine's own words say what is wrong
         return Code::Other;
     }
     return Code::Other;

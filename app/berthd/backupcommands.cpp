@@ -70,7 +70,12 @@ bool referencedBlobs(const QString &path, QSet<QByteArray> *blobs, QString *erro
     Database database(path);
     if (!database.open(error))
         return false;
-    *blobs = DeploymentRepository(database).referencedBlobs();
+    const auto referenced = DeploymentRepository(database).referencedBlobs();
+    if (!referenced) { // fail closed: a backup that would leave blobs out is no backup
+        *error = u"Cannot read which files the database references"_s;
+        return false;
+    }
+    *blobs = *referenced;
     return true;
 }
 
