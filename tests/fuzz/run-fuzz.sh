@@ -7,6 +7,7 @@
 #   tests/fuzz/run-fuzz.sh [--seconds N] [--no-build] [target...]      bounded run (CI): N seconds a target (default 8)
 #   tests/fuzz/run-fuzz.sh --long HOURS [--corpus-dir DIR] [target...]  long run: HOURS (decimals allowed) a target,
 #       one after another, adding what it finds to DIR/<target>/ (default ~/.cache/berth-fuzz), outside the repo
+#   --corpus-dir DIR also keeps what a bounded run finds; without it a bounded run leaves nothing behind.
 #
 # Targets are named without their fuzz_ prefix (e.g. `pagemetadata`); with none given, all of them run.
 set -euo pipefail
@@ -17,7 +18,7 @@ artifacts="$top/build/fuzz-artifacts"
 all_targets=(requestframer formbody submissionbody deployrequest filepath sitepath pagemetadata byterange
              accesscookie hostslug)
 
-seconds=8 long_hours= build=1 corpus_root="${XDG_CACHE_HOME:-$HOME/.cache}/berth-fuzz" targets=()
+seconds=8 long_hours= build=1 corpus_root= targets=()
 while [ $# -gt 0 ]; do
     case "$1" in
         --seconds) seconds=$2; shift 2 ;;
@@ -32,6 +33,12 @@ done
 [ ${#targets[@]} -gt 0 ] || targets=("${all_targets[@]}")
 if [ -n "$long_hours" ]; then
     seconds=$(awk -v h="$long_hours" 'BEGIN { printf "%d", h * 3600 }')
+    corpus_root=${corpus_root:-${XDG_CACHE_HOME:-$HOME/.cache}/berth-fuzz}
+fi
+# libFuzzer reads -max_total_time=0 as "forever".
+if ! [ "$seconds" -gt 0 ] 2>/dev/null; then
+    echo "run-fuzz.sh: the time per target must be at least one second" >&2
+    exit 2
 fi
 
 # Per-target limits. The page metadata scanner gets a 1 s timeout on inputs up to 64 KiB: a linear scan takes
@@ -39,7 +46,8 @@ fi
 options_for() {
     case "$1" in
         pagemetadata) echo "-timeout=1 -max_len=65536" ;;
-        deployrequest | submissionbody) echo "-timeout=5 -max_len=65536" ;;
+        deployrequest) echo "-timeout=5 -max_len=65536" ;;
+        submissionbody) echo "-timeout=5 -max_len=10300" ;; # /_submit takes 10 KiB, plus the Content-Type line
         requestframer) echo "-timeout=5 -max_len=20000" ;;
         formbody) echo "-timeout=5 -max_len=16384" ;;
         *) echo "-timeout=5 -max_len=4096" ;;
@@ -61,7 +69,7 @@ for target in "${targets[@]}"; do
     dict="$top/tests/fuzz/dict/$target.dict"
     # libFuzzer writes new inputs into its first corpus directory only: a scratch one in CI, the persistent one on
     # a long run; the committed seeds are only read.
-    if [ -n "$long_hours" ]; then
+    if [ -n "$corpus_root" ]; then
         corpus="$corpus_root/$target"
     else
         corpus="$scratch/$target"
@@ -76,7 +84,8 @@ for target in "${targets[@]}"; do
     echo "fuzz: fuzz_$target for ${seconds}s"
     if "$binary" "${args[@]}" "$corpus" "$seeds" >"$log" 2>&1; then
         runs=$(sed -n 's/^stat::number_of_executed_units: *//p' "$log" | tail -n 1)
-        echo "fuzz: fuzz_$target: ${runs:-?} runs, no finding"
+        coverage=$(grep -o 'cov: [0-9]* ft: [0-9]* corp: [0-9]*' "$log" | tail -n 1 | awk '{print $2 " edges, " $4 " features, " $6 " corpus inputs"}')
+        echo "fuzz: fuzz_$target: ${runs:-?} runs, ${coverage:-coverage unknown}, no finding"
     else
         tail -n 60 "$log"
         cp "$log" "$artifacts/$target.log"
