@@ -1,0 +1,39 @@
+// Feeds arbitrary bytes to parseDeployRequest as the body of POST /deploy or PUT /deploy/:id (the first byte picks
+// which). Whatever it accepts must satisfy its own rules: validateDeployRequest() passes, file paths are already
+// normalised, and a refusal is a 400 or 413 with a message.
+#include "fuzzcheck.h"
+
+#include <domain/deployrequest.h>
+#include <domain/filepath.h>
+
+using namespace berth;
+using berth::fuzz::check;
+
+extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t *data, std::size_t size)
+{
+    if (size == 0)
+        return 0;
+    const auto mode = data[0] & 1 ? DeployRequest::Mode::Update : DeployRequest::Mode::Create;
+    const QByteArray body = fuzz::bytes(data + 1, size - 1);
+
+    const Result<DeployRequest> parsed = parseDeployRequest(body, mode);
+    if (!parsed) {
+        const Error &error = parsed.error();
+        check(error.kind == Error::Kind::BadRequest || error.kind == Error::Kind::TooLarge);
+        check(!error.message.isEmpty());
+        return 0;
+    }
+    const DeployRequest &request = parsed.value();
+    check(!validateDeployRequest(request).has_value());
+    check(request.contentBytes() >= 0);
+    if (mode == DeployRequest::Mode::Update)
+        check(!request.slug.has_value());
+    if (request.files) {
+        for (const FileUpload &file : *request.files) {
+            QString error;
+            check(FilePath::normalise(file.path, &error) == file.path);
+            check(!file.contentType.isEmpty());
+        }
+    }
+    return 0;
+}
