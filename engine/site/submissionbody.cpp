@@ -4,7 +4,9 @@
 #include "http/formencoding.h"
 #include "http/multipartform.h"
 
+#include <QHash>
 #include <QJsonArray>
+#include <QStringList>
 
 using namespace Qt::StringLiterals;
 
@@ -14,18 +16,29 @@ namespace {
 
 Error badRequest(const QString &message) { return {Error::Kind::BadRequest, message}; }
 
-// Adds a form field; a repeated name (checkboxes, multi-selects) collects its values in an array.
-void addField(QJsonObject &fields, const QString &name, const QString &value)
+// Form fields in arrival order; a repeated name (checkboxes, multi-selects) collects its values in an array. Values
+// are gathered first and the object built once: adding to a stored array would copy it per repeat (quadratic).
+class FieldCollector final
 {
-    const auto existing = fields.constFind(name);
-    if (existing == fields.constEnd()) {
-        fields.insert(name, value);
-        return;
+public:
+    void add(const QString &name, const QString &value)
+    {
+        auto it = m_values.find(name);
+        if (it == m_values.end())
+            it = m_values.insert(name, {});
+        it->append(value);
     }
-    QJsonArray values = existing->isArray() ? existing->toArray() : QJsonArray{*existing};
-    values.append(value);
-    fields.insert(name, values);
-}
+    QJsonObject toObject() const
+    {
+        QJsonObject object;
+        for (auto it = m_values.cbegin(); it != m_values.cend(); ++it)
+            object.insert(it.key(), it->size() == 1 ? QJsonValue(it->constFirst()) : QJsonArray::fromStringList(*it));
+        return object;
+    }
+
+private:
+    QHash<QString, QStringList> m_values;
+};
 
 } // namespace
 
@@ -42,17 +55,21 @@ Result<SubmissionBody> SubmissionBody::parse(const QByteArray &contentType, cons
         parsed.fields = object.value();
         parsed.isJson = true;
     } else if (mediaType == "application/x-www-form-urlencoded") {
+        FieldCollector collected;
         for (const auto &[name, value] : parseUrlEncoded(body))
-            addField(parsed.fields, name, value);
+            collected.add(name, value);
+        parsed.fields = collected.toObject();
     } else if (mediaType == "multipart/form-data") {
         const auto parts = parseMultipartForm(contentType, body);
         if (!parts)
             return badRequest(u"Malformed multipart/form-data body"_s);
+        FieldCollector collected;
         for (const MultipartPart &part : *parts) {
             if (part.isFile)
                 return badRequest(u"File uploads are not accepted"_s);
-            addField(parsed.fields, part.name, QString::fromUtf8(part.content));
+            collected.add(part.name, QString::fromUtf8(part.content));
         }
+        parsed.fields = collected.toObject();
     } else {
         return badRequest(u"Unsupported Content-Type: send application/json, application/x-www-form-urlencoded "
                           "or multipart/form-data"_s);
