@@ -19,6 +19,11 @@ QString normalisedHost(const QByteArray &hostHeader)
 }
 } // namespace
 
+QString HostDispatcher::deployBodyTooLarge()
+{
+    return u"Request body exceeds the %1 MB limit"_s.arg(kMaxDeployBodyBytes / (1024 * 1024));
+}
+
 HostDispatcher::HostDispatcher(
     const SiteAddresses &addresses, ApiRouter &api, SiteServer &sites, QObject *engineContext)
     : m_addresses(addresses)
@@ -58,10 +63,10 @@ BodyLimit HostDispatcher::bodyLimit(const RequestHead &head) const
         const bool isDeploy = (head.method == "POST" && (path == "/deploy" || path == "/deploy/"))
             || (head.method == "PUT" && path.startsWith("/deploy/"));
         if (isDeploy) // only key holders may send a large body: checked from the head
-            return {kMaxDeployBodyBytes, u"Total deployment size exceeds the 50 MB limit"_s, true, true};
+            return {kMaxDeployBodyBytes, deployBodyTooLarge(), true, true};
         if (head.method == "POST" && path == "/mcp") // MCP's deploy and update tools carry the same content; an
             // agent on loopback may call them without a key, so the MCP endpoint checks its callers itself
-            return {kMaxDeployBodyBytes, u"Total deployment size exceeds the 50 MB limit"_s, true, false};
+            return {kMaxDeployBodyBytes, deployBodyTooLarge(), true, false};
         return {kMaxOtherBodyBytes, u"Request body too large"_s, true};
     }
     return {kMaxOtherBodyBytes, u"Request body too large"_s};

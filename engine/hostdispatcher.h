@@ -17,6 +17,8 @@ public:
     // Bodies: deploys carry up to 50 MiB of files, which is 66.7 MiB as base64, plus JSON around it.
     static constexpr qint64 kMaxDeployBodyBytes = 72 * 1024 * 1024;
     static constexpr qint64 kMaxOtherBodyBytes = 64 * 1024;
+    // The 413 of a deploy body over kMaxDeployBodyBytes (the JSON itself, before its files are counted).
+    static QString deployBodyTooLarge();
 
     // engineContext: an object on the engine's thread that outlives the HTTP service.
     HostDispatcher(const SiteAddresses &addresses, ApiRouter &api, SiteServer &sites, QObject *engineContext);

@@ -120,6 +120,21 @@ private slots:
         QVERIFY(answer.contains("Unauthorized"));
     }
 
+    void deployBodyOverTheCapSaysSo()
+    {
+        QTcpSocket client;
+        client.connectToHost(QHostAddress::LocalHost, m_fixture->engine().port());
+        QVERIFY(client.waitForConnected(5000));
+        client.write("POST /deploy HTTP/1.1\r\nHost: " + m_fixture->client().apiHost().toLatin1()
+                     + "\r\nAuthorization: Bearer " + m_fixture->ownerKey()
+                     + "\r\nContent-Type: application/json\r\nContent-Length: 83886080\r\n\r\n");
+        client.flush();
+        QByteArray answer;
+        QTRY_VERIFY_WITH_TIMEOUT((answer += client.readAll()).contains("}"), 5000);
+        QVERIFY2(answer.startsWith("HTTP/1.1 413"), answer.constData());
+        QVERIFY(answer.contains("Request body exceeds the 72 MB limit"));
+    }
+
 private:
     static QList<SourceConnection *> raw(const std::vector<std::unique_ptr<SourceConnection>> &connections)
     {
