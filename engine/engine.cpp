@@ -160,6 +160,7 @@ struct Engine::Parts
     std::unique_ptr<HttpService> http;
     std::optional<QString> ownerFirstKey;
     bool opened = false;
+    bool stopping = false;
 };
 
 Engine::Engine(EngineSettings settings, QObject *parent)
@@ -260,10 +261,13 @@ bool Engine::start(QString *error)
 
 void Engine::stop(std::function<void()> done)
 {
+    if (m_parts->stopping)
+        return; // the stop under way calls its own done()
     if (!m_parts->http) {
         done();
         return;
     }
+    m_parts->stopping = true;
     m_parts->http->drain();
     // Requests in progress keep their connections until answered (a deploy's commit runs on this thread, so the
     // event loop must keep running meanwhile): wait for the connections to close, or for the deadline.

@@ -113,8 +113,11 @@ int main(int argc, char *argv[])
         QTextStream(stdout) << "Owner API key (shown once; keep it safe):\n" << *key << "\n";
 
     berth::MainWindow window(engine, settings);
-    // Quit stops serving: the event loop ends, then the window and the engine (which waits for its workers) go.
-    QObject::connect(&window, &berth::MainWindow::readyToQuit, &app, &QCoreApplication::quit, Qt::QueuedConnection);
+    // Quit stops serving gracefully (requests in progress, an agent's deploy say, are answered first), then the event
+    // loop ends and the window and the engine go.
+    QObject::connect(
+        &window, &berth::MainWindow::readyToQuit, &engine,
+        [&engine] { engine.stop([] { QCoreApplication::quit(); }); }, Qt::QueuedConnection);
     QObject::connect(
         startup.channel(), &berth::InstanceChannel::raiseRequested, &window, &berth::MainWindow::bringToFront);
     window.show();
