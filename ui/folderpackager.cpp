@@ -1,6 +1,7 @@
 #include "folderpackager.h"
 
 #include "domain/filepath.h"
+#include "domain/folderfiles.h"
 #include "domain/limits.h"
 #include "domain/mimetypes.h"
 
@@ -31,33 +32,6 @@ Error problem(const QString &message)
     return Error {Error::Kind::BadRequest, message};
 }
 
-struct Entry
-{
-    QString absolutePath;
-    QString relativePath;
-    qint64 size = 0;
-};
-
-// Every file under root except hidden ones (names starting with a dot: .git, .DS_Store, .env).
-// Symbolic links to folders are not followed, so a link cycle cannot loop.
-void collect(const QDir &root, const QDir &dir, QList<Entry> &entries, int &skipped)
-{
-    const QFileInfoList infos
-        = dir.entryInfoList(QDir::AllEntries | QDir::Hidden | QDir::System | QDir::NoDotAndDotDot, QDir::Name);
-    for (const QFileInfo &info : infos) {
-        if (info.fileName().startsWith(u'.')) {
-            ++skipped;
-            continue;
-        }
-        if (info.isDir()) {
-            if (!info.isSymLink())
-                collect(root, QDir(info.absoluteFilePath()), entries, skipped);
-        } else if (info.isFile()) {
-            entries.append({info.absoluteFilePath(), root.relativeFilePath(info.absoluteFilePath()), info.size()});
-        }
-    }
-}
-
 Result<PackagedSite> packageHtml(const QFileInfo &info, const std::function<bool(int, int)> &progress)
 {
     if (info.size() > kMaxHtmlBytes)
@@ -84,7 +58,7 @@ Result<PackagedSite> packageHtml(const QFileInfo &info, const std::function<bool
 }
 
 // Sizes, count and paths are checked from the listing, before a byte is read.
-std::optional<Error> checkListing(const QList<Entry> &entries, const QString &folderName)
+std::optional<Error> checkListing(const QList<FolderFile> &entries, const QString &folderName)
 {
     if (entries.isEmpty())
         return problem(
@@ -95,7 +69,7 @@ std::optional<Error> checkListing(const QList<Entry> &entries, const QString &fo
                            .arg(entries.size())
                            .arg(kMaxFilesPerDeployment));
     qint64 total = 0;
-    for (const Entry &entry : entries) {
+    for (const FolderFile &entry : entries) {
         QString pathError;
         if (FilePath::normalise(entry.relativePath, &pathError).isNull())
             return problem(FolderPackager::tr("“%1” cannot be published: its name cannot be part of a web address.")
@@ -171,10 +145,8 @@ Result<PackagedSite> FolderPackager::package(const QString &path, const std::fun
     if (!info.isDir())
         return problem(FolderPackager::tr("“%1” is neither a folder nor a file.").arg(path));
 
-    const QDir root(info.absoluteFilePath());
-    QList<Entry> entries;
     PackagedSite site;
-    collect(root, root, entries, site.skippedHidden);
+    const QList<FolderFile> entries = listFolderFiles(info.absoluteFilePath(), &site.skippedHidden);
     if (auto error = checkListing(entries, info.fileName()))
         return *error;
 
@@ -183,7 +155,7 @@ Result<PackagedSite> FolderPackager::package(const QString &path, const std::fun
     for (qsizetype i = 0; i < entries.size(); ++i) {
         if (!progress(int(i), int(entries.size())))
             return problem(FolderPackager::tr("Cancelled."));
-        const Entry &entry = entries.at(i);
+        const FolderFile &entry = entries.at(i);
         QFile file(entry.absolutePath);
         if (!file.open(QIODevice::ReadOnly))
             return problem(
@@ -204,7 +176,7 @@ Result<PackagedSite> FolderPackager::package(const QString &path, const std::fun
         return refusal(FolderPackager::tr("“%1” holds %2 of files; a site can be at most %3 in total.")
                            .arg(info.fileName(), size(site.totalBytes), size(kMaxTotalBytes)));
     progress(int(entries.size()), int(entries.size()));
-    site.sourcePath = root.absolutePath();
+    site.sourcePath = QDir(info.absoluteFilePath()).absolutePath();
     site.fileCount = int(files.size());
     site.content.files = std::move(files);
     return site;

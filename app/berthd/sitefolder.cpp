@@ -1,6 +1,7 @@
 #include "sitefolder.h"
 
 #include "domain/filepath.h"
+#include "domain/folderfiles.h"
 #include "domain/limits.h"
 #include "domain/mimetypes.h"
 
@@ -14,13 +15,6 @@ namespace berth::SiteFolder {
 
 namespace {
 
-struct Entry
-{
-    QString absolutePath;
-    QString relativePath;
-    qint64 size = 0;
-};
-
 QString megabytes(qint64 bytes)
 {
     return QString::number(double(bytes) / double(kMiB), 'f', 1) + u" MB"_s;
@@ -33,24 +27,6 @@ Error tooLarge(const QString &message)
 Error problem(const QString &message)
 {
     return {Error::Kind::BadRequest, message};
-}
-
-void collect(const QDir &root, const QDir &dir, QList<Entry> &entries, int &skipped)
-{
-    const QFileInfoList infos
-        = dir.entryInfoList(QDir::AllEntries | QDir::Hidden | QDir::System | QDir::NoDotAndDotDot, QDir::Name);
-    for (const QFileInfo &info : infos) {
-        if (info.fileName().startsWith(u'.')) {
-            ++skipped;
-            continue;
-        }
-        if (info.isDir()) {
-            if (!info.isSymLink())
-                collect(root, QDir(info.absoluteFilePath()), entries, skipped);
-        } else if (info.isFile()) {
-            entries.append({info.absoluteFilePath(), root.relativeFilePath(info.absoluteFilePath()), info.size()});
-        }
-    }
 }
 
 Result<Content> readHtml(const QFileInfo &info)
@@ -74,7 +50,7 @@ Result<Content> readHtml(const QFileInfo &info)
     return content;
 }
 
-std::optional<Error> checkListing(const QList<Entry> &entries, const QString &folder)
+std::optional<Error> checkListing(const QList<FolderFile> &entries, const QString &folder)
 {
     if (entries.isEmpty())
         return problem(u"\"%1\" has no files to publish (hidden files and .git are skipped)"_s.arg(folder));
@@ -83,7 +59,7 @@ std::optional<Error> checkListing(const QList<Entry> &entries, const QString &fo
                             .arg(entries.size())
                             .arg(kMaxFilesPerDeployment));
     qint64 total = 0;
-    for (const Entry &entry : entries) {
+    for (const FolderFile &entry : entries) {
         QString pathError;
         if (FilePath::normalise(entry.relativePath, &pathError).isNull())
             return problem(pathError);
@@ -114,14 +90,12 @@ Result<Content> read(const QString &path)
     if (!info.isDir())
         return problem(u"\"%1\" is neither a folder nor a file"_s.arg(path));
 
-    const QDir root(info.absoluteFilePath());
-    QList<Entry> entries;
     Content content;
-    collect(root, root, entries, content.skippedHidden);
+    const QList<FolderFile> entries = listFolderFiles(info.absoluteFilePath(), &content.skippedHidden);
     if (auto error = checkListing(entries, info.fileName()))
         return *error;
     QJsonArray files;
-    for (const Entry &entry : entries) {
+    for (const FolderFile &entry : entries) {
         QFile file(entry.absolutePath);
         if (!file.open(QIODevice::ReadOnly))
             return problem(u"\"%1\" could not be read: %2"_s.arg(entry.relativePath, file.errorString()));
