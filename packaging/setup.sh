@@ -77,7 +77,8 @@ run_tests() {
         grep -E '^fuzz: .*no finding' "$fuzz_log" || true
     else
         status=1
-        grep -E '^fuzz: ' "$fuzz_log" | tail -n 40
+        # The targets' summaries, or (when none ran, e.g. the fuzz build failed) the end of the log.
+        grep -E '^fuzz: ' "$fuzz_log" | tail -n 40 || tail -n 40 "$fuzz_log"
         echo "setup: the fuzzers found a problem (see $fuzz_log; inputs in $top/build/fuzz-artifacts)"
     fi
     (cd "$build_dir" && QT_QPA_PLATFORM=offscreen ctest --output-on-failure --parallel "$(nproc)" --timeout 300) || status=$?
