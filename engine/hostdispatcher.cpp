@@ -2,8 +2,9 @@
 
 #include "api/apirouter.h"
 #include "domain/siteaddresses.h"
-#include "site/builtinendpoints.h"
+#include "site/sitelimits.h"
 #include "site/siteserver.h"
+#include "web/builtinpages.h"
 
 using namespace Qt::StringLiterals;
 
@@ -18,11 +19,6 @@ QString normalisedHost(const QByteArray &hostHeader)
     return request.host();
 }
 } // namespace
-
-QString HostDispatcher::deployBodyTooLarge()
-{
-    return u"Request body exceeds the %1 MB limit"_s.arg(kMaxDeployBodyBytes / (1024 * 1024));
-}
 
 HostDispatcher::HostDispatcher(
     const SiteAddresses &addresses, ApiRouter &api, SiteServer &sites, QObject *engineContext)
@@ -53,23 +49,22 @@ void HostDispatcher::handle(const HttpRequest &request, ResponseSink sink)
 BodyLimit HostDispatcher::bodyLimit(const RequestHead &head) const
 {
     const QString host = normalisedHost(head.host);
-    const qsizetype query = head.target.indexOf('?');
-    const QByteArray path = query < 0 ? head.target : head.target.left(query);
-    if (m_addresses.slugForHost(host)) {
-        // A form submission is small: refuse a bigger one before reading it (the endpoint checks again).
-        if (head.method == "POST" && (path == "/_submit" || path == "/_submit/"))
-            return {BuiltinEndpoints::kMaxSubmissionBytes, BuiltinEndpoints::tooLargeMessage()};
-    } else if (m_addresses.isApiHost(host)) {
-        const bool isDeploy = (head.method == "POST" && (path == "/deploy" || path == "/deploy/"))
-            || (head.method == "PUT" && path.startsWith("/deploy/"));
-        if (isDeploy) // only key holders may send a large body: checked from the head
-            return {kMaxDeployBodyBytes, deployBodyTooLarge(), true, true};
-        if (head.method == "POST" && path == "/mcp") // MCP's deploy and update tools carry the same content; an
-            // agent on loopback may call them without a key, so the MCP endpoint checks its callers itself
-            return {kMaxDeployBodyBytes, deployBodyTooLarge(), true, false};
-        return {kMaxOtherBodyBytes, u"Request body too large"_s, true};
-    }
-    return {kMaxOtherBodyBytes, u"Request body too large"_s};
+    QString path;
+    QByteArray query;
+    HttpRequest::splitTarget(head.target, &path, &query);
+    if (m_addresses.slugForHost(host))
+        return m_sites.bodyLimit(head.method, path);
+    if (m_addresses.isApiHost(host))
+        return m_api.bodyLimit(head.method, path);
+    return {kMaxSiteBodyBytes, u"Request body too large"_s}; // answered 421 once read
+}
+
+HttpResponse HostDispatcher::tooLarge(const RequestHead &head, const BodyLimit &limit) const
+{
+    HttpResponse refusal = RequestHandler::tooLarge(head, limit);
+    if (m_addresses.slugForHost(normalisedHost(head.host)) && BuiltinPages::prefersPage(head.accept, head.contentType))
+        return BuiltinPages::refusalPage(refusal, u"/"_s);
+    return refusal;
 }
 
 void HostDispatcher::authorizeUpload(const RequestHead &head, AuthorizationDone done)

@@ -14,18 +14,15 @@ class SiteServer;
 class HostDispatcher final : public RequestHandler
 {
 public:
-    // Bodies: deploys carry up to 50 MiB of files, which is 66.7 MiB as base64, plus JSON around it.
-    static constexpr qint64 kMaxDeployBodyBytes = 72 * 1024 * 1024;
-    static constexpr qint64 kMaxOtherBodyBytes = 64 * 1024;
-    // The 413 of a deploy body over kMaxDeployBodyBytes (the JSON itself, before its files are counted).
-    static QString deployBodyTooLarge();
-
     // engineContext: an object on the engine's thread that outlives the HTTP service.
     HostDispatcher(const SiteAddresses &addresses, ApiRouter &api, SiteServer &sites, QObject *engineContext);
     Q_DISABLE_COPY_MOVE(HostDispatcher)
 
     void handle(const HttpRequest &request, ResponseSink sink) override;
+    // The limit of the route the head names, from the API's route table or the site's endpoints.
     BodyLimit bodyLimit(const RequestHead &head) const override;
+    // A browser's form post to a site gets its 413 as a page; everyone else gets JSON.
+    HttpResponse tooLarge(const RequestHead &head, const BodyLimit &limit) const override;
     void authorizeUpload(const RequestHead &head, AuthorizationDone done) override;
 
 private:

@@ -1,29 +1,66 @@
 #include "apirouter.h"
 
-#include "ratelimited.h"
 #include "domain/accountservice.h"
+#include "http/clientaddress.h"
+#include "web/builtinpages.h"
+#include "web/ratelimited.h"
 
 using namespace Qt::StringLiterals;
 
 namespace berth {
 
-ApiRouter::ApiRouter(AccountService &accounts, RateLimiter &limiter, int requestsPerMinute)
+ApiRouter::ApiRouter(
+    AccountService &accounts, RateLimiter &limiter, int requestsPerMinute, QList<QHostAddress> trustedProxies)
     : m_accounts(accounts)
     , m_limiter(limiter)
     , m_requestsPerMinute(requestsPerMinute)
+    , m_trustedProxies(std::move(trustedProxies))
 {
 }
 
-void ApiRouter::add(const QByteArray &method, const QString &pattern, Handler handler, RouteAccess access)
+QString ApiRouter::bodyTooLarge(RouteBody body)
 {
-    m_routes.append({method, pattern.split(u'/', Qt::SkipEmptyParts), std::move(handler), access});
+    if (body == RouteBody::Deployment)
+        return u"Request body exceeds the %1 MB limit"_s.arg(kMaxDeploymentBodyBytes / (1024 * 1024));
+    return u"Request body too large"_s;
+}
+
+void ApiRouter::add(const QByteArray &method, const QString &pattern, Handler handler, RouteAccess access,
+                    RouteBody body, const RateRule *perAddress)
+{
+    m_routes.append({method, pattern.split(u'/', Qt::SkipEmptyParts), std::move(handler), access, body,
+                     perAddress ? std::optional<RateRule>(*perAddress) : std::nullopt});
+}
+
+BodyLimit ApiRouter::bodyLimit(const QByteArray &method, const QString &path) const
+{
+    const QStringList segments = segmentsOf(path);
+    QStringList params;
+    for (const Route &route : m_routes) {
+        if (route.method == method && matches(route, segments, &params)) {
+            if (route.body == RouteBody::Small)
+                break;
+            // Only a key holder may send a large body to a keyed route: the front door asks isAuthorized() first.
+            return {kMaxDeploymentBodyBytes, bodyTooLarge(route.body), true, route.access == RouteAccess::ApiKey};
+        }
+    }
+    return {kMaxSmallBodyBytes, bodyTooLarge(RouteBody::Small), true};
+}
+
+QStringList ApiRouter::segmentsOf(const QString &path)
+{
+    // A trailing slash names the same resource; empty segments in between do not match anything.
+    QString trimmed = path;
+    if (trimmed.size() > 1 && trimmed.endsWith(u'/'))
+        trimmed.chop(1);
+    return trimmed == u"/" ? QStringList() : trimmed.split(u'/').mid(1);
 }
 
 QList<ApiRouter::RouteInfo> ApiRouter::routes() const
 {
     QList<RouteInfo> table;
     for (const Route &route : m_routes)
-        table.append({route.method, u'/' + route.segments.join(u'/'), route.access});
+        table.append({route.method, u'/' + route.segments.join(u'/'), route.access, route.body, route.perAddress});
     return table;
 }
 
@@ -49,11 +86,7 @@ bool ApiRouter::isAuthorized(const QByteArray &authorization) const
 
 void ApiRouter::handle(const HttpRequest &request, ResponseSink sink) const
 {
-    // A trailing slash names the same resource; empty segments in between do not match anything.
-    QString path = request.path;
-    if (path.size() > 1 && path.endsWith(u'/'))
-        path.chop(1);
-    const QStringList segments = path == u"/" ? QStringList() : path.split(u'/').mid(1);
+    const QStringList segments = segmentsOf(request.path);
     const QByteArray method = request.isHead() ? QByteArray("GET") : request.method;
 
     const Route *found = nullptr;
@@ -83,6 +116,8 @@ void ApiRouter::handle(const HttpRequest &request, ResponseSink sink) const
     }
 
     if (found->access == RouteAccess::Public) {
+        if (!admitAddress(*found, request, sink))
+            return;
         ApiCall call {request, std::move(sink), User(), params};
         found->handler(call);
         return;
@@ -95,18 +130,38 @@ void ApiRouter::handle(const HttpRequest &request, ResponseSink sink) const
         sink.send(std::move(response));
         return;
     }
+    if (!admitKey(request, sink))
+        return;
+    ApiCall call {request, std::move(sink), *user, params};
+    found->handler(call);
+}
+
+bool ApiRouter::admitAddress(const Route &route, const HttpRequest &request, ResponseSink &sink) const
+{
+    if (!route.perAddress)
+        return true;
+    const QString key = QString::fromLatin1(route.method) + u' ' + route.segments.join(u'/') + u':'
+        + clientAddress(request, m_trustedProxies).toString();
+    const RateDecision decision = m_limiter.hit(key, *route.perAddress);
+    if (decision.allowed)
+        return true;
+    // A browser's navigation (GET /auth/login) reads the refusal on a page, unless it asks for JSON alone.
+    const HttpResponse refused = rateLimited(decision);
+    sink.send(BuiltinPages::prefersPage(request) ? BuiltinPages::refusalPage(refused) : refused);
+    return false;
+}
+
+bool ApiRouter::admitKey(const HttpRequest &request, ResponseSink &sink) const
+{
     // Keyed by the key's hash (never the secret itself); only after authentication, so nobody can use up
     // another key's allowance with a made-up header.
     static constexpr QByteArrayView kScheme = "Bearer ";
     const QByteArray secret = request.header("authorization").mid(kScheme.size()).trimmed();
     const RateDecision decision = m_limiter.hit(u"api:"_s + QString::fromLatin1(AccountService::hashSecret(secret)),
         m_requestsPerMinute, RateLimits::kMinuteMs);
-    if (!decision.allowed) {
+    if (!decision.allowed)
         sink.send(rateLimited(decision));
-        return;
-    }
-    ApiCall call {request, std::move(sink), *user, params};
-    found->handler(call);
+    return decision.allowed;
 }
 
 } // namespace berth

@@ -1,22 +1,31 @@
 #pragma once
 
+#include "domain/ratelimits.h"
 #include "http/requesthandler.h"
 #include "storage/user.h"
 
+#include <QHostAddress>
 #include <QStringList>
 #include <functional>
+#include <optional>
 
 namespace berth {
 
 class AccountService;
 class RateLimiter;
 
-// Who may call a route: holders of a live API key (every management route), or anyone (the sign-in endpoints,
-// which apply their own per-IP limits).
+// Who may call a route.
 enum class RouteAccess
 {
-    ApiKey,
-    Public
+    ApiKey, // holders of a live key: 401 otherwise; then every call counts against the key's requests per minute
+    Public, // anyone, within the route's per-address limit if it has one
+};
+
+// How large a body a route accepts. The front door enforces it from the request head, before reading the body.
+enum class RouteBody
+{
+    Small, // kMaxSmallBodyBytes: JSON commands
+    Deployment, // kMaxDeploymentBodyBytes: a deployment's files; on an ApiKey route only sent once the key is checked
 };
 
 // One management request on its way to a controller.
@@ -28,7 +37,9 @@ struct ApiCall
     QStringList params; // the values of the pattern's ":name" segments, in order
 };
 
-// One row of a controller's route table: method, path pattern, the member function that answers, and who may call.
+// One row of a controller's route table: method, path pattern, the member function that answers, who may call, how
+// large a body it takes and, for a public route, how often one client address may call it (429 beyond; a browser
+// gets the refusal as a page). Keyed routes count against their key's allowance instead.
 template<typename Controller>
 struct ControllerRoute
 {
@@ -36,6 +47,8 @@ struct ControllerRoute
     const char *pattern;
     void (Controller::*handler)(ApiCall &);
     RouteAccess access = RouteAccess::ApiKey;
+    RouteBody body = RouteBody::Small;
+    const RateRule *perAddress = nullptr;
 };
 
 // Routes management requests by method and path pattern. Unknown paths are 404, a known path with
@@ -48,12 +61,20 @@ class ApiRouter final
 public:
     using Handler = std::function<void(ApiCall &)>;
 
-    ApiRouter(AccountService &accounts, RateLimiter &limiter, int requestsPerMinute);
+    // Bodies: a deployment carries up to 50 MiB of files, which is 66.7 MiB as base64, plus the JSON around them.
+    static constexpr qint64 kMaxDeploymentBodyBytes = 72 * 1024 * 1024;
+    static constexpr qint64 kMaxSmallBodyBytes = 64 * 1024;
+    // The 413 of a body over the route's limit (for a deployment: the JSON itself, before its files are counted).
+    static QString bodyTooLarge(RouteBody body);
+
+    // trustedProxies: reverse proxies whose X-Forwarded-For names the client of a per-address limit.
+    ApiRouter(AccountService &accounts, RateLimiter &limiter, int requestsPerMinute,
+              QList<QHostAddress> trustedProxies = {});
     Q_DISABLE_COPY_MOVE(ApiRouter)
 
     // pattern: "/deploy/:id/slug" — literal segments and ":name" placeholders.
-    void add(
-        const QByteArray &method, const QString &pattern, Handler handler, RouteAccess access = RouteAccess::ApiKey);
+    void add(const QByteArray &method, const QString &pattern, Handler handler, RouteAccess access = RouteAccess::ApiKey,
+             RouteBody body = RouteBody::Small, const RateRule *perAddress = nullptr);
     // Every row of a controller's table, answered by that controller.
     template<typename Controller, std::size_t N>
     void addRoutes(Controller *controller, const ControllerRoute<Controller> (&routes)[N])
@@ -61,9 +82,13 @@ public:
         for (const auto &route : routes)
             add(
                 route.method, QString::fromLatin1(route.pattern),
-                [controller, handler = route.handler](ApiCall &call) { (controller->*handler)(call); }, route.access);
+                [controller, handler = route.handler](ApiCall &call) { (controller->*handler)(call); }, route.access,
+                route.body, route.perAddress);
     }
     void handle(const HttpRequest &request, ResponseSink sink) const;
+    // The body limit of the route a request head names (the small one for no route). Called on the serving
+    // threads: it reads only the route table, which does not change once the engine is built.
+    BodyLimit bodyLimit(const QByteArray &method, const QString &path) const;
     // Whether an Authorization header carries a live key (the front door asks before reading a large body).
     bool isAuthorized(const QByteArray &authorization) const;
 
@@ -73,6 +98,8 @@ public:
         QByteArray method;
         QString pattern; // e.g. "/deploy/:id/slug"
         RouteAccess access;
+        RouteBody body;
+        std::optional<RateRule> perAddress;
     };
     QList<RouteInfo> routes() const;
 
@@ -83,12 +110,18 @@ private:
         QStringList segments;
         Handler handler;
         RouteAccess access;
+        RouteBody body;
+        std::optional<RateRule> perAddress;
     };
+    bool admitAddress(const Route &route, const HttpRequest &request, ResponseSink &sink) const;
+    bool admitKey(const HttpRequest &request, ResponseSink &sink) const;
+    static QStringList segmentsOf(const QString &path);
     static bool matches(const Route &route, const QStringList &segments, QStringList *params);
 
     AccountService &m_accounts;
     RateLimiter &m_limiter;
     const int m_requestsPerMinute;
+    const QList<QHostAddress> m_trustedProxies;
     QList<Route> m_routes;
 };
 

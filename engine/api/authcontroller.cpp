@@ -1,6 +1,6 @@
 #include "authcontroller.h"
 
-#include "apierror.h"
+#include "web/apierror.h"
 #include "domain/agentservice.h"
 #include "domain/otpservice.h"
 #include "domain/randomid.h"
@@ -9,9 +9,9 @@
 #include "domain/siteaddresses.h"
 #include "http/clientaddress.h"
 #include "http/formencoding.h"
-#include "jsonbody.h"
-#include "ratelimited.h"
-#include "site/builtinpages.h"
+#include "web/jsonbody.h"
+#include "web/ratelimited.h"
+#include "web/builtinpages.h"
 
 #include <QJsonArray>
 #include <QUrlQuery>
@@ -67,31 +67,17 @@ void AuthController::registerRoutes(ApiRouter &router)
 {
     using C = AuthController;
     static const ControllerRoute<C> kRoutes[] = {
-        {"POST", "/auth/session", &C::session, RouteAccess::Public},
-        {"POST", "/auth/otp", &C::otp, RouteAccess::Public},
-        {"POST", "/auth/verify", &C::verify, RouteAccess::Public},
-        {"GET", "/auth/login", &C::login, RouteAccess::Public},
+        {"POST", "/auth/session", &C::session, RouteAccess::Public, RouteBody::Small, &RateLimits::kAuthSession},
+        {"POST", "/auth/otp", &C::otp, RouteAccess::Public, RouteBody::Small, &RateLimits::kAuthOtp},
+        {"POST", "/auth/verify", &C::verify, RouteAccess::Public, RouteBody::Small, &RateLimits::kAuthVerify},
+        {"GET", "/auth/login", &C::login, RouteAccess::Public, RouteBody::Small, &RateLimits::kAuthLogin},
         {"POST", "/auth/claim", &C::claim},
     };
     router.addRoutes(this, kRoutes);
 }
 
-bool AuthController::admit(ApiCall &call, const char *endpoint, const RateRule &rule)
-{
-    const QString key = QLatin1String(endpoint) + u':' + clientAddress(call.request, m_trustedProxies).toString();
-    const RateDecision decision = m_limiter.hit(key, rule);
-    if (!decision.allowed) {
-        // GET /auth/login is a browser's navigation: a page, unless the client asks for JSON alone.
-        const HttpResponse refused = rateLimited(decision);
-        call.sink.send(BuiltinPages::prefersPage(call.request) ? BuiltinPages::refusalPage(refused) : refused);
-    }
-    return decision.allowed;
-}
-
 void AuthController::session(ApiCall &call)
 {
-    if (!admit(call, "auth-session", RateLimits::kAuthSession))
-        return;
     if (!m_policy.allowsAgentSessionFrom(clientAddress(call.request, m_trustedProxies))) {
         call.sink.send(HttpResponse::jsonError(403, u"Agent sessions are not available from this address"_s));
         return;
@@ -111,8 +97,6 @@ void AuthController::session(ApiCall &call)
 
 void AuthController::otp(ApiCall &call)
 {
-    if (!admit(call, "auth-otp", RateLimits::kAuthOtp))
-        return;
     const auto fields = stringFields(call.request.body, {u"email"_s});
     if (!fields) {
         call.sink.send(errorResponse(fields.error()));
@@ -127,8 +111,6 @@ void AuthController::otp(ApiCall &call)
 
 void AuthController::verify(ApiCall &call)
 {
-    if (!admit(call, "auth-verify", RateLimits::kAuthVerify))
-        return;
     const auto fields = stringFields(call.request.body, {u"email"_s, u"code"_s}, {u"claim_token"_s});
     if (!fields) {
         call.sink.send(errorResponse(fields.error()));
@@ -165,8 +147,6 @@ void AuthController::verify(ApiCall &call)
 
 void AuthController::login(ApiCall &call)
 {
-    if (!admit(call, "auth-login", RateLimits::kAuthLogin))
-        return;
     QString claim = formValue(parseUrlEncoded(call.request.query), u"claim"_s);
     if (!AgentService::looksLikeClaimToken(claim))
         claim.clear();

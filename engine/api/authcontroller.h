@@ -35,7 +35,6 @@ private:
     void claim(ApiCall &call);
 
     // Counts the request against the client IP's limit for this endpoint; false (429 sent) when over it.
-    bool admit(ApiCall &call, const char *endpoint, const RateRule &rule);
 
     AgentService &m_agents;
     OtpService &m_otp;

@@ -1,6 +1,6 @@
 #include "counterscontroller.h"
 
-#include "apierror.h"
+#include "web/apierror.h"
 #include "domain/clock.h"
 #include "domain/counterservice.h"
 

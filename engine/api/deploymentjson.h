@@ -8,7 +8,7 @@ namespace berth {
 
 class SiteAddresses;
 
-// The JSON shapes of a deployment in API responses (spec section 2.1).
+// The JSON shapes of a deployment in API responses (README, "The API").
 namespace DeploymentJson {
 
 QJsonObject summary(const Deployment &deployment, const SiteAddresses &addresses);  // id, slug, url [, share_url]

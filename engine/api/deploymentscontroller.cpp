@@ -1,8 +1,8 @@
 #include "deploymentscontroller.h"
 
-#include "apierror.h"
+#include "web/apierror.h"
 #include "deploymentjson.h"
-#include "jsonbody.h"
+#include "web/jsonbody.h"
 #include "domain/deploymentservice.h"
 
 #include <QJsonArray>
@@ -20,22 +20,15 @@ DeploymentsController::DeploymentsController(DeploymentService &service, const S
 void DeploymentsController::registerRoutes(ApiRouter &router)
 {
     using C = DeploymentsController;
-    static const struct
-    {
-        const char *method;
-        const char *pattern;
-        void (C::*handler)(ApiCall &);
-    } kRoutes[] = {
-        {"POST", "/deploy", &C::create},
+    static const ControllerRoute<C> kRoutes[] = {
+        {"POST", "/deploy", &C::create, RouteAccess::ApiKey, RouteBody::Deployment},
         {"GET", "/deploys", &C::list},
         {"GET", "/deploy/:id", &C::get},
-        {"PUT", "/deploy/:id", &C::update},
+        {"PUT", "/deploy/:id", &C::update, RouteAccess::ApiKey, RouteBody::Deployment},
         {"DELETE", "/deploy/:id", &C::remove},
         {"PATCH", "/deploy/:id/slug", &C::rename},
     };
-    for (const auto &route : kRoutes)
-        router.add(route.method, QString::fromLatin1(route.pattern),
-                   [this, handler = route.handler](ApiCall &call) { (this->*handler)(call); });
+    router.addRoutes(this, kRoutes);
 }
 
 void DeploymentsController::create(ApiCall &call)

@@ -1,9 +1,9 @@
 #include "keyscontroller.h"
 
-#include "apierror.h"
+#include "web/apierror.h"
 #include "domain/accountservice.h"
 #include "domain/clock.h"
-#include "jsonbody.h"
+#include "web/jsonbody.h"
 
 #include <QJsonArray>
 

@@ -83,7 +83,9 @@ void McpController::registerRoutes(ApiRouter &router)
 {
     // Public routes: MCP authenticates itself, so that a loopback client with no key can get an agent identity.
     static const ControllerRoute<McpController> kRoutes[] = {
-        {"POST", "/mcp", &McpController::post, RouteAccess::Public},
+        // The deploy and update tools carry a deployment's files. An agent on loopback may call them without a key,
+        // so this endpoint checks its callers itself.
+        {"POST", "/mcp", &McpController::post, RouteAccess::Public, RouteBody::Deployment},
         {"DELETE", "/mcp", &McpController::remove, RouteAccess::Public},
     };
     router.addRoutes(this, kRoutes);
@@ -235,11 +237,11 @@ void McpController::initialize(ApiCall &call, const QJsonObject &message)
     session.lastUsed = m_clock.now();
 
     const ResponseSink sink = call.sink;
-    const auto open = [this, sink, id](Session session) {
+    const auto open = [this, sink, id](Session opened) {
         evictIdle();
         const QByteArray sessionId = RandomId::token(kSessionIdBytes);
-        const QString version = session.protocolVersion;
-        m_sessions.insert(sessionId, std::move(session));
+        const QString version = opened.protocolVersion;
+        m_sessions.insert(sessionId, std::move(opened));
         HttpResponse response = jsonValue(200,
             rpcResult(id,
                 {{u"protocolVersion"_s, version},

@@ -1,7 +1,7 @@
 #include "statuscontroller.h"
 
 #include "domain/siteaddresses.h"
-#include "site/builtinpages.h"
+#include "web/builtinpages.h"
 
 #include <QCoreApplication>
 

@@ -1,6 +1,6 @@
 #include "submissionscontroller.h"
 
-#include "apierror.h"
+#include "web/apierror.h"
 #include "domain/clock.h"
 #include "domain/submissionscsv.h"
 #include "domain/submissionservice.h"

@@ -1,5 +1,7 @@
 #pragma once
 
+#include "httpconfig.h"
+
 #include <QFile>
 #include <QString>
 
@@ -12,8 +14,8 @@ namespace berth {
 class FileStreamer final
 {
 public:
-    static constexpr qint64 kPieceBytes = 256 * 1024;
-    static constexpr qint64 kMaxUnsentBytes = 1024 * 1024;
+    static constexpr qint64 kPieceBytes = kStreamPieceBytes;
+    static constexpr qint64 kMaxUnsentBytes = kMaxStreamUnsentBytes;
 
     FileStreamer() = default;
     Q_DISABLE_COPY_MOVE(FileStreamer)

@@ -7,8 +7,28 @@
 
 namespace berth {
 
-// The front door's budgets, in one place: what a deployment may tune (tests shrink the timeouts). The fixed
-// protocol limits (header block size, field count) are named constants in requestframer.h.
+// Every limit of the HTTP layer is in this file: the fixed protocol limits first, then HttpConfig, what a deployment
+// may tune (tests shrink the timeouts).
+
+// Request heads: the framer enforces these before anything is buffered for QtHttpServer.
+inline constexpr qsizetype kMaxHeadBytes = 16 * 1024; // request line + header block; 431 beyond
+inline constexpr qsizetype kMaxRequestLineBytes = 8 * 1024; // 414 beyond
+inline constexpr int kMaxHeaderFields = 100; // 431 beyond (QtNetwork silently drops the rest)
+inline constexpr int kMaxContentLengthDigits = 15; // < 1 PB, no overflow in qint64 arithmetic
+
+// What a connection may buffer while it reads a head or while it is held (TCP backpressure beyond that); a request
+// body QtHttpServer is reading may use its approved length on top.
+inline constexpr qint64 kReadBufferBytes = 64 * 1024;
+// After a refusal: keep reading (and dropping) this long / this much, so that a client still sending its body
+// reads our answer instead of a connection reset.
+inline constexpr int kLingerMs = 2000;
+inline constexpr qint64 kLingerMaxBytes = 16 * 1024 * 1024;
+// Files are streamed in pieces of this size, with at most this much unsent per connection.
+inline constexpr qint64 kStreamPieceBytes = 256 * 1024;
+inline constexpr qint64 kMaxStreamUnsentBytes = 1024 * 1024;
+// The Retry-After of a 503 from the connection or upload caps: busy now, free again soon.
+inline constexpr int kBusyRetryAfterSeconds = 1;
+
 struct HttpConfig
 {
     // Threads. 0 serves on the thread that calls listen() (the HTTP unit tests); N > 0 starts N serving threads,

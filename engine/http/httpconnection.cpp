@@ -3,6 +3,7 @@
 #include "connectionbudget.h"
 #include "filestreamer.h"
 #include "frontdoor.h"
+#include "httpconfig.h"
 #include "requesthandler.h"
 #include "responsewriter.h"
 
@@ -16,13 +17,6 @@ using namespace Qt::StringLiterals;
 
 namespace {
 
-// What a connection may buffer while it reads a head or while it is held (TCP backpressure beyond that); a request
-// body QtHttpServer is reading may use its approved length on top.
-constexpr qint64 kReadBufferBytes = 64 * 1024;
-// After a refusal: keep reading (and dropping) this long / this much, so that a client still sending its body
-// reads our answer instead of a connection reset.
-constexpr int kLingerMs = 2000;
-constexpr qint64 kLingerMaxBytes = 16 * 1024 * 1024;
 // In-memory bodies up to this size go out in the same write as the head.
 constexpr qsizetype kCoalesceBytes = 16 * 1024;
 
@@ -174,10 +168,14 @@ void HttpConnection::headComplete()
     m_phase = Phase::Body;
 
     const qint64 length = m_head.contentLength;
-    RequestHead head {m_head.method, m_head.target, m_head.host, length, {}};
+    RequestHead head {m_head.method, m_head.target, m_head.host, length, {}, {}, {}};
     for (const auto &field : m_head.headers) {
         if (field.first == "authorization")
             head.authorization = field.second;
+        else if (field.first == "accept")
+            head.accept = field.second;
+        else if (field.first == "content-type")
+            head.contentType = field.second;
     }
     const BodyLimit limit = m_door.handler().bodyLimit(head);
     if (!limit.forApi && !m_visitor) {
@@ -187,7 +185,7 @@ void HttpConnection::headComplete()
         m_visitor = true;
     }
     if (length > limit.maxBytes)
-        return refuse(413, limit.message.isEmpty() ? u"Request body too large"_s : limit.message);
+        return refuse(m_door.handler().tooLarge(head, limit));
     m_bodyBytes = headBytes + length;
     if (length > kReadBufferBytes && limit.needsAuthorization) {
         // Nothing of a large body is read before its caller is known: the bytes stay in the guard's transaction
@@ -406,10 +404,20 @@ void HttpConnection::onDisconnected()
 
 void HttpConnection::refuse(int status, const QString &message)
 {
+    sendRefusal(m_door.writer().refusal(status, message));
+}
+
+void HttpConnection::refuse(const HttpResponse &response)
+{
+    sendRefusal(m_door.writer().refusal(response));
+}
+
+void HttpConnection::sendRefusal(const QByteArray &bytes)
+{
     if (m_phase == Phase::Closing || m_phase == Phase::Lingering || m_phase == Phase::Gone)
         return;
     detachParser();
-    write(m_door.writer().refusal(status, message));
+    write(bytes);
     closeAfterWrite();
 }
 

@@ -83,6 +83,8 @@ private:
     void finishResponse();
     void resume();
     void refuse(int status, const QString &message);
+    void refuse(const HttpResponse &response);
+    void sendRefusal(const QByteArray &bytes);
     void closeAfterWrite();
     void startLinger();
     void detachParser();

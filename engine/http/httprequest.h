@@ -41,6 +41,8 @@ struct RequestHead
     QByteArray host; // raw Host header value
     qint64 contentLength = 0;
     QByteArray authorization; // raw Authorization header value (empty when absent)
+    QByteArray accept; // raw Accept and Content-Type: whether a refusal is a page or JSON
+    QByteArray contentType;
 };
 
 // What the front door must know of a request from its head alone: the largest body it may carry (and the text of

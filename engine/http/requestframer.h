@@ -1,17 +1,12 @@
 #pragma once
 
+#include "httpconfig.h"
 #include "httprequest.h"
 
 #include <QByteArray>
 #include <QByteArrayView>
 
 namespace berth {
-
-// Protocol limits the framer enforces before anything is buffered for QtHttpServer.
-inline constexpr qsizetype kMaxHeadBytes = 16 * 1024; // request line + header block; 431 beyond
-inline constexpr qsizetype kMaxRequestLineBytes = 8 * 1024; // 414 beyond
-inline constexpr int kMaxHeaderFields = 100; // 431 beyond (QtNetwork silently drops the rest)
-inline constexpr int kMaxContentLengthDigits = 15; // < 1 PB, no overflow in qint64 arithmetic
 
 // A request head as framed from the raw bytes.
 struct FramedHead

@@ -37,9 +37,9 @@ void ResponseSink::send(HttpResponse response) const
     // Only the first send counts, and only while the connection exists (it is destroyed when the client leaves).
     if (m_state->sent.exchange(true))
         return;
-    const auto deliver = [state = m_state](HttpResponse response) {
+    const auto deliver = [state = m_state](HttpResponse answer) {
         if (state->connection && state->send)
-            state->send(std::move(response));
+            state->send(std::move(answer));
         state->send = nullptr;
     };
     if (!m_state->mailbox || m_state->connectionThread == QThread::currentThread()) {
@@ -75,6 +75,11 @@ void runOnThreadOf(QObject *context, std::function<void()> task)
         task();
     else
         QMetaObject::invokeMethod(context, std::move(task), Qt::QueuedConnection);
+}
+
+HttpResponse RequestHandler::tooLarge(const RequestHead & /*head*/, const BodyLimit &limit) const
+{
+    return HttpResponse::jsonError(413, limit.message.isEmpty() ? QStringLiteral("Request body too large") : limit.message);
 }
 
 } // namespace berth

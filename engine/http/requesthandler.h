@@ -84,6 +84,9 @@ public:
     // body limit, and whether it may take a large body at all (a route that needs a key refuses an unauthenticated
     // upload from its headers). Called on the serving thread: must not wait.
     virtual BodyLimit bodyLimit(const RequestHead &head) const = 0;
+    // The 413 for a body over bodyLimit(head), sent before any of it is read (a browser's form post may get a page).
+    // Called on a serving thread: must not wait.
+    virtual HttpResponse tooLarge(const RequestHead &head, const BodyLimit &limit) const;
 
     // For a request whose BodyLimit needs authorization and whose body is large: decides from the head whether the
     // caller may send it, before a byte of it is read. done(true) lets the body in; done(false) answers 401. May

@@ -1,12 +1,12 @@
 #include "responsewriter.h"
 
+#include "httpconfig.h"
+
 #include <QDateTime>
 
 namespace berth {
 
 namespace {
-constexpr int kBusyRetryAfterSeconds = 1; // the Retry-After of a 503 from the connection or upload caps
-
 constexpr qsizetype kHeadReserveBytes = 512;
 
 bool isWriterOwned(QByteArrayView name)
@@ -102,6 +102,11 @@ QByteArray ResponseWriter::refusal(int status, const QString &message)
     HttpResponse response = HttpResponse::jsonError(status, message);
     if (status == 503)
         response.setHeader("Retry-After", QByteArray::number(kBusyRetryAfterSeconds)); // busy now, free again soon
+    return refusal(response);
+}
+
+QByteArray ResponseWriter::refusal(const HttpResponse &response)
+{
     return head(response, response.body.size(), false) + response.body;
 }
 

@@ -22,6 +22,8 @@ public:
     QByteArray head(const HttpResponse &response, qint64 contentLength, bool keepAlive);
     // A complete refusal: {"error": message} with Connection: close.
     QByteArray refusal(int status, const QString &message);
+    // The same with the handler's own wording (a page, say), also with Connection: close.
+    QByteArray refusal(const HttpResponse &response);
 
     static bool statusHasBody(int status) { return status >= 200 && status != 204 && status != 304; }
     static QByteArrayView reasonPhrase(int status);

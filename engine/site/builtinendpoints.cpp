@@ -1,8 +1,9 @@
 #include "builtinendpoints.h"
+#include "sitelimits.h"
 
-#include "api/apierror.h"
-#include "api/ratelimited.h"
-#include "builtinpages.h"
+#include "web/apierror.h"
+#include "web/ratelimited.h"
+#include "web/builtinpages.h"
 #include "domain/counterservice.h"
 #include "domain/ratelimiter.h"
 #include "domain/sitetable.h"
@@ -24,7 +25,7 @@ constexpr QStringView kSubmitPathSlash = u"/_submit/";
 constexpr QStringView kCounterPath = u"/_counter";
 constexpr QStringView kCounterPrefix = u"/_counter/";
 constexpr QStringView kIncrementSuffix = u"/increment";
-constexpr QByteArrayView kCounterReadCachePolicy = "public, max-age=10"; // spec: reads may be cached 10 s
+constexpr QByteArrayView kCounterReadCachePolicy = "public, max-age=10"; // README, "Counters": reads may be cached 10 s
 constexpr QByteArrayView kPrivateCounterReadCachePolicy = "private, max-age=10";
 
 // A private site's answers depend on the visitor's access cookie: no shared cache may keep them, and whatever has
@@ -104,6 +105,14 @@ QString BuiltinEndpoints::tooLargeMessage()
 bool BuiltinEndpoints::claims(const QString &path) const
 {
     return path == kSubmitPath || path == kSubmitPathSlash || path == kCounterPath || path.startsWith(kCounterPrefix);
+}
+
+std::optional<BodyLimit> BuiltinEndpoints::bodyLimit(const QByteArray &method, const QString &path) const
+{
+    // A form submission is small: refused before it is read (submit() checks again).
+    if (method == "POST" && (path == kSubmitPath || path == kSubmitPathSlash))
+        return BodyLimit {kMaxSubmissionBytes, tooLargeMessage()};
+    return std::nullopt;
 }
 
 bool BuiltinEndpoints::handle(const HttpRequest &request, const Site &site, ResponseSink &sink)

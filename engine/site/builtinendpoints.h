@@ -17,13 +17,12 @@ class SubmissionService;
 class BuiltinEndpoints final : public SiteEndpoints
 {
 public:
-    static constexpr qint64 kMaxSubmissionBytes = 10 * 1024;
-
     BuiltinEndpoints(SubmissionService &submissions, CounterService &counters, RateLimiter &limiter,
         QList<QHostAddress> trustedProxies);
     Q_DISABLE_COPY_MOVE(BuiltinEndpoints)
 
     bool claims(const QString &path) const override;
+    std::optional<BodyLimit> bodyLimit(const QByteArray &method, const QString &path) const override;
     bool handle(const HttpRequest &request, const Site &site, ResponseSink &sink) override;
 
     static QString tooLargeMessage(); // the 413 text, also the front door's for these requests

@@ -1,7 +1,7 @@
 #include "privategate.h"
 
-#include "api/ratelimited.h"
-#include "builtinpages.h"
+#include "web/ratelimited.h"
+#include "web/builtinpages.h"
 #include "domain/accesscontrol.h"
 #include "domain/passwordhasher.h"
 #include "domain/ratelimiter.h"

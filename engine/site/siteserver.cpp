@@ -1,6 +1,7 @@
 #include "siteserver.h"
+#include "sitelimits.h"
 
-#include "builtinpages.h"
+#include "web/builtinpages.h"
 #include "siteendpoints.h"
 #include "sitepathresolver.h"
 #include "domain/sitetable.h"
@@ -16,6 +17,15 @@ SiteServer::SiteServer(const SiteTable &sites, const BlobStore &blobs, const Sit
     , m_files(blobs, addresses)
     , m_engineContext(engineContext)
 {
+}
+
+BodyLimit SiteServer::bodyLimit(const QByteArray &method, const QString &path) const
+{
+    if (m_endpoints) {
+        if (auto limit = m_endpoints->bodyLimit(method, path))
+            return *limit;
+    }
+    return {kMaxSiteBodyBytes, u"Request body too large"_s};
 }
 
 void SiteServer::handle(const HttpRequest &request, const QString &slug, ResponseSink sink)

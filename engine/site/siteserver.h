@@ -24,6 +24,8 @@ public:
     void setEndpoints(SiteEndpoints *endpoints) { m_endpoints = endpoints; }
 
     void handle(const HttpRequest &request, const QString &slug, ResponseSink sink);
+    // What a request to a site may carry. On a serving thread: reads nothing but the endpoints' rules.
+    BodyLimit bodyLimit(const QByteArray &method, const QString &path) const;
     // The built-in page for a host under the site domain where nothing is published.
     static HttpResponse noSitePage();
 

@@ -1,6 +1,6 @@
 #include "submissionbody.h"
 
-#include "api/jsonbody.h"
+#include "web/jsonbody.h"
 #include "http/formencoding.h"
 #include "http/multipartform.h"
 

@@ -77,11 +77,16 @@ HttpResponse response(int status, const QString &name, const QHash<QString, QStr
 
 bool prefersPage(const HttpRequest &request)
 {
-    const QByteArray accept = request.header("accept").toLower();
+    return prefersPage(request.header("accept"), request.header("content-type"));
+}
+
+bool prefersPage(const QByteArray &acceptHeader, const QByteArray &contentType)
+{
+    const QByteArray accept = acceptHeader.toLower();
     const bool acceptsHtml = accept.contains("text/html");
     if (accept.contains("application/json") && !acceptsHtml)
         return false;
-    const QByteArray type = mediaType(request.header("content-type"));
+    const QByteArray type = mediaType(contentType);
     if (type == "application/json")
         return false;
     return acceptsHtml || type == "application/x-www-form-urlencoded" || type == "multipart/form-data"
