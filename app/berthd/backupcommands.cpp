@@ -68,8 +68,10 @@ bool snapshot(const QString &from, const QString &to, QString *error)
 bool referencedBlobs(const QString &path, QSet<QByteArray> *blobs, QString *error)
 {
     Database database(path);
-    if (!database.open(error))
+    if (const Result<void> opened = database.open(); !opened) {
+        *error = opened.error().message;
         return false;
+    }
     const auto referenced = DeploymentRepository(database).referencedBlobs();
     if (!referenced) { // fail closed: a backup that would leave blobs out is no backup
         *error = u"Cannot read which files the database references"_s;

@@ -1,7 +1,7 @@
 #pragma once
 
 #include "accountservice.h"
-#include "error.h"
+#include "core/error.h"
 
 #include <QObject>
 #include <QStringList>

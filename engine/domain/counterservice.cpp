@@ -60,6 +60,8 @@ Result<qint64> CounterService::increment(const Deployment &deployment, const QSt
         break;
     case CounterRepository::IncrementResult::LimitReached:
         return Error{Error::Kind::Forbidden, u"Counter limit reached"_s};
+    case CounterRepository::IncrementResult::Full:
+        return Error::insufficientStorage();
     case CounterRepository::IncrementResult::Failed:
         return Error{Error::Kind::Internal, u"Could not update the counter"_s};
     }

@@ -1,6 +1,6 @@
 #pragma once
 
-#include "error.h"
+#include "core/error.h"
 #include "storage/counter.h"
 #include "storage/user.h"
 

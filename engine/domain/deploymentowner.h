@@ -1,7 +1,7 @@
 #pragma once
 
-#include "error.h"
-#include "limits.h"
+#include "core/error.h"
+#include "plantable.h"
 
 #include <QString>
 

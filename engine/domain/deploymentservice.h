@@ -1,7 +1,7 @@
 #pragma once
 
 #include "deployrequest.h"
-#include "error.h"
+#include "core/error.h"
 #include "storage/deployment.h"
 #include "storage/user.h"
 
@@ -60,7 +60,7 @@ public:
     void setFaultHook(FaultHook hook) { m_faultHook = std::move(hook); }
 
     static QString notFoundMessage();
-    static QString limitReachedMessage(); // the 403 of a full plan (spec 7)
+    static QString limitReachedMessage(); // the 403 of a full plan (README, "Errors")
 
 Q_SIGNALS:
     void deploymentChanged(const QString &id);

@@ -1,6 +1,6 @@
 #pragma once
 
-#include "domain/error.h"
+#include "core/error.h"
 
 #include <QByteArray>
 #include <QList>
@@ -51,7 +51,7 @@ constexpr int kMaxFaviconLength = 32;
 constexpr int kMaxOgImageLength = 2048;
 constexpr int kMaxPasswordLength = 1024;
 
-// Parses and validates a deploy body; BadRequest or TooLarge with the spec's texts (section 7) when it is refused.
+// Parses and validates a deploy body; BadRequest or TooLarge with the texts README's "Errors" lists when it is refused.
 // Pure and thread-safe, meant for a worker thread: bodies can be tens of megabytes.
 // The same rules for a request built in-process (the dashboard): sizes, file paths (already normalised),
 // duplicates, the slug and the fields. parseDeployRequest() applies them while it parses.

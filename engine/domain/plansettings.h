@@ -1,7 +1,7 @@
 #pragma once
 
-#include "error.h"
-#include "limits.h"
+#include "core/error.h"
+#include "plantable.h"
 
 namespace berth {
 
@@ -21,7 +21,7 @@ public:
 
     const PlanTable &table() const { return m_plans; }
     Result<PlanLimits> setLimits(const QString &plan, const PlanLimits &limits); // 400 for an unknown plan
-    Result<PlanLimits> resetLimits(const QString &plan);                         // back to the spec's defaults
+    Result<PlanLimits> resetLimits(const QString &plan);                         // back to Berth's defaults
 
 private:
     bool store();

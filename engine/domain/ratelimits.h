@@ -11,7 +11,7 @@ struct RateRule
     qint64 windowMs = 0;
 };
 
-// Every rate limit of the service, in one place (spec section 8). Keys are per client IP unless noted.
+// Every rate limit of the service, in one place (README, "Plans and limits"). Keys are per client IP unless noted.
 namespace RateLimits {
 
 constexpr qint64 kMinuteMs = 60'000;

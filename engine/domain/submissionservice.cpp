@@ -40,6 +40,8 @@ Result<Submission> SubmissionService::receive(const Deployment &deployment, cons
         break;
     case SubmissionRepository::InsertResult::DailyLimitReached:
         return Error{Error::Kind::RateLimited, dailyLimitMessage()};
+    case SubmissionRepository::InsertResult::Full:
+        return Error::insufficientStorage();
     case SubmissionRepository::InsertResult::Failed:
         return Error{Error::Kind::Internal, u"Could not store the submission"_s};
     }

@@ -1,6 +1,6 @@
 #pragma once
 
-#include "error.h"
+#include "core/error.h"
 #include "storage/submission.h"
 #include "storage/user.h"
 

@@ -1,6 +1,6 @@
 #pragma once
 
-#include "limits.h"
+#include "plantable.h"
 #include "storage/user.h"
 
 #include <QList>

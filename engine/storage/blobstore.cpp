@@ -87,13 +87,10 @@ BlobStore::BlobStore(const QString &rootDir)
 {
 }
 
-bool BlobStore::init(QString *error)
+Result<void> BlobStore::init()
 {
-    if (!QDir().mkpath(m_root)) {
-        if (error)
-            *error = u"cannot create the blob folder %1"_s.arg(m_root);
-        return false;
-    }
+    if (!QDir().mkpath(m_root))
+        return Error {Error::Kind::Internal, u"cannot create the blob folder %1"_s.arg(m_root)};
     QFile::setPermissions(m_root, PrivateFolder);
     for (const QString &folder : shardFolders(m_root)) {
         QFile::setPermissions(folder, PrivateFolder); // also tightens what an older Berth left readable to all
@@ -108,7 +105,7 @@ bool BlobStore::init(QString *error)
                 qCWarning(lcStorage).noquote() << "cannot remove an interrupted write:" << folder + u'/' + name;
         }
     }
-    return true;
+    return {};
 }
 
 QByteArray BlobStore::hashOf(const QByteArray &data)

@@ -1,5 +1,7 @@
 #pragma once
 
+#include "core/error.h"
+
 #include <QByteArray>
 #include <QSet>
 #include <QString>
@@ -21,7 +23,7 @@ public:
     explicit BlobStore(const QString &rootDir);
 
     // Creates the root and removes temporary files left by a crash mid-write.
-    bool init(QString *error = nullptr);
+    Result<void> init();
 
     static QByteArray hashOf(const QByteArray &data);
     static bool isValidHash(const QByteArray &hash); // 64 lower-case hex characters

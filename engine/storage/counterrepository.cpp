@@ -73,7 +73,7 @@ CounterRepository::IncrementResult CounterRepository::increment(const QString &d
     query.finish();
     if (!transaction.commit()) {
         m_lastError = m_db.connection().lastError().text();
-        return IncrementResult::Failed;
+        return sql::isStorageFull(m_lastError) ? IncrementResult::Full : IncrementResult::Failed;
     }
     *value = newValue;
     return IncrementResult::Ok;
@@ -131,7 +131,7 @@ QString CounterRepository::lastError() const
 CounterRepository::IncrementResult CounterRepository::failure(const QSqlQuery &query) const
 {
     fail(query);
-    return IncrementResult::Failed;
+    return sql::isStorageFull(m_lastError) ? IncrementResult::Full : IncrementResult::Failed;
 }
 
 void CounterRepository::fail(const QSqlQuery &query) const

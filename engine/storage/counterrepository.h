@@ -21,7 +21,7 @@ class CounterRepository final
 public:
     explicit CounterRepository(Database &db);
 
-    enum class IncrementResult { Ok, LimitReached, Failed };
+    enum class IncrementResult { Ok, LimitReached, Full, Failed }; // Full: SQLITE_FULL, the disk is full
 
     // Adds 1 to the counter, creating it at 1 unless the deployment already has maxCounters counters; one
     // transaction. *value receives the new value.

@@ -93,18 +93,18 @@ Database::~Database()
         QSqlDatabase::removeDatabase(m_connectionName);
 }
 
-bool Database::open(QString *error)
+Result<void> Database::open()
 {
     if (isOpen())
-        return true;
+        return {};
 
     QString message = checkMigrations(m_migrations);
     if (!message.isEmpty())
-        return fail(message, error);
+        return fail(message);
 
     const QFileInfo info(m_filePath);
     if (!QDir().mkpath(info.absolutePath()))
-        return fail(u"cannot create the folder %1"_s.arg(info.absolutePath()), error);
+        return fail(u"cannot create the folder %1"_s.arg(info.absolutePath()));
     // Before SQLite creates anything, so that its -wal and -shm files are born private too. An empty file is an
     // empty SQLite database.
     restrictToOwner(info.absolutePath(), kPrivateFolder);
@@ -115,41 +115,42 @@ bool Database::open(QString *error)
     }
     restrictToOwner(info.absoluteFilePath(), kPrivateFile);
     if (!QSqlDatabase::isDriverAvailable(u"QSQLITE"_s))
-        return fail(u"the Qt SQLite driver (QSQLITE) is not available"_s, error);
+        return fail(u"the Qt SQLite driver (QSQLITE) is not available"_s);
 
     if (!m_db.isValid())
         m_db = QSqlDatabase::addDatabase(u"QSQLITE"_s, m_connectionName);
     m_db.setDatabaseName(info.absoluteFilePath());
     if (!m_db.open())
-        return fail(u"cannot open %1: %2"_s.arg(m_filePath, m_db.lastError().text()), error);
+        return fail(u"cannot open %1: %2"_s.arg(m_filePath, m_db.lastError().text()));
 
     // Read the version before changing anything: a newer file must not even be switched to WAL.
-    int version = 0;
-    if (!pragma(m_db, u"PRAGMA busy_timeout = %1"_s.arg(BusyTimeoutMs), nullptr, &message)
-        || !readSchemaVersion(&version, &message))
-        return fail(message, error);
+    if (!pragma(m_db, u"PRAGMA busy_timeout = %1"_s.arg(BusyTimeoutMs), nullptr, &message))
+        return fail(message);
+    const Result<int> read = readSchemaVersion();
+    if (!read)
+        return fail(read.error().message);
+    const int version = read.value();
     const int latest = m_migrations.isEmpty() ? 0 : m_migrations.constLast().version;
     if (version > latest) {
         return fail(
             u"%1 has schema version %2, newer than this Berth understands (%3); use a newer Berth"_s.arg(m_filePath)
                 .arg(version)
-                .arg(latest),
-            error);
+                .arg(latest));
     }
     m_schemaVersion = version;
 
-    if (!configure(&message))
-        return fail(message, error);
+    if (const Result<void> configured = configure(); !configured)
+        return fail(configured.error().message);
     for (const char *suffix : {"-wal", "-shm"}) // an earlier Berth's, with their own mode
         restrictToOwner(info.absoluteFilePath() + QLatin1String(suffix), kPrivateFile);
     for (const Migration &migration : std::as_const(m_migrations)) {
         if (migration.version <= m_schemaVersion)
             continue;
-        if (!apply(migration, &message))
-            return fail(message, error);
+        if (const Result<void> applied = apply(migration); !applied)
+            return fail(applied.error().message);
         m_schemaVersion = migration.version;
     }
-    return true;
+    return {};
 }
 
 bool Database::isOpen() const
@@ -184,88 +185,78 @@ QString Database::filePath() const
     return m_filePath;
 }
 
-bool Database::fail(const QString &message, QString *error)
+Error Database::fail(const QString &message)
 {
     qCWarning(lcStorage).noquote() << message;
-    if (error)
-        *error = message;
     close();
-    return false;
+    return {Error::Kind::Internal, message};
 }
 
-bool Database::configure(QString *error)
+namespace {
+Error failure(const QString &message)
+{
+    return {Error::Kind::Internal, message};
+}
+} // namespace
+
+Result<void> Database::configure()
 {
     // WAL: readers never block the writer; synchronous=FULL: a committed deploy survives power loss.
+    QString message;
     QVariant mode;
-    if (!pragma(m_db, u"PRAGMA journal_mode = WAL"_s, &mode, error))
-        return false;
-    if (mode.toString().compare(u"wal"_s, Qt::CaseInsensitive) != 0) {
-        *error = u"cannot switch %1 to WAL (journal mode is %2)"_s.arg(m_filePath, mode.toString());
-        return false;
-    }
+    if (!pragma(m_db, u"PRAGMA journal_mode = WAL"_s, &mode, &message))
+        return failure(message);
+    if (mode.toString().compare(u"wal"_s, Qt::CaseInsensitive) != 0)
+        return failure(u"cannot switch %1 to WAL (journal mode is %2)"_s.arg(m_filePath, mode.toString()));
     QVariant foreignKeys;
-    if (!pragma(m_db, u"PRAGMA synchronous = FULL"_s, nullptr, error)
-        || !pragma(m_db, u"PRAGMA foreign_keys = ON"_s, nullptr, error)
-        || !pragma(m_db, u"PRAGMA foreign_keys"_s, &foreignKeys, error))
-        return false;
-    if (foreignKeys.toInt() != 1) {
-        *error = u"this SQLite build cannot enforce foreign keys"_s;
-        return false;
-    }
-    return true;
+    if (!pragma(m_db, u"PRAGMA synchronous = FULL"_s, nullptr, &message)
+        || !pragma(m_db, u"PRAGMA foreign_keys = ON"_s, nullptr, &message)
+        || !pragma(m_db, u"PRAGMA foreign_keys"_s, &foreignKeys, &message))
+        return failure(message);
+    if (foreignKeys.toInt() != 1)
+        return failure(u"this SQLite build cannot enforce foreign keys"_s);
+    return {};
 }
 
-bool Database::readSchemaVersion(int *version, QString *error)
+Result<int> Database::readSchemaVersion()
 {
     QSqlQuery query(m_db);
     query.prepare(u"SELECT COUNT(*) FROM sqlite_master WHERE type = 'table' AND name = ?"_s);
     query.addBindValue(u"schema_version"_s);
-    if (!sql::exec(query, error) || !query.next())
-        return false;
-    if (query.value(0).toInt() == 0) {
-        *version = 0;
-        return true;
-    }
-    if (!query.exec(u"SELECT MAX(version) FROM schema_version"_s) || !query.next()) {
-        *error = u"cannot read the schema version of %1: %2"_s.arg(m_filePath, query.lastError().text());
-        return false;
-    }
-    *version = query.value(0).toInt();
-    return true;
+    if (QString message; !sql::exec(query, &message) || !query.next())
+        return failure(message);
+    if (query.value(0).toInt() == 0)
+        return 0;
+    if (!query.exec(u"SELECT MAX(version) FROM schema_version"_s) || !query.next())
+        return failure(u"cannot read the schema version of %1: %2"_s.arg(m_filePath, query.lastError().text()));
+    return query.value(0).toInt();
 }
 
-bool Database::apply(const Migration &migration, QString *error)
+Result<void> Database::apply(const Migration &migration)
 {
     Transaction transaction(m_db);
-    if (!transaction.isActive()) {
-        *error = u"cannot begin migration %1: %2"_s.arg(migration.version).arg(m_db.lastError().text());
-        return false;
-    }
+    if (!transaction.isActive())
+        return failure(u"cannot begin migration %1: %2"_s.arg(migration.version).arg(m_db.lastError().text()));
     QSqlQuery query(m_db);
     if (!query.exec(u"CREATE TABLE IF NOT EXISTS schema_version ("
-                    "version INTEGER PRIMARY KEY NOT NULL, applied_at TEXT NOT NULL)"_s)) {
-        *error = u"cannot create schema_version: %1"_s.arg(query.lastError().text());
-        return false;
-    }
+                    "version INTEGER PRIMARY KEY NOT NULL, applied_at TEXT NOT NULL)"_s))
+        return failure(u"cannot create schema_version: %1"_s.arg(query.lastError().text()));
     // QSQLITE runs only the first statement of a string, hence one statement per list entry.
     for (const QString &statement : migration.statements) {
         if (!query.exec(statement)) {
-            *error = u"migration %1 failed: %2 (in: %3)"_s.arg(migration.version)
-                         .arg(query.lastError().text(), statement.simplified());
-            return false;
+            return failure(u"migration %1 failed: %2 (in: %3)"_s.arg(migration.version)
+                               .arg(query.lastError().text(), statement.simplified()));
         }
     }
     query.prepare(u"INSERT INTO schema_version (version, applied_at) VALUES (?, ?)"_s);
     query.addBindValue(migration.version);
     query.addBindValue(toStorageTime(QDateTime::currentDateTimeUtc()));
-    if (!sql::exec(query, error))
-        return false;
+    if (QString message; !sql::exec(query, &message))
+        return failure(message);
     query.finish();
-    if (!transaction.commit()) {
-        *error = u"cannot commit migration %1: %2"_s.arg(migration.version).arg(m_db.lastError().text());
-        return false;
-    }
-    return true;
+    if (!transaction.commit())
+        return failure(u"cannot commit migration %1: %2"_s.arg(migration.version).arg(m_db.lastError().text()));
+    return {};
 }
 
 } // namespace berth

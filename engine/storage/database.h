@@ -2,6 +2,7 @@
 
 #include "migrations.h"
 #include "transaction.h"
+#include "core/error.h"
 
 #include <QList>
 #include <QSqlDatabase>
@@ -21,7 +22,7 @@ public:
 
     // Creates parent folders, opens the file and applies pending migrations, each in its own transaction. A file
     // whose schema is newer than the newest migration (written by a later Berth) is refused without being written.
-    bool open(QString *error = nullptr);
+    Result<void> open();
     bool isOpen() const;
     void close();
 
@@ -31,10 +32,10 @@ public:
     QString filePath() const;
 
 private:
-    bool fail(const QString &message, QString *error);
-    bool configure(QString *error);
-    bool readSchemaVersion(int *version, QString *error);
-    bool apply(const Migration &migration, QString *error);
+    Error fail(const QString &message); // logs it and closes the file
+    Result<void> configure();
+    Result<int> readSchemaVersion();
+    Result<void> apply(const Migration &migration);
 
     QString m_filePath;
     QList<Migration> m_migrations;

@@ -391,8 +391,7 @@ DeploymentRepository::WriteResult DeploymentRepository::failure(const QSqlQuery 
 DeploymentRepository::WriteResult DeploymentRepository::failedWrite() const
 {
     // SQLITE_FULL, in SQLite's fixed wording: the disk (or the database's page limit) is full.
-    return m_lastError.contains(u"database or disk is full"_s, Qt::CaseInsensitive) ? WriteResult::Full
-                                                                                    : WriteResult::Failed;
+    return sql::isStorageFull(m_lastError) ? WriteResult::Full : WriteResult::Failed;
 }
 
 } // namespace berth

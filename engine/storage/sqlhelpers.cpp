@@ -68,5 +68,11 @@ bool exec(QSqlQuery &query, QString *error)
     return false;
 }
 
+bool isStorageFull(const QString &errorText)
+{
+    // SQLite's fixed wording for SQLITE_FULL, whatever the locale.
+    return errorText.contains(QLatin1String("database or disk is full"), Qt::CaseInsensitive);
+}
+
 } // namespace sql
 } // namespace berth

@@ -34,6 +34,8 @@ QDateTime time(const QSqlQuery &query, int column);
 // Executes a prepared query; on failure describes it in *error when given. Callers decide whether a failure is
 // worth a warning: a taken slug, for one, is an ordinary answer.
 bool exec(QSqlQuery &query, QString *error = nullptr);
+// Whether a failed statement's error text is SQLITE_FULL (the disk, or the database's page limit, is full).
+bool isStorageFull(const QString &errorText);
 
 } // namespace sql
 } // namespace berth

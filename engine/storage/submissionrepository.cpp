@@ -86,7 +86,7 @@ SubmissionRepository::InsertResult SubmissionRepository::insert(const Submission
     query.finish();
     if (!transaction.commit()) {
         m_lastError = m_db.connection().lastError().text();
-        return InsertResult::Failed;
+        return sql::isStorageFull(m_lastError) ? InsertResult::Full : InsertResult::Failed;
     }
     if (pruned)
         *pruned = doomed;
@@ -194,7 +194,7 @@ void SubmissionRepository::fail(const QSqlQuery &query) const
 SubmissionRepository::InsertResult SubmissionRepository::failure(const QSqlQuery &query) const
 {
     fail(query);
-    return InsertResult::Failed;
+    return sql::isStorageFull(m_lastError) ? InsertResult::Full : InsertResult::Failed;
 }
 
 } // namespace berth

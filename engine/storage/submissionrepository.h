@@ -21,7 +21,7 @@ class SubmissionRepository final
 public:
     explicit SubmissionRepository(Database &db);
 
-    enum class InsertResult { Ok, DailyLimitReached, Failed };
+    enum class InsertResult { Ok, DailyLimitReached, Full, Failed }; // Full: SQLITE_FULL, the disk is full
 
     // In one transaction: refuses when `day` (e.g. "2026-11-21") already counts perDay submissions of the
     // deployment; otherwise deletes the oldest ones so that at most maxStored remain with the new one, inserts it

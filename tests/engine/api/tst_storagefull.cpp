@@ -2,14 +2,18 @@
 // {"error": "Not enough storage space on the server"} and nothing of the server's paths or the system's words; the
 // first deploy after space is freed works. The disk is made full by the blob store's write-fault hook and by
 // SQLite's page limit, so no root or real full disk is needed.
-#include "api/apierror.h"
+#include "web/apierror.h"
 #include "domain/clock.h"
+#include "domain/counterservice.h"
 #include "domain/deploymentservice.h"
-#include "domain/limits.h"
+#include "domain/plantable.h"
 #include "domain/sitetable.h"
+#include "domain/submissionservice.h"
 #include "storage/blobstore.h"
+#include "storage/counterrepository.h"
 #include "storage/database.h"
 #include "storage/deploymentrepository.h"
+#include "storage/submissionrepository.h"
 #include "storage/userrepository.h"
 
 #include <QJsonDocument>
@@ -44,6 +48,7 @@ class TestStorageFull : public QObject
     QThreadPool m_workers;
     std::unique_ptr<DeploymentService> m_service;
     std::atomic<bool> m_diskFull {false};
+    std::unique_ptr<UserRepository> m_users;
     User m_owner {u"usr_full"_s, u"full@example.com"_s, u"pro"_s, false, T0};
 
     Result<Deployment> deploy(const QString &path, const QByteArray &content)
@@ -55,8 +60,24 @@ class TestStorageFull : public QObject
         return finished ? future.result() : Result<Deployment>();
     }
 
-    // The answer the API gives for this error, as a client reads it.
-    static void verifyInsufficientStorage(const Result<Deployment> &result)
+    // SQLite's page limit at the database's current size: the next write that needs a page gets SQLITE_FULL.
+    void fillDatabase()
+    {
+        QSqlQuery query(m_db->connection());
+        QVERIFY(query.exec(u"PRAGMA page_count"_s) && query.next());
+        const int pages = query.value(0).toInt();
+        query.finish();
+        QVERIFY(query.exec(u"PRAGMA max_page_count = %1"_s.arg(pages)));
+    }
+    void freeDatabase()
+    {
+        QSqlQuery query(m_db->connection());
+        QVERIFY(query.exec(u"PRAGMA max_page_count = 1073741823"_s));
+    }
+
+    // The answer the API and the built-in endpoints give for this error, as a client reads it.
+    template<typename T>
+    static void verifyInsufficientStorage(const Result<T> &result)
     {
         QVERIFY(!result);
         const HttpResponse response = errorResponse(result.error());
@@ -71,7 +92,8 @@ private Q_SLOTS:
         m_dir = std::make_unique<QTemporaryDir>();
         m_db = std::make_unique<Database>(m_dir->filePath(u"berth.sqlite"_s));
         QVERIFY(m_db->open());
-        QVERIFY(UserRepository(*m_db).insert(m_owner));
+        m_users = std::make_unique<UserRepository>(*m_db);
+        QVERIFY(m_users->insert(m_owner));
         m_repository = std::make_unique<DeploymentRepository>(*m_db);
         m_blobs = std::make_unique<BlobStore>(m_dir->filePath(u"blobs"_s));
         QVERIFY(m_blobs->init());
@@ -86,6 +108,7 @@ private Q_SLOTS:
         m_workers.waitForDone();
         m_service.reset();
         m_repository.reset();
+        m_users.reset();
         m_db.reset();
         m_dir.reset();
     }
@@ -131,6 +154,32 @@ private Q_SLOTS:
 
         QVERIFY(query.exec(u"PRAGMA max_page_count = 1073741823"_s));
         QVERIFY(deploy(u"after.txt"_s, "after"));
+    }
+
+    // A visitor's form post or counter increment on a full disk: 507 too, and the next one after space is freed works.
+    void fullDatabaseForVisitors()
+    {
+        const Result<Deployment> site = deploy(u"index.html"_s, "<p>form</p>");
+        QVERIFY(site);
+        SubmissionRepository submissionRepository(*m_db);
+        CounterRepository counterRepository(*m_db);
+        SubmissionService submissions(submissionRepository, *m_repository, *m_users, m_plans, m_clock);
+        CounterService counters(counterRepository, *m_repository, *m_users, m_plans, m_clock);
+
+        fillDatabase();
+        // Rows are small; a long message and counter names fill pages fast.
+        Result<Submission> refused = Submission();
+        for (int i = 0; i < 50 && refused; ++i)
+            refused = submissions.receive(site.value(), QJsonObject {{u"message"_s, QString(3000, u'm')}});
+        verifyInsufficientStorage(refused);
+        Result<qint64> notCounted = qint64(0);
+        for (int i = 0; i < 50 && notCounted; ++i)
+            notCounted = counters.increment(site.value(), u"visits-%1-%2"_s.arg(QString(40, u'c')).arg(i));
+        verifyInsufficientStorage(notCounted);
+
+        freeDatabase();
+        QVERIFY(submissions.receive(site.value(), QJsonObject {{u"message"_s, u"after"_s}}));
+        QVERIFY(counters.increment(site.value(), u"after"_s));
     }
 };
 

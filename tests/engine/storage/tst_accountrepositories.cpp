@@ -34,7 +34,7 @@ ApiKey key(const QString &id, const QString &userId, const QByteArray &hash, con
 class TestAccountRepositories final : public QObject
 {
     Q_OBJECT
-private slots:
+private Q_SLOTS:
     void init()
     {
         m_dir.reset(new QTemporaryDir);

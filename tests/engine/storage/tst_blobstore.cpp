@@ -1,4 +1,5 @@
 #include "storage/blobstore.h"
+#include "common/resultassert.h"
 
 #include <QAtomicInt>
 #include <QDir>
@@ -41,14 +42,13 @@ bool writeFile(const QString &path, const QByteArray &data)
 class TestBlobStore final : public QObject
 {
     Q_OBJECT
-private slots:
+private Q_SLOTS:
     void init()
     {
         m_dir.reset(new QTemporaryDir);
         QVERIFY(m_dir->isValid());
         m_store.reset(new BlobStore(m_dir->filePath(u"blobs"_s)));
-        QString error;
-        QVERIFY2(m_store->init(&error), qPrintable(error));
+        BERTH_VERIFY_OK(m_store->init());
         QVERIFY(QFileInfo(m_dir->filePath(u"blobs"_s)).isDir());
     }
 

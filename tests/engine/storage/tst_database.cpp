@@ -1,4 +1,5 @@
 #include "storage/database.h"
+#include "common/resultassert.h"
 
 #include <QFile>
 #include <QSqlError>
@@ -55,7 +56,7 @@ QByteArray contentsOf(const QString &path)
 class TestDatabase final : public QObject
 {
     Q_OBJECT
-private slots:
+private Q_SLOTS:
     void init()
     {
         m_dir.reset(new QTemporaryDir);
@@ -65,8 +66,7 @@ private slots:
     void opensInWalModeWithForeignKeys()
     {
         Database db(m_dir->filePath(u"nested/folder/berth.db"_s));
-        QString error;
-        QVERIFY2(db.open(&error), qPrintable(error));
+        BERTH_VERIFY_OK(db.open());
         QVERIFY(QFile::exists(m_dir->filePath(u"nested/folder/berth.db"_s)));
         QCOMPARE(scalar(db, u"PRAGMA journal_mode"_s).toString(), u"wal"_s);
         QCOMPARE(scalar(db, u"PRAGMA foreign_keys"_s).toInt(), 1);
@@ -107,8 +107,7 @@ private slots:
             QVERIFY(exec(db, u"INSERT INTO notes (body) VALUES (?)"_s, {u"kept"_s}));
         }
         Database db(path, {NotesV1, NotesV2});
-        QString error;
-        QVERIFY2(db.open(&error), qPrintable(error));
+        BERTH_VERIFY_OK(db.open());
         QCOMPARE(db.schemaVersion(), 2);
         QCOMPARE(scalar(db, u"SELECT body || '/' || tag FROM notes"_s).toString(), u"kept/none"_s);
     }
@@ -126,9 +125,9 @@ private slots:
             const Migration broken {2,
                                     {u"ALTER TABLE notes ADD COLUMN tag TEXT"_s, u"INSERT INTO missing VALUES (1)"_s}};
             Database db(path, {NotesV1, broken});
-            QString error;
-            QVERIFY(!db.open(&error));
-            QVERIFY2(error.contains(u"migration 2"_s), qPrintable(error));
+            const Result<void> opened = db.open();
+            QVERIFY(!opened);
+            QVERIFY2(opened.error().message.contains(u"migration 2"_s), qPrintable(opened.error().message));
             QVERIFY(!db.connection().isOpen());
         }
         Database db(path, {NotesV1});
@@ -152,9 +151,9 @@ private slots:
         QVERIFY(!before.isEmpty());
 
         Database db(path, {NotesV1, NotesV2});
-        QString error;
-        QVERIFY(!db.open(&error));
-        QVERIFY2(error.contains(u"newer"_s), qPrintable(error));
+        const Result<void> opened = db.open();
+        QVERIFY(!opened);
+        QVERIFY2(opened.error().message.contains(u"newer"_s), qPrintable(opened.error().message));
         QVERIFY(!db.connection().isOpen());
         QCOMPARE(contentsOf(path), before);
         QVERIFY(!QFile::exists(path + u"-wal"_s));
@@ -167,9 +166,9 @@ private slots:
     void refusesMisorderedMigrations()
     {
         Database db(m_dir->filePath(u"bad.db"_s), {NotesV2, NotesV1});
-        QString error;
-        QVERIFY(!db.open(&error));
-        QVERIFY(!error.isEmpty());
+        const Result<void> opened = db.open();
+        QVERIFY(!opened);
+        QVERIFY(!opened.error().message.isEmpty());
     }
 
     void transactionRollsBackUnlessCommitted()

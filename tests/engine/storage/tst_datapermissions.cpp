@@ -2,6 +2,7 @@
 // owner-read-only (0400) in 0700 folders; data an earlier Berth left readable to all is fixed when it opens.
 #include "storage/blobstore.h"
 #include "storage/database.h"
+#include "common/resultassert.h"
 
 #include <QDir>
 #include <QFile>
@@ -45,9 +46,11 @@ private:
     // Opens the database and the blob store as an Engine does, stores one blob and returns its path.
     QString openAndStore(Database &database, BlobStore &store)
     {
-        QString error;
-        if (!database.open(&error) || !store.init(&error)) {
-            qWarning("%s", qPrintable(error));
+        Result<void> ready = database.open();
+        if (ready)
+            ready = store.init();
+        if (!ready) {
+            qWarning("%s", qPrintable(ready.error().message));
             return {};
         }
         QSqlQuery query(database.connection()); // a write, so the -wal file has content
@@ -66,7 +69,7 @@ private:
         QCOMPARE(modeOf(blob), 0400);
     }
 
-private slots:
+private Q_SLOTS:
     void initTestCase() { QVERIFY(m_dir.isValid()); }
 
     void newDataIsPrivate()
@@ -95,9 +98,8 @@ private slots:
 
         Database database(db());
         BlobStore store(blobs());
-        QString error;
-        QVERIFY2(database.open(&error), qPrintable(error));
-        QVERIFY2(store.init(&error), qPrintable(error));
+        BERTH_VERIFY_OK(database.open());
+        BERTH_VERIFY_OK(store.init());
         verifyPrivate(blob);
         QCOMPARE(store.read(BlobStore::hashOf("private content")), QByteArray("private content"));
     }

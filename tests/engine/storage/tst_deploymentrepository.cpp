@@ -75,7 +75,7 @@ void compareRows(const Deployment &actual, const Deployment &expected)
 class TestDeploymentRepository final : public QObject
 {
     Q_OBJECT
-private slots:
+private Q_SLOTS:
     // Schema 4 adds the title's source: rows from before it read as the owner's title and are listed for
     // DeploymentService to resolve; rows written since carry their source.
     void schemaFourKeepsOlderRowsAndMarksTheirTitleSourceUnknown()

@@ -6,6 +6,7 @@
 #include "storage/apikeyrepository.h"
 #include "storage/signinrequestrepository.h"
 #include "storage/submissionrepository.h"
+#include "common/resultassert.h"
 
 #include <QSqlQuery>
 #include <QTemporaryDir>
@@ -53,7 +54,7 @@ private:
     std::unique_ptr<QTemporaryDir> m_dir;
     std::unique_ptr<Database> m_db;
 
-private slots:
+private Q_SLOTS:
     void init()
     {
         m_dir = std::make_unique<QTemporaryDir>();
@@ -78,8 +79,7 @@ private slots:
             QVERIFY(ApiKeyRepository(v2).insert(key(u"key_old"_s, u"usr_a"_s)));
         }
         Database db(path);
-        QString error;
-        QVERIFY2(db.open(&error), qPrintable(error));
+        BERTH_VERIFY_OK(db.open());
         QVERIFY(Database::latestSchemaVersion() >= 3);
         QCOMPARE(db.schemaVersion(), Database::latestSchemaVersion());
         QVERIFY(ApiKeyRepository(db).find(u"key_old"_s));
@@ -99,8 +99,7 @@ private slots:
             QVERIFY(SignInRequestRepository(v3).replace(request(u"ann@example.com"_s, "h1", T0.addSecs(600)), T0));
         }
         Database db(path);
-        QString error;
-        QVERIFY2(db.open(&error), qPrintable(error));
+        BERTH_VERIFY_OK(db.open());
         QCOMPARE(db.schemaVersion(), Database::latestSchemaVersion());
         SignInRequestRepository requests(db);
         QCOMPARE(requests.find(u"ANN@example.com"_s)->codeHash, QByteArray("h1"));

@@ -4,6 +4,7 @@
 
 #include "storage/counterrepository.h"
 #include "storage/submissionrepository.h"
+#include "common/resultassert.h"
 
 #include <QSqlQuery>
 #include <QTemporaryDir>
@@ -30,7 +31,7 @@ class TestSiteDataMigration final : public QObject
 {
     Q_OBJECT
 
-private slots:
+private Q_SLOTS:
     void upgradesVersionOneKeepingDeployments()
     {
         QTemporaryDir dir;
@@ -42,8 +43,7 @@ private slots:
             QVERIFY(berth::test::insertDeployment(v1, u"dep_old"_s));
         }
         Database db(path);
-        QString error;
-        QVERIFY2(db.open(&error), qPrintable(error));
+        BERTH_VERIFY_OK(db.open());
         QVERIFY(Database::latestSchemaVersion() >= 2);
         QCOMPARE(db.schemaVersion(), Database::latestSchemaVersion());
         QVERIFY(DeploymentRepository(db).find(u"dep_old"_s));

@@ -8,7 +8,7 @@ using namespace berth;
 class TestTimestamps final : public QObject
 {
     Q_OBJECT
-private slots:
+private Q_SLOTS:
     void writesUtcWithMillisecondsAndZ()
     {
         const QDateTime local(QDate(2024, 3, 10), QTime(12, 34, 56, 7), Qt::OffsetFromUTC, 5 * 3600);

@@ -6,8 +6,9 @@
 
 namespace berth {
 
-// A refusal of the domain, typed so that each front end maps it once: the API to an HTTP status
-// (api/apierror.cpp), the dashboard to a message box.
+// Why something could not be done, typed so that each front end maps it once: the API and the sites to an HTTP
+// status (web/apierror.cpp), the dashboard to words (ui/errortext.cpp). Every layer returns its failures this way,
+// storage included: as a Result<T>.
 struct Error
 {
     enum class Kind
@@ -58,6 +59,25 @@ public:
 private:
     std::optional<T> m_value;
     Error m_error;
+};
+
+// Success with nothing to return, or the Error that prevented it.
+template<>
+class Result<void>
+{
+public:
+    Result() = default; // success
+    Result(Error error)
+        : m_error(std::move(error))
+    {
+    }
+
+    bool ok() const { return !m_error.has_value(); }
+    explicit operator bool() const { return ok(); }
+    const Error &error() const { return *m_error; }
+
+private:
+    std::optional<Error> m_error;
 };
 
 } // namespace berth
