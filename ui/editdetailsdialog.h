@@ -1,7 +1,7 @@
 #pragma once
 
 #include "dashboardcontext.h"
-#include "domain/error.h"
+#include "core/error.h"
 #include "storage/deployment.h"
 
 #include <QDialog>

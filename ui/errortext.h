@@ -1,6 +1,6 @@
 #pragma once
 
-#include "domain/error.h"
+#include "core/error.h"
 
 #include <QCoreApplication>
 

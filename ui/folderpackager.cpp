@@ -2,7 +2,7 @@
 
 #include "domain/filepath.h"
 #include "domain/folderfiles.h"
-#include "domain/limits.h"
+#include "domain/deploymentlimits.h"
 #include "domain/mimetypes.h"
 
 #include <QDir>

@@ -3,7 +3,7 @@
 #include "actionbutton.h"
 #include "actionmaker.h"
 #include "domain/accountservice.h"
-#include "domain/limits.h"
+#include "domain/plantable.h"
 #include "engine.h"
 #include "icons.h"
 #include "plantext.h"

@@ -4,7 +4,7 @@
 #include "engine.h"
 #include "domain/accountservice.h"
 #include "domain/clock.h"
-#include "domain/limits.h"
+#include "domain/plantable.h"
 #include "domain/otpservice.h"
 #include "domain/signinpolicy.h"
 

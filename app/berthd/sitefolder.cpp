@@ -2,7 +2,7 @@
 
 #include "domain/filepath.h"
 #include "domain/folderfiles.h"
-#include "domain/limits.h"
+#include "domain/deploymentlimits.h"
 #include "domain/mimetypes.h"
 
 #include <QDir>
@@ -19,6 +19,10 @@ QString megabytes(qint64 bytes)
 {
     return QString::number(double(bytes) / double(kMiB), 'f', 1) + u" MB"_s;
 }
+QString limit(qint64 bytes) // "5 MB"
+{
+    return QString::number(bytes / kMiB) + u" MB"_s;
+}
 
 Error tooLarge(const QString &message)
 {
@@ -33,13 +37,14 @@ Result<Content> readHtml(const QFileInfo &info)
 {
     if (info.size() > kMaxHtmlBytes)
         return tooLarge(
-            u"\"%1\" is %2; a single HTML page can be at most 5 MB"_s.arg(info.fileName(), megabytes(info.size())));
+            u"\"%1\" is %2; a single HTML page can be at most %3"_s.arg(info.fileName(), megabytes(info.size()),
+                                                                           limit(kMaxHtmlBytes)));
     QFile file(info.absoluteFilePath());
     if (!file.open(QIODevice::ReadOnly))
         return problem(u"\"%1\" could not be read: %2"_s.arg(info.fileName(), file.errorString()));
     const QByteArray bytes = file.read(kMaxHtmlBytes + 1);
     if (bytes.size() > kMaxHtmlBytes)
-        return tooLarge(u"\"%1\" is over 5 MB; a single HTML page can be at most 5 MB"_s.arg(info.fileName()));
+        return tooLarge(u"\"%1\" is over %2; a single HTML page can be at most %2"_s.arg(info.fileName(), limit(kMaxHtmlBytes)));
     if (bytes.trimmed().isEmpty())
         return problem(u"\"%1\" is empty"_s.arg(info.fileName()));
     Content content;
@@ -65,12 +70,14 @@ std::optional<Error> checkListing(const QList<FolderFile> &entries, const QStrin
             return problem(pathError);
         if (entry.size > kMaxFileBytes)
             return tooLarge(
-                u"File \"%1\" is %2; each file can be at most 10 MB"_s.arg(entry.relativePath, megabytes(entry.size)));
+                u"File \"%1\" is %2; each file can be at most %3"_s.arg(entry.relativePath, megabytes(entry.size),
+                                                                          limit(kMaxFileBytes)));
         total += entry.size;
     }
     if (total > kMaxTotalBytes)
         return tooLarge(
-            u"\"%1\" holds %2 of files; a site can be at most 50 MB in total"_s.arg(folder, megabytes(total)));
+            u"\"%1\" holds %2 of files; a site can be at most %3 in total"_s.arg(folder, megabytes(total),
+                                                                                   limit(kMaxTotalBytes)));
     return std::nullopt;
 }
 
@@ -101,7 +108,7 @@ Result<Content> read(const QString &path)
             return problem(u"\"%1\" could not be read: %2"_s.arg(entry.relativePath, file.errorString()));
         const QByteArray bytes = file.read(kMaxFileBytes + 1);
         if (bytes.size() > kMaxFileBytes) // grew since it was listed
-            return tooLarge(u"File \"%1\" is over 10 MB; each file can be at most 10 MB"_s.arg(entry.relativePath));
+            return tooLarge(u"File \"%1\" is over %2; each file can be at most %2"_s.arg(entry.relativePath, limit(kMaxFileBytes)));
         const QString normalised = FilePath::normalise(entry.relativePath, nullptr);
         files.append(QJsonObject {{u"path"_s, normalised}, {u"content"_s, QString::fromLatin1(bytes.toBase64())},
             {u"encoding"_s, u"base64"_s}, {u"contentType"_s, QString::fromLatin1(MimeTypes::forPath(normalised))}});
@@ -109,8 +116,8 @@ Result<Content> read(const QString &path)
         content.hasIndex = content.hasIndex || normalised == u"index.html"_s;
     }
     if (content.totalBytes > kMaxTotalBytes)
-        return tooLarge(u"\"%1\" holds %2 of files; a site can be at most 50 MB in total"_s.arg(
-            info.fileName(), megabytes(content.totalBytes)));
+        return tooLarge(u"\"%1\" holds %2 of files; a site can be at most %3 in total"_s.arg(
+            info.fileName(), megabytes(content.totalBytes), limit(kMaxTotalBytes)));
     content.fileCount = int(files.size());
     content.fields.insert(u"files"_s, files);
     return content;

@@ -1,7 +1,7 @@
 #include "accountservice.h"
 
 #include "clock.h"
-#include "limits.h"
+#include "plantable.h"
 #include "randomid.h"
 #include "storage/apikeyrepository.h"
 #include "storage/userrepository.h"

@@ -2,7 +2,7 @@
 
 #include "clock.h"
 #include "deploymentservice.h"
-#include "limits.h"
+#include "plantable.h"
 #include "randomid.h"
 #include "storage/agentclaimrepository.h"
 #include "storage/apikeyrepository.h"

@@ -3,7 +3,7 @@
 #include "clock.h"
 #include "gzip.h"
 #include "htmlscanner.h"
-#include "limits.h"
+#include "plantable.h"
 #include "passwordhasher.h"
 #include "randomid.h"
 #include "sitetable.h"

@@ -1,7 +1,7 @@
 #include "deployrequest.h"
 
 #include "domain/filepath.h"
-#include "domain/limits.h"
+#include "domain/deploymentlimits.h"
 #include "domain/mimetypes.h"
 #include "domain/slugrules.h"
 
@@ -93,20 +93,6 @@ QString presentString(const QJsonValue &value)
     return text.isNull() ? u""_s : text;
 }
 
-// A size over a limit in MB, with as many decimals as it takes not to read as the limit itself ("5.000001", never
-// "5.0" for 5 MB and a byte).
-QString mebibytesOver(qint64 bytes, qint64 limit)
-{
-    const double value = double(bytes) / double(kMiB);
-    const double bound = double(limit) / double(kMiB);
-    for (int decimals = 1; decimals < 7; ++decimals) {
-        const QString shown = QString::number(value, 'f', decimals);
-        if (shown.toDouble() > bound)
-            return shown;
-    }
-    return QString::number(value, 'f', 7);
-}
-
 // Fields a body may carry besides kKnownFields, by mode.
 const QLatin1String kFileFields[] = {"path"_L1, "content"_L1, "encoding"_L1, "contentType"_L1};
 
@@ -195,7 +181,7 @@ qint64 base64DecodedSize(QStringView text, bool *hasSpace)
 
 Result<QByteArray> decodeContent(QString &&text, bool base64, const QString &where, const QString &path)
 {
-    const auto oversized = [&path] { return tooLarge(u"File \"%1\" exceeds the 10 MB per-file limit"_s.arg(path)); };
+    const auto oversized = [&path] { return tooLarge(DeploymentLimits::fileTooLarge(path)); };
     if (!base64) {
         if (utf8Size(text) > kMaxFileBytes)
             return oversized();
@@ -270,7 +256,7 @@ Result<QList<FileUpload>> parseFiles(const QJsonArray &array)
     if (array.isEmpty())
         return badRequest(u"files must not be empty"_s);
     if (array.size() > kMaxFilesPerDeployment)
-        return tooLarge(u"A deployment can have at most %1 files"_s.arg(kMaxFilesPerDeployment));
+        return tooLarge(DeploymentLimits::tooManyFiles());
 
     QList<FileUpload> files;
     files.reserve(array.size());
@@ -286,7 +272,7 @@ Result<QList<FileUpload>> parseFiles(const QJsonArray &array)
         seen.insert(file.value().path);
         total += file.value().content.size();
         if (total > kMaxTotalBytes)
-            return tooLarge(u"Total deployment size exceeds the 50 MB limit"_s);
+            return tooLarge(DeploymentLimits::totalTooLarge());
         files.append(std::move(file).value());
     }
     return files;
@@ -366,13 +352,13 @@ std::optional<Error> validateDeployRequest(const DeployRequest &request)
         if (request.html->isEmpty())
             return badRequest(u"html must not be empty"_s);
         if (const qint64 bytes = utf8Size(*request.html); bytes > kMaxHtmlBytes)
-            return tooLarge(u"HTML exceeds the 5 MB limit (%1 MB)"_s.arg(mebibytesOver(bytes, kMaxHtmlBytes)));
+            return tooLarge(DeploymentLimits::htmlTooLarge(bytes));
     }
     if (request.files) {
         if (request.files->isEmpty())
             return badRequest(u"files must not be empty"_s);
         if (request.files->size() > kMaxFilesPerDeployment)
-            return tooLarge(u"A deployment can have at most %1 files"_s.arg(kMaxFilesPerDeployment));
+            return tooLarge(DeploymentLimits::tooManyFiles());
         QSet<QString> seen;
         qint64 total = 0;
         for (const FileUpload &file : *request.files) {
@@ -384,11 +370,11 @@ std::optional<Error> validateDeployRequest(const DeployRequest &request)
                 return badRequest(u"duplicate file path \"%1\""_s.arg(file.path));
             seen.insert(file.path);
             if (file.content.size() > kMaxFileBytes)
-                return tooLarge(u"File \"%1\" exceeds the 10 MB per-file limit"_s.arg(file.path));
+                return tooLarge(DeploymentLimits::fileTooLarge(file.path));
             total += file.content.size();
         }
         if (total > kMaxTotalBytes)
-            return tooLarge(u"Total deployment size exceeds the 50 MB limit"_s);
+            return tooLarge(DeploymentLimits::totalTooLarge());
     }
     if (request.slug) {
         if (const QString problem = SlugRules::validate(*request.slug); !problem.isEmpty())
@@ -438,7 +424,7 @@ Result<DeployRequest> parseDeployRequest(const QByteArray &body, DeployRequest::
             return badRequest(u"html must not be empty"_s);
         const qint64 bytes = utf8Size(html);
         if (bytes > kMaxHtmlBytes)
-            return tooLarge(u"HTML exceeds the 5 MB limit (%1 MB)"_s.arg(mebibytesOver(bytes, kMaxHtmlBytes)));
+            return tooLarge(DeploymentLimits::htmlTooLarge(bytes));
         request.html = std::move(html);
     }
     if (hasFiles) {

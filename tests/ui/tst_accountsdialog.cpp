@@ -4,7 +4,7 @@
 // that the API enforces at once.
 #include "accountsdialog.h"
 #include "domain/accountservice.h"
-#include "domain/limits.h"
+#include "domain/plantable.h"
 #include "domain/plansettings.h"
 #include "domain/signinpolicy.h"
 #include "mailpanel.h"

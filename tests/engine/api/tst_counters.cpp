@@ -1,4 +1,4 @@
-// GET /_counter/:name and POST /_counter/:name/increment (spec 4.9, 8) and the owner's GET|DELETE
+// GET /_counter/:name and POST /_counter/:name/increment (README, "Counters") and the owner's GET|DELETE
 // /deploy/:id/counters, over real HTTP: values, names, the plan's counter cap, the per-IP increment limit, and
 // concurrent increments from several connections. Time is a ManualClock.
 #include "enginefixture.h"

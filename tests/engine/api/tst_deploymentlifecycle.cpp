@@ -1,4 +1,4 @@
-// Every row of spec section 3's transition table over real HTTP: replace, rename, protect,
+// Every transition of a deployment (README, "The API") over real HTTP: replace, rename, protect,
 // unprotect, remove the password, delete; ownership; persistence; serving during a deploy.
 #include "enginefixture.h"
 

@@ -1,4 +1,4 @@
-// POST /deploy, GET /deploy/:id, GET /deploys and the error table of spec section 7, over real HTTP.
+// POST /deploy, GET /deploy/:id, GET /deploys and the error table of README's "Errors", over real HTTP.
 #include "enginefixture.h"
 
 #include <QJsonArray>

@@ -10,7 +10,7 @@ class TestClock final : public QObject
 {
     Q_OBJECT
 
-private slots:
+private Q_SLOTS:
     void systemClockIsUtcNow();
     void manualClock();
     void manualClockConvertsToUtc();

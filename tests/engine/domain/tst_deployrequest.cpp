@@ -1,6 +1,6 @@
 #include "domain/deployrequest.h"
 #include "domain/filepath.h"
-#include "domain/limits.h"
+#include "domain/deploymentlimits.h"
 #include "domain/slugrules.h"
 
 #include <QJsonArray>
@@ -53,7 +53,7 @@ class TestDeployRequest final : public QObject
 {
     Q_OBJECT
 
-private slots:
+private Q_SLOTS:
     void refused_data();
     void refused();
     void htmlWithMetadata();

@@ -9,7 +9,7 @@ class TestFilePath final : public QObject
 {
     Q_OBJECT
 
-private slots:
+private Q_SLOTS:
     void accepted_data();
     void accepted();
     void rejected_data();

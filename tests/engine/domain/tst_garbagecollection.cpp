@@ -3,7 +3,7 @@
 // reference query fails nothing is removed.
 #include "domain/clock.h"
 #include "domain/deploymentservice.h"
-#include "domain/limits.h"
+#include "domain/plantable.h"
 #include "domain/sitetable.h"
 #include "storage/blobstore.h"
 #include "storage/database.h"

@@ -1,4 +1,5 @@
-#include "domain/limits.h"
+#include "domain/deploymentlimits.h"
+#include "domain/plantable.h"
 
 #include <QJsonDocument>
 #include <QTest>
@@ -10,7 +11,7 @@ class TestLimits final : public QObject
 {
     Q_OBJECT
 
-private slots:
+private Q_SLOTS:
     void sizeConstants();
     void defaults_data();
     void defaults();

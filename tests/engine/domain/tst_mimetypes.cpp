@@ -9,7 +9,7 @@ class TestMimeTypes final : public QObject
 {
     Q_OBJECT
 
-private slots:
+private Q_SLOTS:
     void forPath_data();
     void forPath();
     void forPathFallsBackToSystemDatabase();

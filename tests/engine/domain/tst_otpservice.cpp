@@ -102,7 +102,7 @@ private:
     }
     static QString wrong(const QString &code) { return code == u"000000" ? u"000001"_s : u"000000"_s; }
 
-private slots:
+private Q_SLOTS:
     void init()
     {
         m_dir = std::make_unique<QTemporaryDir>();

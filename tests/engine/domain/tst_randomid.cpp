@@ -10,7 +10,7 @@ class TestRandomId final : public QObject
 {
     Q_OBJECT
 
-private slots:
+private Q_SLOTS:
     void base62Length_data();
     void base62Length();
     void base62Alphabet();

@@ -17,7 +17,7 @@ class TestRateLimiter final : public QObject
 {
     Q_OBJECT
 
-private slots:
+private Q_SLOTS:
     void allowsUpToTheLimitThenRefuses()
     {
         ManualClock clock(kStart);

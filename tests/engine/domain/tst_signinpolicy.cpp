@@ -44,7 +44,7 @@ private:
         m_policy = std::make_unique<SignInPolicy>(*m_settings, *m_allowList, m_clock);
     }
 
-private slots:
+private Q_SLOTS:
     void init()
     {
         QFile::remove(m_dir.filePath(u"berth.sqlite"_s));

@@ -9,7 +9,7 @@ class TestSlugRules final : public QObject
 {
     Q_OBJECT
 
-private slots:
+private Q_SLOTS:
     void validate_data();
     void validate();
     void validateMessageStatesTheRule();

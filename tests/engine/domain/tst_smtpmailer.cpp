@@ -12,7 +12,7 @@ class TestSmtpMailer final : public QObject
 {
     Q_OBJECT
 
-private slots:
+private Q_SLOTS:
     void composesAPlainTextMessage()
     {
         const MailMessage message{u"berth@example.com"_s, u"ann@example.com"_s, u"Your Berth sign-in code"_s,

@@ -9,13 +9,6 @@
 
 namespace berth {
 
-// Deployment size limits (spec section 8).
-constexpr qint64 kMiB = 1048576;
-constexpr qint64 kMaxHtmlBytes = 5 * kMiB;
-constexpr qint64 kMaxFileBytes = 10 * kMiB;
-constexpr qint64 kMaxTotalBytes = 50 * kMiB;
-constexpr int kMaxFilesPerDeployment = 10000;
-
 // What one plan allows.
 struct PlanLimits
 {
@@ -32,7 +25,7 @@ struct PlanLimits
     friend bool operator!=(const PlanLimits &a, const PlanLimits &b) { return !(a == b); }
 };
 
-// The limits of each plan: the spec's defaults, adjustable by the operator (stored as JSON in the settings).
+// The limits of each plan: Berth's defaults (README, "Plans and limits"), adjustable by the operator (stored as JSON in the settings).
 class PlanTable final
 {
 public:
