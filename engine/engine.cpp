@@ -18,7 +18,7 @@
 #include "domain/clock.h"
 #include "domain/counterservice.h"
 #include "domain/deploymentservice.h"
-#include "domain/limits.h"
+#include "domain/plantable.h"
 #include "domain/otpservice.h"
 #include "domain/plansettings.h"
 #include "domain/randomid.h"
@@ -51,21 +51,19 @@
 #include <QThreadPool>
 #include <QTimer>
 
-#include <csignal>
-
 using namespace Qt::StringLiterals;
 
 namespace berth {
 
 namespace {
-// A test names a fault point in this variable to have the process killed there (crash-safety test).
-constexpr char kFaultPointVariable[] = "BERTH_FAULT_POINT";
 constexpr char kCookieSecretSetting[] = "cookie_secret"; // signs private sites' access cookies
 constexpr int kCookieSecretBytes = 32;
 constexpr int kPasswordCheckThreads = 2; // Argon2id takes ~64 MiB and tens of ms per check
 constexpr int kStopPollMs = 20; // how often a graceful stop looks whether connections are done
 } // namespace
 
+// Everything the engine is made of, grouped by layer from the bottom up. Members are destroyed in reverse order, so
+// each layer goes away before what it depends on: the HTTP service first, the clock last.
 struct Engine::Parts
 {
     Parts(const EngineSettings &settings, QObject *engineContext)
@@ -77,87 +75,97 @@ struct Engine::Parts
         , userRepository(database)
         , keyRepository(database)
         , settingsRepository(database)
-        , accounts(userRepository, keyRepository, clock)
-        , deployments(deploymentRepository, blobs, siteTable, plans, clock, workers)
-        , addresses(QString(), QString())
-        , router(accounts, rateLimiter, settings.apiRequestsPerMinute)
-        , deploymentsController(deployments, addresses)
-        , statusController(addresses)
         , submissionRepository(database)
         , counterRepository(database)
-        , submissions(submissionRepository, deploymentRepository, userRepository, plans, clock)
-        , counters(counterRepository, deploymentRepository, userRepository, plans, clock)
-        , submissionsController(submissions)
-        , countersController(counters)
-        , builtinEndpoints(submissions, counters, rateLimiter, settings.trustedProxies)
-        , accessControl(clock)
-        , privateGate(accessControl, rateLimiter, passwordChecks, settings.trustedProxies)
-        , siteServer(siteTable, blobs, addresses, privateGate, engineContext)
-        , dispatcher(addresses, router, siteServer, engineContext)
         , allowListRepository(database)
         , signInRequestRepository(database)
         , agentClaimRepository(database)
+        , addresses(QString(), QString())
+        , accounts(userRepository, keyRepository, clock)
+        , deployments(deploymentRepository, blobs, siteTable, plans, clock, workers)
+        , submissions(submissionRepository, deploymentRepository, userRepository, plans, clock)
+        , counters(counterRepository, deploymentRepository, userRepository, plans, clock)
+        , accessControl(clock)
         , signInPolicy(settingsRepository, allowListRepository, clock)
         , planSettings(settingsRepository, plans)
         , otp(database, signInRequestRepository, signInPolicy, accounts, mailer, clock)
         , agents(database, userRepository, keyRepository, agentClaimRepository, deploymentRepository, accounts, plans,
                  clock)
+        , usage(deploymentRepository, submissionRepository, counterRepository, plans, clock)
+        , router(accounts, rateLimiter, settings.apiRequestsPerMinute, settings.trustedProxies)
+        , statusController(addresses)
+        , deploymentsController(deployments, addresses)
+        , submissionsController(submissions)
+        , countersController(counters)
         , authController(agents, otp, signInPolicy, rateLimiter, addresses, settings.trustedProxies)
         , keysController(accounts, clock)
-        // Agents and scripts (issue 13): usage, the API's description, MCP.
-        , usage(deploymentRepository, submissionRepository, counterRepository, plans, clock)
         , meController(usage, addresses)
         , openApiController(router, addresses)
         , mcpController(router, accounts, addresses, clock)
+        , builtinEndpoints(submissions, counters, rateLimiter, settings.trustedProxies)
+        , privateGate(accessControl, rateLimiter, passwordChecks, settings.trustedProxies)
+        , siteServer(siteTable, blobs, addresses, privateGate, engineContext)
+        , dispatcher(addresses, router, siteServer, engineContext)
     {
     }
 
+    // Time, rate limits and the thread pools that do heavy work off the serving threads.
     SystemClock systemClock;
     const Clock &clock;
     RateLimiter rateLimiter;
-    PlanTable plans;
     QThreadPool workers; // deploys: decoding, hashing, blob writes
     QThreadPool passwordChecks; // the password gate's Argon2id checks, apart so that they cannot delay deploys
+
+    // Storage: the database, the blob store and one repository per table.
     Database database;
     BlobStore blobs;
     DeploymentRepository deploymentRepository;
     UserRepository userRepository;
     ApiKeyRepository keyRepository;
     SettingsRepository settingsRepository;
-    SiteTable siteTable;
-    AccountService accounts;
-    DeploymentService deployments;
-    SiteAddresses addresses; // set once the port is known
-    ApiRouter router;
-    DeploymentsController deploymentsController;
-    StatusController statusController;
     SubmissionRepository submissionRepository;
     CounterRepository counterRepository;
-    SubmissionService submissions;
-    CounterService counters;
-    SubmissionsController submissionsController;
-    CountersController countersController;
-    BuiltinEndpoints builtinEndpoints;
-    AccessControl accessControl;
-    PrivateGate privateGate;
-    SiteServer siteServer;
-    HostDispatcher dispatcher;
     AllowListRepository allowListRepository;
     SignInRequestRepository signInRequestRepository;
     AgentClaimRepository agentClaimRepository;
+
+    // Domain: the rules and the services over storage.
+    PlanTable plans;
+    SiteTable siteTable; // what the serving threads read
+    SiteAddresses addresses; // set once the port is known
+    AccountService accounts;
+    DeploymentService deployments;
+    SubmissionService submissions;
+    CounterService counters;
+    AccessControl accessControl;
     SignInPolicy signInPolicy;
     PlanSettings planSettings;
     SmtpMailer mailer; // destroyed after otp: mails in flight finish, their answers find no one to tell
     OtpService otp;
     AgentService agents;
+    UsageReport usage;
+
+    // The management API: its router and controllers.
+    ApiRouter router;
+    StatusController statusController;
+    DeploymentsController deploymentsController;
+    SubmissionsController submissionsController;
+    CountersController countersController;
     AuthController authController;
     KeysController keysController;
-    // Agents and scripts (issue 13).
-    UsageReport usage;
     MeController meController;
     OpenApiController openApiController;
     McpController mcpController;
+
+    // What visitors get.
+    BuiltinEndpoints builtinEndpoints;
+    PrivateGate privateGate;
+    SiteServer siteServer;
+
+    // HTTP: the dispatcher between API and sites, and the serving threads in front of it.
+    HostDispatcher dispatcher;
     std::unique_ptr<HttpService> http;
+
     std::optional<QString> ownerFirstKey;
     bool opened = false;
     bool stopping = false;
@@ -182,13 +190,6 @@ Engine::Engine(EngineSettings settings, QObject *parent)
     m_parts->openApiController.registerRoutes(m_parts->router);
     m_parts->mcpController.registerRoutes(m_parts->router);
     m_parts->siteServer.setEndpoints(&m_parts->builtinEndpoints);
-
-    if (const QByteArray point = qgetenv(kFaultPointVariable); !point.isEmpty()) {
-        m_parts->deployments.setFaultHook([point](const char *reached) {
-            if (point == reached)
-                std::raise(SIGKILL);
-        });
-    }
 }
 
 Engine::~Engine()
@@ -209,8 +210,14 @@ bool Engine::open(QString *error)
             *error = u"Cannot create the data directory %1"_s.arg(m_settings.dataDir);
         return false;
     }
-    if (!m_parts->database.open(error) || !m_parts->blobs.init(error))
+    Result<void> ready = m_parts->database.open();
+    if (ready)
+        ready = m_parts->blobs.init();
+    if (!ready) {
+        if (error)
+            *error = ready.error().message;
         return false;
+    }
     auto owner = m_parts->accounts.ensureOwner();
     if (!owner) {
         if (error)

@@ -23,11 +23,10 @@ class SiteTable;
 class SubmissionService;
 
 // The whole service in one object, for both front ends: storage, domain services, and the HTTP
-// server in front of them. Owns everything it creates and hands each part what it needs.
+// server in front of them. Owns everything it creates and hands each part what it needs. A QObject only as the
+// context on whose thread the API's work is carried out; it has no signals of its own.
 class Engine final : public QObject
 {
-    Q_OBJECT
-
 public:
     explicit Engine(EngineSettings settings, QObject *parent = nullptr);
     ~Engine() override;

@@ -8,7 +8,13 @@
 set -euo pipefail
 
 top=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
+# `run` builds the release preset; `test` builds the ci preset (the same, with every warning an error).
 build_dir="$top/build/release"
+preset=release
+if [ "${1:-run}" = test ]; then
+    build_dir="$top/build/ci"
+    preset=ci
+fi
 
 # Debian 12 packages needed to build and run Berth.
 build_packages=(
@@ -65,7 +71,7 @@ install_browser_test_modules() {
 }
 
 build() {
-    cmake --preset release -S "$top" >/dev/null
+    cmake --preset "$preset" -S "$top" >/dev/null
     cmake --build "$build_dir" --parallel "$(nproc)"
 }
 

@@ -1,7 +1,7 @@
 #include "cli.h"
 
 #include "engine.h"
-#include "domain/error.h"
+#include "core/error.h"
 
 using namespace Qt::StringLiterals;
 

@@ -9,7 +9,7 @@
 #include "processlimits.h"
 #include "shutdownsignals.h"
 #include "domain/accountservice.h"
-#include "domain/limits.h"
+#include "domain/plantable.h"
 #include "domain/siteaddresses.h"
 
 #include <QCommandLineParser>
@@ -27,7 +27,7 @@ using Cli::out;
 using Cli::usageError;
 const QCommandLineOption &kDataDir = Cli::dataDirOption();
 
-int serve(const QStringList &arguments)
+int serve(const QStringList &arguments, const EngineHook &beforeServing)
 {
     QCommandLineParser parser;
     parser.setApplicationDescription(
@@ -125,6 +125,8 @@ int serve(const QStringList &arguments)
         return ExitFailure;
     }
     Engine engine(settings);
+    if (beforeServing)
+        beforeServing(engine);
     // Before anything can be announced: a SIGTERM after the banner always finds the handler in place. The stop is
     // graceful: requests in progress (deploys included) are answered first, new ones refused.
     ShutdownSignals shutdown;
@@ -227,7 +229,7 @@ void printOverview()
 
 } // namespace
 
-int runCommand(const QStringList &arguments)
+int runCommand(const QStringList &arguments, const EngineHook &beforeServing)
 {
     const QString program = arguments.value(0, u"berthd"_s);
     const QStringList rest = arguments.mid(1);
@@ -240,15 +242,15 @@ int runCommand(const QStringList &arguments)
     if (const auto exit = runClientCommand(arguments))
         return *exit;
     if (first == u"serve")
-        return serve(QStringList{program} + rest.mid(1));
+        return serve(QStringList{program} + rest.mid(1), beforeServing);
     if (first == u"help" || ((first == u"--help" || first == u"-h") && rest.size() == 1)) {
         printOverview();
         out() << "\n";
-        return serve(QStringList{program, u"--help"_s});
+        return serve(QStringList{program, u"--help"_s}, beforeServing);
     }
     if (!first.isEmpty() && !first.startsWith(u'-'))
         return usageError(u"unknown command '%1'"_s.arg(first), QString());
-    return serve(arguments);
+    return serve(arguments, beforeServing);
 }
 
 } // namespace berth

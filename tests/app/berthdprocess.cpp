@@ -9,6 +9,17 @@ namespace berth::test {
 
 namespace {
 constexpr int kStartTimeoutMs = 30'000;
+
+QString &program()
+{
+    static QString path = QStringLiteral(BERTHD_PATH);
+    return path;
+}
+} // namespace
+
+void BerthdProcess::setProgram(const QString &path)
+{
+    program() = path;
 }
 
 BerthdProcess::Outcome BerthdProcess::run(const QStringList &arguments)
@@ -21,7 +32,7 @@ BerthdProcess::Outcome BerthdProcess::run(const QStringList &arguments, const QP
 {
     QProcess process;
     process.setProcessEnvironment(environment);
-    process.start(QStringLiteral(BERTHD_PATH), arguments);
+    process.start(program(), arguments);
     process.write(input);
     process.closeWriteChannel();
     Outcome outcome;
@@ -46,7 +57,7 @@ BerthdProcess::~BerthdProcess()
 bool BerthdProcess::start(const QProcessEnvironment &environment)
 {
     m_process.setProcessEnvironment(environment);
-    m_process.start(QStringLiteral(BERTHD_PATH),
+    m_process.start(program(),
                     {u"serve"_s, u"--listen"_s, u"127.0.0.1:0"_s, u"--data-dir"_s, m_dataDir});
     static const QRegularExpression listening(u"Listening on 127\\.0\\.0\\.1:(\\d+)"_s);
     QDeadlineTimer deadline(kStartTimeoutMs);

@@ -24,6 +24,9 @@ public:
     static Outcome run(const QStringList &arguments, const QProcessEnvironment &environment,
                        const QByteArray &input = {});
 
+    // The berthd every BerthdProcess of this test runs (the crash-safety test's has fault points).
+    static void setProgram(const QString &program);
+
     explicit BerthdProcess(const QString &dataDir);
     ~BerthdProcess();
 

@@ -29,6 +29,8 @@ class TestCrashSafety : public QObject
     }
 
 private Q_SLOTS:
+    void initTestCase() { BerthdProcess::setProgram(QStringLiteral(BERTHD_FAULTS_PATH)); }
+
     void killedDeployLeavesTheOldVersion()
     {
         QTemporaryDir dir;
@@ -76,6 +78,26 @@ private Q_SLOTS:
         // And the same update, uninterrupted, now succeeds.
         QCOMPARE(client.api("PUT", u"/deploy/"_s + id, key, v2).status, 200);
         QCOMPARE(client.site(u"crash-test"_s).body, QByteArray("v2"));
+    }
+
+    // The product's own berthd has no fault points: the same environment changes nothing.
+    void productBerthdHasNoFaultPoints()
+    {
+        QTemporaryDir dir;
+        const QByteArray key =
+            BerthdProcess::run({u"key"_s, u"create"_s, u"--data-dir"_s, dir.path()}).out.trimmed();
+        QVERIFY(!key.isEmpty());
+        BerthdProcess::setProgram(QStringLiteral(BERTHD_PATH));
+        QProcessEnvironment environment = QProcessEnvironment::systemEnvironment();
+        environment.insert(u"BERTH_FAULT_POINT"_s, u"before-commit"_s);
+        BerthdProcess server(dir.path());
+        QVERIFY(server.start(environment));
+        HttpTestClient client(server.port());
+        const QJsonObject site{{u"slug"_s, u"no-faults"_s},
+                               {u"files"_s, QJsonArray{QJsonObject{{u"path"_s, u"index.html"_s}, {u"content"_s, u"ok"_s}}}}};
+        QCOMPARE(client.api("POST", u"/deploy"_s, key, site).status, 200);
+        QCOMPARE(client.site(u"no-faults"_s).body, QByteArray("ok"));
+        BerthdProcess::setProgram(QStringLiteral(BERTHD_FAULTS_PATH));
     }
 };
 

@@ -18,7 +18,7 @@ class TestGracefulStop final : public QObject
 {
     Q_OBJECT
 
-private slots:
+private Q_SLOTS:
     void deployInFlightFinishesOnSigterm()
     {
         QTemporaryDir dir;

@@ -16,7 +16,7 @@ class TestConnections final : public QObject
 {
     Q_OBJECT
 
-private slots:
+private Q_SLOTS:
     void init();
     void cleanup();
 

@@ -55,7 +55,7 @@ class TestRequestFramer final : public QObject
 {
     Q_OBJECT
 
-private slots:
+private Q_SLOTS:
     void parsesHead();
     void rules_data();
     void rules();

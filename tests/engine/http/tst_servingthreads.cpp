@@ -101,7 +101,7 @@ class TestServingThreads final : public QObject
 {
     Q_OBJECT
 
-private slots:
+private Q_SLOTS:
     void cleanup();
 
     void everyThreadServes();

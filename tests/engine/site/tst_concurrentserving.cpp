@@ -18,7 +18,7 @@ class TestConcurrentServing final : public QObject
 {
     Q_OBJECT
 
-private slots:
+private Q_SLOTS:
     void init()
     {
         m_fixture = std::make_unique<EngineFixture>();
