@@ -15,6 +15,7 @@ namespace {
 const QString kListenKey = u"server/listen"_s;
 const QString kSiteDomainKey = u"server/siteDomain"_s;
 const QString kDataDirKey = u"server/dataDir"_s;
+const QString kThreadsKey = u"server/servingThreads"_s;
 const QString kTrayKey = u"window/keepServingInTray"_s;
 const QString kGeometryKey = u"window/geometry"_s;
 const QString kAppearanceKey = u"window/appearance"_s;
@@ -59,6 +60,18 @@ void AppSettings::setDataDir(const QString &dir)
 {
     m_settings->setValue(kDataDirKey, dir.trimmed());
 }
+int AppSettings::servingThreads() const
+{
+    // A hand-edited value out of range means the default, as in berthd --threads.
+    const int threads = m_settings->value(kThreadsKey, 0).toInt();
+    return threads >= 0 && threads <= kMaxServingThreads ? threads : 0;
+}
+
+void AppSettings::setServingThreads(int threads)
+{
+    m_settings->setValue(kThreadsKey, threads);
+}
+
 bool AppSettings::keepServingInTray() const
 {
     return m_settings->value(kTrayKey, true).toBool();
@@ -136,6 +149,7 @@ EngineSettings AppSettings::engineSettings() const
     }
     settings.siteDomain = siteDomain();
     settings.dataDir = dataDir();
+    settings.servingThreads = servingThreads();
     return settings;
 }
 

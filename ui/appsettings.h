@@ -24,6 +24,7 @@ public:
     Q_DISABLE_COPY_MOVE(AppSettings)
 
     static constexpr quint16 kDefaultPort = 8080;
+    static constexpr int kMaxServingThreads = 256;
 
     // Serving options given on the command line: they win over the saved values for one run and are
     // never saved. Kept here so that Settings can show what is in effect.
@@ -40,6 +41,8 @@ public:
     void setSiteDomain(const QString &domain);
     QString dataDir() const; // empty: the engine's default
     void setDataDir(const QString &dir);
+    int servingThreads() const; // 0: one per core
+    void setServingThreads(int threads);
     bool keepServingInTray() const;
     void setKeepServingInTray(bool keep);
     QString appearance() const; // "system", "light" or "dark"

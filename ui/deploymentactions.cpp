@@ -29,6 +29,8 @@ DeploymentActions::DeploymentActions(const DashboardContext &context, Deployment
     , copyUrlAction(makeAction(u"copyUrlAction"_s, u"copy"_s, tr("&Copy Address"), Qt::CTRL | Qt::SHIFT | Qt::Key_C))
     , copyShareLinkAction(
           makeAction(u"copyShareLinkAction"_s, u"link"_s, tr("Copy &Share Link"), Qt::CTRL | Qt::SHIFT | Qt::Key_L))
+    , newShareLinkAction(
+          makeAction(u"newShareLinkAction"_s, u"reset"_s, tr("&New Share Link…"), Qt::CTRL | Qt::ALT | Qt::Key_L))
     , privateAction(makeAction(u"privateAction"_s, u"lock"_s, tr("&Private"), Qt::CTRL | Qt::SHIFT | Qt::Key_P))
     , protectionAction(
           makeAction(u"protectionAction"_s, u"key"_s, tr("&Access and Password…"), Qt::CTRL | Qt::ALT | Qt::Key_P))
@@ -48,6 +50,8 @@ DeploymentActions::DeploymentActions(const DashboardContext &context, Deployment
     connect(openAction, &QAction::triggered, this, &DeploymentActions::openInBrowser);
     connect(copyUrlAction, &QAction::triggered, this, &DeploymentActions::copyUrl);
     connect(copyShareLinkAction, &QAction::triggered, this, &DeploymentActions::copyShareLink);
+    newShareLinkAction->setToolTip(tr("Give this private site a new share link; the current one stops working"));
+    connect(newShareLinkAction, &QAction::triggered, this, &DeploymentActions::replaceShareLink);
     connect(privateAction, &QAction::triggered, this, &DeploymentActions::setPrivate);
     connect(protectionAction, &QAction::triggered, this, [this] {
         if (const auto deployment = current())
@@ -84,7 +88,7 @@ QAction *DeploymentActions::makeAction(
 
 void DeploymentActions::addTo(QMenu *menu) const
 {
-    menu->addActions({openAction, copyUrlAction, copyShareLinkAction});
+    menu->addActions({openAction, copyUrlAction, copyShareLinkAction, newShareLinkAction});
     menu->addSeparator();
     menu->addActions({privateAction, protectionAction});
     menu->addSeparator();
@@ -114,6 +118,7 @@ void DeploymentActions::updateActions()
              submissionsAction, countersAction, deleteAction})
         action->setEnabled(has);
     copyShareLinkAction->setEnabled(has && deployment->isProtected);
+    newShareLinkAction->setEnabled(has && deployment->isProtected);
     privateAction->setChecked(has && deployment->isProtected);
     const QString source = has ? m_context.settings.sourcePath(deployment->id) : QString();
     const bool sourceExists = !source.isEmpty() && QFileInfo::exists(source);
@@ -230,6 +235,36 @@ void DeploymentActions::copyShareLink()
         return;
     QGuiApplication::clipboard()->setText(m_model.shareUrlOf(*deployment));
     Q_EMIT statusMessage(tr("Copied the share link of %1").arg(deployment->slug));
+}
+
+void DeploymentActions::replaceShareLink()
+{
+    const auto deployment = current();
+    if (!deployment || !deployment->isProtected)
+        return;
+    const auto answer = m_context.prompter.question(m_window, tr("New Share Link"),
+        tr("Give “%1” a new share link? The current link stops working at once, also for people who already "
+           "opened the site with it; they need the new one.")
+            .arg(deployment->slug),
+        QMessageBox::Yes | QMessageBox::Cancel, QMessageBox::Cancel, tr("&New Link"));
+    if (answer != QMessageBox::Yes)
+        return;
+    DeployRequest request;
+    request.rotateShareLink = true;
+    auto *watcher = new QFutureWatcher<Result<Deployment>>(this);
+    connect(watcher, &QFutureWatcherBase::finished, this, [this, watcher] {
+        const Result<Deployment> result = watcher->future().result();
+        watcher->deleteLater();
+        updateActions();
+        if (!result) {
+            m_context.prompter.warning(m_window, tr("Share Link"), ErrorText::describe(result.error()));
+            return;
+        }
+        QGuiApplication::clipboard()->setText(m_model.shareUrlOf(result.value()));
+        Q_EMIT statusMessage(tr("%1 has a new share link (copied); the old one no longer works.")
+                                 .arg(result.value().slug));
+    });
+    watcher->setFuture(m_context.engine.deployments().update(m_context.owner, deployment->id, std::move(request)));
 }
 
 void DeploymentActions::setPrivate(bool makePrivate)

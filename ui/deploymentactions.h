@@ -41,6 +41,7 @@ public:
     QAction *const openAction;
     QAction *const copyUrlAction;
     QAction *const copyShareLinkAction;
+    QAction *const newShareLinkAction; // a private site's link replaced: the one given out stops working
     QAction *const privateAction;
     QAction *const protectionAction;
     QAction *const renameAction;
@@ -65,6 +66,7 @@ private:
     void openInBrowser();
     void copyUrl();
     void copyShareLink();
+    void replaceShareLink();
     void setPrivate(bool makePrivate);
     void redeploy();
     void remove();

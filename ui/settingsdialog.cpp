@@ -2,7 +2,8 @@
 
 #include "appearance.h"
 #include "appsettings.h"
-#include "domain/limits.h"
+#include "domain/deploymentlimits.h"
+#include "domain/plantable.h"
 #include "domain/plansettings.h"
 #include "engine.h"
 #include "icons.h"
@@ -23,6 +24,7 @@
 #include <QSpinBox>
 #include <QSystemTrayIcon>
 #include <QTableWidget>
+#include <QThread>
 #include <QVBoxLayout>
 #include <limits>
 
@@ -37,6 +39,7 @@ SettingsDialog::SettingsDialog(const DashboardContext &context, QWidget *parent,
     , m_listen(new QLineEdit(context.settings.listen(), this))
     , m_siteDomain(new QLineEdit(context.settings.siteDomain(), this))
     , m_dataDir(new QLineEdit(context.settings.dataDir(), this))
+    , m_threads(new QSpinBox(this))
     , m_tray(new QCheckBox(tr("&Keep serving from the system tray when the window is closed"), this))
     , m_message(new QLabel(this))
 {
@@ -60,6 +63,12 @@ SettingsDialog::SettingsDialog(const DashboardContext &context, QWidget *parent,
         if (!dir.isEmpty())
             m_dataDir->setText(dir);
     });
+    m_threads->setObjectName(u"servingThreadsSpinBox"_s);
+    m_threads->setAccessibleName(tr("Serving threads"));
+    m_threads->setRange(0, AppSettings::kMaxServingThreads);
+    m_threads->setSpecialValueText(tr("One per core (%1)").arg(QThread::idealThreadCount()));
+    m_threads->setValue(context.settings.servingThreads());
+    m_threads->setToolTip(tr("Threads that answer visitors and the API; more serve more visitors at once"));
     m_tray->setObjectName(u"trayCheckBox"_s);
     m_tray->setChecked(context.settings.keepServingInTray());
     m_tray->setEnabled(QSystemTrayIcon::isSystemTrayAvailable());
@@ -78,6 +87,7 @@ SettingsDialog::SettingsDialog(const DashboardContext &context, QWidget *parent,
     auto *dataLabel = new QLabel(tr("Data &folder:"), server); // a layout cannot be a buddy: name the field
     dataLabel->setBuddy(m_dataDir);
     form->addRow(dataLabel, dataRow);
+    form->addRow(tr("Serving &threads:"), m_threads);
 
     // What the command line set wins for this run: say so, or the fields would seem to be in effect.
     const AppSettings::Overrides &overrides = context.settings.overrides();
@@ -243,6 +253,7 @@ void SettingsDialog::accept()
     m_context.settings.setListen(m_listen->text());
     m_context.settings.setSiteDomain(m_siteDomain->text());
     m_context.settings.setDataDir(m_dataDir->text());
+    m_context.settings.setServingThreads(m_threads->value());
     if (m_tray->isEnabled())
         m_context.settings.setKeepServingInTray(m_tray->isChecked());
     if (m_appearance)

@@ -1,7 +1,7 @@
 #pragma once
 
 #include "dashboardcontext.h"
-#include "domain/limits.h"
+#include "domain/plantable.h"
 
 #include <QDialog>
 
@@ -43,6 +43,7 @@ private:
     QLineEdit *m_listen;
     QLineEdit *m_siteDomain;
     QLineEdit *m_dataDir;
+    QSpinBox *m_threads;
     QCheckBox *m_tray;
     QComboBox *m_appearance = nullptr;
     QLabel *m_message;

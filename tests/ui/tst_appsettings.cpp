@@ -55,6 +55,8 @@ private Q_SLOTS:
             settings.setSiteDomain(u"sites.example.lan:8181"_s);
             settings.setDataDir(u"/srv/berth"_s);
             settings.setKeepServingInTray(false);
+            QCOMPARE(settings.servingThreads(), 0); // one per core
+            settings.setServingThreads(3);
             settings.setSourcePath(u"dep_1"_s, u"/home/me/site"_s);
         }
         AppSettings settings(path);
@@ -63,6 +65,7 @@ private Q_SLOTS:
         QCOMPARE(engine.listenPort, quint16(8181));
         QCOMPARE(engine.siteDomain, u"sites.example.lan:8181"_s);
         QCOMPARE(engine.dataDir, u"/srv/berth"_s);
+        QCOMPARE(engine.servingThreads, 3);
         QVERIFY(!settings.keepServingInTray());
         QCOMPARE(settings.sourcePath(u"dep_1"_s), u"/home/me/site"_s);
         settings.removeSourcePath(u"dep_1"_s);
@@ -75,6 +78,8 @@ private Q_SLOTS:
         AppSettings settings(dir.filePath(u"dashboard.conf"_s));
         settings.setListen(u"nonsense"_s);
         QCOMPARE(settings.engineSettings().listenPort, AppSettings::kDefaultPort);
+        settings.setServingThreads(-4); // a hand-edited file: the default, as berthd would
+        QCOMPARE(settings.engineSettings().servingThreads, 0);
     }
 };
 

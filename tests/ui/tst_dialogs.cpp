@@ -21,6 +21,7 @@
 #include <QLineEdit>
 #include <QPlainTextEdit>
 #include <QPushButton>
+#include <QSpinBox>
 #include <QRadioButton>
 #include <QStyle>
 #include <QTreeWidget>
@@ -214,6 +215,21 @@ private Q_SLOTS:
         QVERIFY(dialog->findChild<QLineEdit *>(u"secretLineEdit"_s)->text().isEmpty());
         QVERIFY(!dialog->findChild<QLineEdit *>(u"secretLineEdit"_s)->isVisible());
         dialog->close();
+    }
+
+    void servingThreadsAreASetting()
+    {
+        window().findChild<QAction *>(u"settingsAction"_s)->trigger();
+        SettingsDialog *dialog = openDialog<SettingsDialog>(&window());
+        auto *threads = dialog->findChild<QSpinBox *>(u"servingThreadsSpinBox"_s);
+        QVERIFY(threads);
+        QCOMPARE(threads->value(), 0);
+        QVERIFY(threads->text().startsWith(u"One per core"_s));
+        threads->setValue(2);
+        QTest::mouseClick(dialog->findChild<QPushButton *>(u"saveButton"_s), Qt::LeftButton);
+        QVERIFY(!dialog->isVisible());
+        QCOMPARE(m_dashboard->settings().servingThreads(), 2);
+        QCOMPARE(m_dashboard->settings().engineSettings().servingThreads, 2);
     }
 
     void appearanceCanBeDarkAndBackToTheSystem()

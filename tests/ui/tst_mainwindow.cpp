@@ -220,6 +220,21 @@ private Q_SLOTS:
         QCOMPARE(admitted.status, 200);
         QCOMPARE(admitted.body, QByteArray("plans"));
 
+        // A new share link, after the confirmation: it is copied, and the old link and its cookie stop working.
+        window().prompter().setNextAnswer(QMessageBox::Cancel);
+        actions.newShareLinkAction->trigger();
+        QVERIFY2(window().prompter().lastMessage().contains(u"stops working"_s),
+            qPrintable(window().prompter().lastMessage()));
+        QCOMPARE(QGuiApplication::clipboard()->text(), link.toString());
+        window().prompter().setNextAnswer(QMessageBox::Yes);
+        actions.newShareLinkAction->trigger();
+        QTRY_VERIFY(QGuiApplication::clipboard()->text() != link.toString());
+        const QUrl newLink(QGuiApplication::clipboard()->text());
+        QVERIFY(newLink.query().startsWith(u"_token="_s));
+        QCOMPARE(client.site(u"secret-plans"_s, u"/?"_s + link.query()).status, 403);
+        QCOMPARE(client.site(u"secret-plans"_s, u"/"_s, "GET", {{"Cookie", cookie}}).status, 403);
+        QCOMPARE(client.site(u"secret-plans"_s, u"/?"_s + newLink.query()).status, 302);
+
         // Back to public, after the confirmation.
         window().prompter().setNextAnswer(QMessageBox::Yes);
         actions.privateAction->trigger();
@@ -433,7 +448,7 @@ private Q_SLOTS:
         }
         QVERIFY(site);
         for (QAction *action : {actions.openAction, actions.copyUrlAction, actions.copyShareLinkAction,
-                 actions.privateAction, actions.protectionAction, actions.renameAction, actions.editDetailsAction,
+                 actions.newShareLinkAction, actions.privateAction, actions.protectionAction, actions.renameAction, actions.editDetailsAction,
                  actions.redeployAction, actions.submissionsAction, actions.countersAction, actions.deleteAction}) {
             QVERIFY2(!action->shortcut().isEmpty(), qPrintable(action->objectName()));
             QVERIFY2(site->actions().contains(action), qPrintable(action->objectName()));
