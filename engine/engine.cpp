@@ -227,8 +227,8 @@ bool Engine::open(QString *error)
     if (owner.value().firstKey)
         m_parts->ownerFirstKey = owner.value().firstKey->secret;
     // A broken plan table must not lock the owner out of fixing it (berthd plans ...): keep the defaults.
-    if (QString planError; !m_parts->planSettings.load(&planError))
-        qWarning("%s", qPrintable(planError));
+    if (const Result<void> loaded = m_parts->planSettings.load(); !loaded)
+        qWarning("%s", qPrintable(loaded.error().message));
 
     QString secret = m_parts->settingsRepository.value(QLatin1String(kCookieSecretSetting));
     if (secret.isEmpty()) {

@@ -102,8 +102,8 @@ void AuthController::otp(ApiCall &call)
         call.sink.send(errorResponse(fields.error()));
         return;
     }
-    if (const auto error = m_otp.requestCode(fields.value().at(0))) {
-        call.sink.send(errorResponse(*error));
+    if (const Result<void> requested = m_otp.requestCode(fields.value().at(0)); !requested) {
+        call.sink.send(errorResponse(requested.error()));
         return;
     }
     call.sink.send(HttpResponse::json(200, {{u"sent"_s, true}}));

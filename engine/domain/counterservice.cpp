@@ -71,15 +71,15 @@ Result<qint64> CounterService::increment(const Deployment &deployment, const QSt
 
 Result<QList<Counter>> CounterService::list(const User &owner, const QString &deploymentId) const
 {
-    if (const auto error = DeploymentOwner::check(m_deployments, owner, deploymentId))
-        return *error;
+    if (const Result<void> owned = DeploymentOwner::check(m_deployments, owner, deploymentId); !owned)
+        return owned.error();
     return m_counters.list(deploymentId);
 }
 
 Result<Counter> CounterService::remove(const User &owner, const QString &deploymentId, const QString &name)
 {
-    if (const auto error = DeploymentOwner::check(m_deployments, owner, deploymentId))
-        return *error;
+    if (const Result<void> owned = DeploymentOwner::check(m_deployments, owner, deploymentId); !owned)
+        return owned.error();
     const auto counter = m_counters.find(deploymentId, name);
     if (!counter)
         return Error{Error::Kind::NotFound, u"Counter not found"_s};

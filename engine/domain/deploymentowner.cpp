@@ -6,12 +6,12 @@
 
 namespace berth::DeploymentOwner {
 
-std::optional<Error> check(const DeploymentRepository &deployments, const User &owner, const QString &deploymentId)
+Result<void> check(const DeploymentRepository &deployments, const User &owner, const QString &deploymentId)
 {
     const auto deployment = deployments.find(deploymentId);
     if (!deployment || deployment->userId != owner.id)
         return Error{Error::Kind::NotFound, DeploymentService::notFoundMessage()};
-    return std::nullopt;
+    return {};
 }
 
 PlanLimits tierOf(const UserRepository &users, const PlanTable &plans, const Deployment &deployment)

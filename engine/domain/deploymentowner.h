@@ -19,7 +19,7 @@ namespace DeploymentOwner {
 
 // NotFound ("Deployment not found") unless the deployment exists and belongs to owner: another user's
 // deployment looks exactly like a missing one.
-std::optional<Error> check(const DeploymentRepository &deployments, const User &owner, const QString &deploymentId);
+Result<void> check(const DeploymentRepository &deployments, const User &owner, const QString &deploymentId);
 
 // The deployment's tier: the limits of its owner's plan.
 PlanLimits tierOf(const UserRepository &users, const PlanTable &plans, const Deployment &deployment);

@@ -74,7 +74,7 @@ QByteArray OtpService::hashCode(const QByteArray &salt, const QString &code)
     return QCryptographicHash::hash(salt + ':' + code.toLatin1(), QCryptographicHash::Sha256).toHex();
 }
 
-std::optional<Error> OtpService::requestCode(const QString &email)
+Result<void> OtpService::requestCode(const QString &email)
 {
     const auto address = EmailAddress::normalised(email);
     if (!address)
@@ -110,7 +110,7 @@ std::optional<Error> OtpService::requestCode(const QString &email)
         qCInfo(lcSignIn).noquote() << "sign-in code for" << request.email
                                    << "waits for the owner to relay it (berthd signin-requests)";
     Q_EMIT requestsChanged();
-    return std::nullopt;
+    return {};
 }
 
 void OtpService::deliver(const SignInRequest &request, const QString &code, const SmtpConfig &smtp)

@@ -47,7 +47,7 @@ public:
 
     // A new code for this email; the email's earlier codes stay valid (the oldest beyond kMaxLiveCodes drops). Fails
     // only for a malformed email (400) or storage (500), never because of who the email belongs to.
-    std::optional<Error> requestCode(const QString &email);
+    Result<void> requestCode(const QString &email);
 
     struct SignedIn
     {

@@ -18,20 +18,19 @@ PlanSettings::PlanSettings(SettingsRepository &settings, PlanTable &plans)
 {
 }
 
-bool PlanSettings::load(QString *error)
+Result<void> PlanSettings::load()
 {
     const QString stored = m_settings.value(kPlanLimits);
     if (stored.isEmpty())
-        return true;
+        return {};
     const QJsonDocument document = QJsonDocument::fromJson(stored.toUtf8());
     const auto table = document.isObject() ? PlanTable::fromJson(document.object()) : std::nullopt;
     if (!table) {
-        if (error)
-            *error = u"The stored plan limits are not valid and are ignored; set them again with 'berthd plans'"_s;
-        return false;
+        return Error {Error::Kind::Internal,
+                      u"The stored plan limits are not valid and are ignored; set them again with 'berthd plans'"_s};
     }
     m_plans = *table;
-    return true;
+    return {};
 }
 
 Result<PlanLimits> PlanSettings::setLimits(const QString &plan, const PlanLimits &limits)

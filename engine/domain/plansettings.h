@@ -17,7 +17,7 @@ public:
     Q_DISABLE_COPY_MOVE(PlanSettings)
 
     // Applies the stored table; false (with the reason) when it is not a valid table.
-    bool load(QString *error = nullptr);
+    Result<void> load();
 
     const PlanTable &table() const { return m_plans; }
     Result<PlanLimits> setLimits(const QString &plan, const PlanLimits &limits); // 400 for an unknown plan

@@ -59,8 +59,8 @@ int SubmissionService::secondsUntilNextDay() const
 Result<SubmissionService::Page> SubmissionService::list(const User &owner, const QString &deploymentId, int limit,
                                                         const QString &beforeId) const
 {
-    if (const auto error = DeploymentOwner::check(m_deployments, owner, deploymentId))
-        return *error;
+    if (const Result<void> owned = DeploymentOwner::check(m_deployments, owner, deploymentId); !owned)
+        return owned.error();
     if (limit < 1 || limit > kMaxPageSize)
         return Error{Error::Kind::BadRequest, u"limit must be an integer from 1 to %1"_s.arg(kMaxPageSize)};
     if (!beforeId.isEmpty() && !m_submissions.find(deploymentId, beforeId))
@@ -79,8 +79,8 @@ Result<SubmissionService::Page> SubmissionService::list(const User &owner, const
 Result<Submission> SubmissionService::remove(const User &owner, const QString &deploymentId,
                                              const QString &submissionId)
 {
-    if (const auto error = DeploymentOwner::check(m_deployments, owner, deploymentId))
-        return *error;
+    if (const Result<void> owned = DeploymentOwner::check(m_deployments, owner, deploymentId); !owned)
+        return owned.error();
     const auto submission = m_submissions.find(deploymentId, submissionId);
     if (!submission)
         return Error{Error::Kind::NotFound, u"Submission not found"_s};

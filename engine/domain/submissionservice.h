@@ -52,7 +52,6 @@ Q_SIGNALS:
     void submissionRemoved(const QString &deploymentId, const QString &submissionId);
 
 private:
-    std::optional<Error> checkOwner(const User &owner, const QString &deploymentId) const;
 
     SubmissionRepository &m_submissions;
     DeploymentRepository &m_deployments;

@@ -196,9 +196,9 @@ private Q_SLOTS:
         QVERIFY(m_settings->setValue(u"plan_limits"_s, u"{\"gold\": {}}"_s));
         PlanTable plans;
         PlanSettings settings(*m_settings, plans);
-        QString error;
-        QVERIFY(!settings.load(&error));
-        QVERIFY(error.contains(u"berthd plans"_s));
+        const Result<void> loaded = settings.load();
+        QVERIFY(!loaded);
+        QVERIFY(loaded.error().message.contains(u"berthd plans"_s));
         QCOMPARE(plans.limits(u"free"_s).deployments, 5);
         QVERIFY(settings.setLimits(u"free"_s, {6, 250, 500, 50})); // and can be repaired
         PlanTable later;
