@@ -21,14 +21,16 @@ public:
     // Runs a command to completion (e.g. `key create`).
     static Outcome run(const QStringList &arguments);
     // With an environment of the test's own and bytes on standard input (a pipe, never a terminal).
-    static Outcome run(const QStringList &arguments, const QProcessEnvironment &environment,
-                       const QByteArray &input = {});
+    static Outcome run(
+        const QStringList &arguments, const QProcessEnvironment &environment, const QByteArray &input = {});
 
     explicit BerthdProcess(const QString &dataDir);
     ~BerthdProcess();
 
     // Starts `serve` on 127.0.0.1 port 0 and waits until it prints the port it chose.
     bool start(const QProcessEnvironment &environment = QProcessEnvironment::systemEnvironment());
+    // More `serve` options for the next start() (e.g. --tls-cert).
+    void setExtraArguments(const QStringList &arguments) { m_extraArguments = arguments; }
     bool waitForExit(int timeoutMs);
     void kill();
 
@@ -38,6 +40,7 @@ public:
 
 private:
     QString m_dataDir;
+    QStringList m_extraArguments;
     QProcess m_process;
     QByteArray m_output;
     quint16 m_port = 0;
