@@ -160,7 +160,7 @@ void TestTls::redirectsPlainHttp()
 void TestTls::stalledHandshakeIsClosed()
 {
     HttpConfig config;
-    config.headerTimeoutMs = 300;
+    config.headerTimeoutMs = 1000; // short, yet long enough for a real handshake on a loaded machine
     start(config);
     // One client sends nothing at all, one the first bytes of a ClientHello and then nothing.
     QTcpSocket silent;
@@ -173,7 +173,7 @@ void TestTls::stalledHandshakeIsClosed()
     clock.start();
     QTRY_COMPARE_WITH_TIMEOUT(silent.state(), QAbstractSocket::UnconnectedState, 5000);
     QTRY_COMPARE_WITH_TIMEOUT(partial.state(), QAbstractSocket::UnconnectedState, 5000);
-    QVERIFY2(clock.elapsed() >= 100, "closed at the header timeout, not at once");
+    QVERIFY2(clock.elapsed() >= 500, "closed at the header timeout, not at once");
     QTRY_COMPARE(m_service->liveConnections(), 0);
     QCOMPARE(m_handler->calls, 0);
     // A client that does handshake in time is served as usual.
