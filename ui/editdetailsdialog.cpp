@@ -33,7 +33,7 @@ EditDetailsDialog::EditDetailsDialog(const DashboardContext &context, const Depl
 {
     setObjectName(u"editDetailsDialog"_s);
     setWindowTitle(tr("Edit Details of %1").arg(deployment.slug));
-    setMinimumWidth(480);
+    setMinimumWidth(640); // the form, and the QR code beside it
 
     m_title->setObjectName(u"titleLineEdit"_s);
     m_title->setAccessibleName(tr("Title"));
@@ -70,6 +70,7 @@ EditDetailsDialog::EditDetailsDialog(const DashboardContext &context, const Depl
     qrCode->setObjectName(u"qrCodeView"_s);
     qrCode->setAccessibleName(tr("QR code of the site's address"));
     qrCode->setText(qrAddress(context.engine, deployment));
+    qrCode->setFixedSize(qrCode->sizeHint()); // four pixels a module: read from a screen at arm's length
     auto *qrCaption = new QLabel(
         deployment.isProtected ? tr("Scan to open the share link on a phone") : tr("Scan to open on a phone"), this);
     qrCaption->setObjectName(u"qrCaptionLabel"_s);

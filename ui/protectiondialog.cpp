@@ -78,6 +78,7 @@ ProtectionDialog::ProtectionDialog(const DashboardContext &context, const Deploy
     m_qrCode->setAccessibleName(tr("QR code of the share link"));
     if (deployment.isProtected)
         m_qrCode->setText(qrAddress(context.engine, deployment));
+    m_qrCode->setFixedSize(m_qrCode->sizeHint());
 
     m_message->setObjectName(u"messageLabel"_s);
     m_message->setWordWrap(true);
