@@ -29,6 +29,7 @@
 #include "domain/sitetable.h"
 #include "domain/submissionservice.h"
 #include "http/httpservice.h"
+#include "http/tlscredentials.h"
 #include "site/privategate.h"
 #include "site/builtinendpoints.h"
 #include "site/siteserver.h"
@@ -255,14 +256,34 @@ bool Engine::start(QString *error)
     config.maxConnectionsPerAddress = m_settings.maxConnectionsPerAddress;
     config.uncappedAddresses = m_settings.trustedProxies; // a reverse proxy carries many clients
     m_parts->http = std::make_unique<HttpService>(m_parts->dispatcher, config);
+    const bool tls = !m_settings.tlsCertFile.isEmpty() || !m_settings.tlsKeyFile.isEmpty();
+    if (tls) {
+        QString reason = m_settings.tlsCertFile.isEmpty() || m_settings.tlsKeyFile.isEmpty()
+            ? u"HTTPS needs both a certificate and a key file"_s
+            : QString();
+        const TlsCredentials credentials = reason.isEmpty()
+            ? TlsCredentials::load(m_settings.tlsCertFile, m_settings.tlsKeyFile, &reason)
+            : TlsCredentials();
+        if (credentials.isNull()) {
+            if (error)
+                *error = reason;
+            return false;
+        }
+        m_parts->http->setTls(credentials.configuration, m_settings.httpsPort, m_settings.httpsRedirect);
+    }
     if (!m_parts->http->listen(m_settings.listenAddress, m_settings.listenPort, error))
         return false;
 
-    const quint16 port = m_parts->http->serverPort();
-    const QString baseUrl = m_settings.baseUrl.isEmpty() ? u"http://localhost:%1"_s.arg(port) : m_settings.baseUrl;
+    // With HTTPS, the addresses announced (API, sites, share links, QR codes) are the HTTPS ones.
+    const quint16 port = tls ? m_parts->http->httpsPort() : m_parts->http->serverPort();
+    const QString scheme = tls ? u"https"_s : u"http"_s;
+    const QString baseUrl
+        = m_settings.baseUrl.isEmpty() ? u"%1://localhost:%2"_s.arg(scheme).arg(port) : m_settings.baseUrl;
     const QString siteDomain = m_settings.siteDomain.isEmpty() ? u"localhost:%1"_s.arg(port) : m_settings.siteDomain;
     m_parts->addresses = SiteAddresses(baseUrl, siteDomain);
-    m_parts->privateGate.setSecureCookies(m_parts->addresses.isHttps());
+    // Behind a TLS proxy every request is HTTPS to the browser. With TLS here each request says so itself
+    // (HttpRequest::secure): a plain-HTTP visitor must not get a cookie its browser would drop.
+    m_parts->privateGate.setSecureCookies(m_parts->addresses.isHttps() && !tls);
     return true;
 }
 
@@ -297,6 +318,11 @@ void Engine::stop(std::function<void()> done)
 quint16 Engine::port() const
 {
     return m_parts->http ? m_parts->http->serverPort() : 0;
+}
+
+quint16 Engine::httpsPort() const
+{
+    return m_parts->http ? m_parts->http->httpsPort() : 0;
 }
 
 int Engine::servingThreads() const

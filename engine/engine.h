@@ -43,6 +43,7 @@ public:
     void stop(std::function<void()> done);
 
     quint16 port() const;
+    quint16 httpsPort() const; // 0 without TLS
     int servingThreads() const;
     QString dataDir() const;
     const SiteAddresses &addresses() const;

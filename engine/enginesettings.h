@@ -23,6 +23,12 @@ struct EngineSettings
     int servingThreads = 0; // threads that serve visitors; 0: one per core
     int maxConnections = 1000; // open connections in all (50 of them kept for the API)
     int maxConnectionsPerAddress = 64; // per client address (IPv6: per /64); 0: no cap
+    // HTTPS on its own port (same address) when both PEM files are given; the announced addresses then default to
+    // https://localhost:<httpsPort>. httpsRedirect: the plain port answers 308 to the HTTPS one.
+    QString tlsCertFile;
+    QString tlsKeyFile;
+    quint16 httpsPort = 8443; // 0 picks a free one
+    bool httpsRedirect = false;
     int stopDeadlineMs = 30000; // a graceful stop waits this long for requests in progress
     const Clock *clock = nullptr; // the time (tests pass a ManualClock); null: the system clock
 };

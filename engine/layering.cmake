@@ -18,13 +18,14 @@ set(allowed_core "")
 set(allowed_storage "core")
 set(allowed_domain "core;storage")
 set(allowed_http "core")
+set(allowed_qr "core")
 set(allowed_lan "core;domain;storage;http")
 set(allowed_web "core;domain;storage;http")
 set(allowed_api "core;web;domain;storage;http")
 set(allowed_site "core;web;domain;storage;http")
 set(allowed_engine "core;api;site;web;domain;storage;http;lan") # Engine and HostDispatcher wire everything
-set(allowed_ui "core;domain;storage")                            # the engine's C++ API; never HTTP, api/ or site/
-set(allowed_app "core;domain;storage")
+set(allowed_ui "core;domain;storage;qr")                            # the engine's C++ API; never HTTP, api/ or site/
+set(allowed_app "core;domain;storage;qr")
 
 set(violations "")
 foreach(top engine ui app)

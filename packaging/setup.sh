@@ -25,6 +25,8 @@ build_packages=(
 build_packages+=(libcurl4-openssl-dev)
 # berthd backup: SQLite's online backup API.
 build_packages+=(libsqlite3-dev)
+# QR codes of sites' addresses (dashboard and `berthd qr`); HTTPS (berthd serve --tls-cert) checks its key with OpenSSL.
+build_packages+=(libqrencode-dev libssl-dev)
 # Qt's own words in the dashboard (standard buttons, shortcut names) in the user's language.
 build_packages+=(qt6-translations-l10n)
 # Extra packages the test suite needs: clang and its runtime for the libFuzzer target, valgrind for
@@ -38,6 +40,9 @@ test_packages+=(appstream)
 
 # The browser tests: Debian's Chromium driven by playwright-core (pinned in tests/browser/package-lock.json).
 test_packages+=(chromium)
+
+# The QR tests read codes back with zbarimg; the HTTPS tests make their certificates with openssl and fetch with curl.
+test_packages+=(zbar-tools openssl curl)
 
 # The sign-in tests: a real SMTP server on loopback (Debian's /usr/bin/python3 -m aiosmtpd).
 test_packages+=(python3-aiosmtpd)

@@ -360,6 +360,18 @@
         <source>The description can be at most %1 characters; it has %2.</source>
         <translation>Die Beschreibung darf höchstens %1 Zeichen lang sein; sie hat %2.</translation>
     </message>
+    <message>
+        <source>QR code of the site&apos;s address</source>
+        <translation>QR-Code der Adresse der Website</translation>
+    </message>
+    <message>
+        <source>Scan to open the share link on a phone</source>
+        <translation>Zum Öffnen des Freigabelinks auf einem Telefon scannen</translation>
+    </message>
+    <message>
+        <source>Scan to open on a phone</source>
+        <translation>Zum Öffnen auf einem Telefon scannen</translation>
+    </message>
 </context>
 <context>
     <name>berth::EmptyStatePage</name>
@@ -993,6 +1005,10 @@
     <message>
         <source>Making the site public removes its share link and password. Making it private again later makes a new link; the one given out now stops working.</source>
         <translation>Wird die Website öffentlich, entfallen Freigabelink und Passwort. Wird sie später wieder privat, entsteht ein neuer Link; der bisher weitergegebene funktioniert dann nicht mehr.</translation>
+    </message>
+    <message>
+        <source>QR code of the share link</source>
+        <translation>QR-Code des Freigabelinks</translation>
     </message>
 </context>
 <context>

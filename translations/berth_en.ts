@@ -360,6 +360,18 @@
         <source>The description can be at most %1 characters; it has %2.</source>
         <translation type="unfinished"></translation>
     </message>
+    <message>
+        <source>QR code of the site&apos;s address</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Scan to open the share link on a phone</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Scan to open on a phone</source>
+        <translation type="unfinished"></translation>
+    </message>
 </context>
 <context>
     <name>berth::EmptyStatePage</name>
@@ -992,6 +1004,10 @@
     </message>
     <message>
         <source>Making the site public removes its share link and password. Making it private again later makes a new link; the one given out now stops working.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>QR code of the share link</source>
         <translation type="unfinished"></translation>
     </message>
 </context>

@@ -3,11 +3,14 @@
 #include "domain/deploymentservice.h"
 #include "engine.h"
 #include "errortext.h"
+#include "qraddress.h"
+#include "qrcodeview.h"
 #include "theme.h"
 
 #include <QCheckBox>
 #include <QDialogButtonBox>
 #include <QFormLayout>
+#include <QHBoxLayout>
 #include <QLabel>
 #include <QLineEdit>
 #include <QPlainTextEdit>
@@ -30,7 +33,7 @@ EditDetailsDialog::EditDetailsDialog(const DashboardContext &context, const Depl
 {
     setObjectName(u"editDetailsDialog"_s);
     setWindowTitle(tr("Edit Details of %1").arg(deployment.slug));
-    setMinimumWidth(480);
+    setMinimumWidth(640); // the form, and the QR code beside it
 
     m_title->setObjectName(u"titleLineEdit"_s);
     m_title->setAccessibleName(tr("Title"));
@@ -62,8 +65,26 @@ EditDetailsDialog::EditDetailsDialog(const DashboardContext &context, const Depl
     form->addRow(tr("&Description:"), m_description);
     form->addRow(tr("&Favicon:"), m_favicon);
     form->addRow(QString(), m_spa);
+    // The site's address as a QR code beside the form: a phone on the same network opens it by scanning.
+    auto *qrCode = new QrCodeView(this);
+    qrCode->setObjectName(u"qrCodeView"_s);
+    qrCode->setAccessibleName(tr("QR code of the site's address"));
+    qrCode->setText(qrAddress(context.engine, deployment));
+    qrCode->setFixedSize(qrCode->sizeHint()); // four pixels a module: read from a screen at arm's length
+    auto *qrCaption = new QLabel(
+        deployment.isProtected ? tr("Scan to open the share link on a phone") : tr("Scan to open on a phone"), this);
+    qrCaption->setObjectName(u"qrCaptionLabel"_s);
+    qrCaption->setAlignment(Qt::AlignHCenter);
+    qrCaption->setWordWrap(true);
+    auto *qrColumn = new QVBoxLayout;
+    qrColumn->addWidget(qrCode);
+    qrColumn->addWidget(qrCaption);
+    qrColumn->addStretch();
+    auto *top = new QHBoxLayout;
+    top->addLayout(form, 1);
+    top->addLayout(qrColumn);
     auto *layout = new QVBoxLayout(this);
-    layout->addLayout(form);
+    layout->addLayout(top);
     layout->addWidget(m_message);
     layout->addWidget(buttons);
 }

@@ -5,6 +5,8 @@
 #include "engine.h"
 #include "errortext.h"
 #include "icons.h"
+#include "qraddress.h"
+#include "qrcodeview.h"
 #include "theme.h"
 
 #include <QButtonGroup>
@@ -33,6 +35,7 @@ ProtectionDialog::ProtectionDialog(const DashboardContext &context, const Deploy
     , m_password(new QLineEdit(this))
     , m_shareLink(new QLineEdit(this))
     , m_copyShareLink(new QPushButton(Icons::icon(u"copy"_s), tr("&Copy"), this))
+    , m_qrCode(new QrCodeView(this))
     , m_message(new QLabel(this))
 {
     setObjectName(u"protectionDialog"_s);
@@ -70,6 +73,13 @@ ProtectionDialog::ProtectionDialog(const DashboardContext &context, const Deploy
     connect(m_copyShareLink, &QPushButton::clicked, this,
         [this] { QGuiApplication::clipboard()->setText(m_shareLink->text()); });
 
+    // The share link as a QR code, for a phone to scan instead of typing the token.
+    m_qrCode->setObjectName(u"qrCodeView"_s);
+    m_qrCode->setAccessibleName(tr("QR code of the share link"));
+    if (deployment.isProtected)
+        m_qrCode->setText(qrAddress(context.engine, deployment));
+    m_qrCode->setFixedSize(m_qrCode->sizeHint());
+
     m_message->setObjectName(u"messageLabel"_s);
     m_message->setWordWrap(true);
 
@@ -95,6 +105,7 @@ ProtectionDialog::ProtectionDialog(const DashboardContext &context, const Deploy
     layout->addLayout(passwordRow);
     layout->addWidget(new QLabel(tr("Share link:"), this));
     layout->addLayout(shareRow);
+    layout->addWidget(m_qrCode, 0, Qt::AlignHCenter);
     layout->addWidget(m_message);
     layout->addStretch();
     layout->addWidget(buttons);
@@ -109,6 +120,7 @@ void ProtectionDialog::updateFields()
     const bool hasLink = isPrivate && !m_shareLink->text().isEmpty();
     m_copyShareLink->setEnabled(hasLink);
     m_shareLink->setEnabled(hasLink);
+    m_qrCode->setVisible(hasLink && m_qrCode->hasCode());
     QString note;
     if (isPrivate && m_shareLink->text().isEmpty())
         note = tr("A share link is made when you save.");

@@ -17,6 +17,8 @@ QT_END_NAMESPACE
 
 namespace berth {
 
+class QrCodeView;
+
 // Who can visit a site: public, or private behind its share link, optionally with a password.
 class ProtectionDialog final : public QDialog
 {
@@ -40,6 +42,7 @@ private:
     QLineEdit *m_password;
     QLineEdit *m_shareLink;
     QPushButton *m_copyShareLink;
+    QrCodeView *m_qrCode;
     QLabel *m_message;
     QPushButton *m_saveButton;
 };

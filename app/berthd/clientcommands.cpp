@@ -3,6 +3,7 @@
 #include "cli.h"
 #include "clientsession.h"
 #include "mcpproxy.h"
+#include "qr/qrcode.h"
 #include "sitefolder.h"
 
 #include <QJsonArray>
@@ -217,12 +218,10 @@ int teardown(const QStringList &arguments)
     return ExitOk;
 }
 
-int open(const QStringList &arguments)
+// The address to hand out for a site: a private site's share link (which lets its holder in), else its URL. An
+// exit status other than ExitOk when there is none (the reason printed).
+int siteLink(const QCommandLineParser &parser, QString *link)
 {
-    QCommandLineParser parser;
-    if (const auto exit = ClientSession::parse(
-            parser, arguments, u"open"_s, u"ID|SLUG"_s, u"Open a site in the web browser (xdg-open)."_s, {}, 1, 1))
-        return *exit;
     int exit = ExitOk;
     const auto client = ClientSession::connect(parser, &exit);
     if (!client)
@@ -233,12 +232,45 @@ int open(const QStringList &arguments)
     const ApiClient::Reply reply = client->request("GET", u"/deploy/"_s + target.id);
     if (reply.status != 200)
         return ClientSession::failure(*client, reply);
-    // A private site opens through its share link, which lets the owner's browser in.
-    const QString url = reply.json.value(u"share_url"_s).toString(reply.json.value(u"url"_s).toString());
+    *link = reply.json.value(u"share_url"_s).toString(reply.json.value(u"url"_s).toString());
+    return ExitOk;
+}
+
+int open(const QStringList &arguments)
+{
+    QCommandLineParser parser;
+    if (const auto exit = ClientSession::parse(
+            parser, arguments, u"open"_s, u"ID|SLUG"_s, u"Open a site in the web browser (xdg-open)."_s, {}, 1, 1))
+        return *exit;
+    QString url;
+    if (const int exit = siteLink(parser, &url); exit != ExitOk)
+        return exit;
     out() << url << "\n";
     out().flush();
     if (!QProcess::startDetached(u"xdg-open"_s, {url}))
         return Cli::failure(u"could not start xdg-open; open the address above yourself"_s);
+    return ExitOk;
+}
+
+int qr(const QStringList &arguments)
+{
+    QCommandLineParser parser;
+    if (const auto exit = ClientSession::parse(parser, arguments, u"qr"_s, u"ID|SLUG"_s,
+            u"Print a QR code of a site's address (a private site's share link) for a phone to scan."_s, {}, 1, 1))
+        return *exit;
+    QString url;
+    if (const int exit = siteLink(parser, &url); exit != ExitOk)
+        return exit;
+    const auto code = QrCode::encode(url);
+    if (!code)
+        return Cli::failure(u"the address is too long for a QR code"_s);
+    // Light modules are drawn; on a terminal, white on black makes that right on light themes too.
+    const bool terminal = isatty(fileno(stdout));
+    const QString reset = u"\x1b[0m"_s;
+    for (const QString &line : code->toHalfBlocks().split(u'\n', Qt::SkipEmptyParts))
+        out() << (terminal ? u"\x1b[97;40m"_s + line + reset : line) << "\n";
+    out() << url << "\n";
+    out().flush();
     return ExitOk;
 }
 
@@ -255,6 +287,7 @@ const ClientCommand kCommands[] = {
     {"status", &status, "One deployment's address and settings."},
     {"teardown", &teardown, "Take a site offline (asks unless --yes)."},
     {"open", &open, "Open a site in the browser."},
+    {"qr", &qr, "Print a QR code of a site's address."},
     {"mcp", &McpProxy::run, "MCP on stdin/stdout for desktop AI clients."},
 };
 

@@ -8,6 +8,7 @@
 #include "listenaddress.h"
 #include "processlimits.h"
 #include "shutdownsignals.h"
+#include "tlsoptions.h"
 #include "domain/accountservice.h"
 #include "domain/plantable.h"
 #include "domain/siteaddresses.h"
@@ -65,6 +66,7 @@ int serve(const QStringList &arguments, const EngineHook &beforeServing)
     parser.addOptions(
         {listen, kDataDir, siteDomain, baseUrl, trustedProxy, apiRate, threads, maxConnections, perAddress,
          stopTimeout});
+    parser.addOptions(TlsOptions::options());
     if (!parser.parse(arguments))
         return usageError(parser.errorText(), u"serve"_s);
     if (parser.isSet(u"help"_s)) {
@@ -117,6 +119,8 @@ int serve(const QStringList &arguments, const EngineHook &beforeServing)
     if (!wholeNumber(stopTimeout, 0, &stopSeconds) || stopSeconds > 24 * 3600)
         return usageError(u"--stop-timeout expects a number of seconds"_s, u"serve"_s);
     settings.stopDeadlineMs = stopSeconds * 1000;
+    if (const QString tlsError = TlsOptions::apply(parser, &settings); !tlsError.isEmpty())
+        return usageError(tlsError, u"serve"_s);
 
     raiseOpenFileLimit();
     DataDirLock lock(settings.dataDir); // one data folder, one server: a second one would drift from the first
@@ -146,7 +150,11 @@ int serve(const QStringList &arguments, const EngineHook &beforeServing)
     const SiteAddresses &addresses = engine.addresses();
     out() << "Berth " << QCoreApplication::applicationVersion() << " is serving\n"
           << "  Listening on " << settings.listenAddress.toString() << ':' << engine.port() << " ("
-          << engine.servingThreads() << " serving threads)\n"
+          << engine.servingThreads() << " serving threads)\n";
+    if (engine.httpsPort() != 0)
+        out() << "  HTTPS on port " << engine.httpsPort() << (settings.httpsRedirect ? " (HTTP redirects to it)" : "")
+              << "\n";
+    out()
           << "  API:   " << addresses.baseUrl() << "\n"
           << "  Sites: " << addresses.siteUrl(u"<slug>"_s) << "\n"
           << "  Data:  " << engine.dataDir() << "\n";

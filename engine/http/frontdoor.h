@@ -5,6 +5,7 @@
 
 #include <QByteArray>
 #include <QPointer>
+#include <QSslConfiguration>
 #include <QTcpServer>
 #include <atomic>
 #include <memory>
@@ -34,6 +35,11 @@ public:
     void setParser(QObject *parser) { m_parser = parser; }
     QObject *parser() const { return m_parser; }
 
+    // HTTPS: every connection this door accepts starts with a TLS handshake (a phase under the header timeout).
+    void setTls(const QSslConfiguration &configuration) { m_tls = configuration; }
+    const QSslConfiguration &tls() const { return m_tls; }
+    bool isTls() const { return !m_tls.isNull(); }
+
     RequestHandler &handler() const { return m_handler; }
     const HttpConfig &config() const { return m_config; }
     ConnectionBudget &budget() const { return m_budget; }
@@ -62,6 +68,7 @@ private:
     ResponseWriter m_writer;
     QByteArray m_scratch;
     QPointer<QObject> m_parser;
+    QSslConfiguration m_tls;
     std::atomic<int> m_acceptErrors {0};
     std::atomic<qint64> m_peakUnsent {0};
     bool m_retryScheduled = false;

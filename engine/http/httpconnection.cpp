@@ -28,7 +28,7 @@ bool asksToClose(const HttpResponse &response)
 } // namespace
 
 HttpConnection::HttpConnection(FrontDoor &door, QObject *parent)
-    : QTcpSocket(parent)
+    : QSslSocket(parent)
     , m_door(door)
 {
 }
@@ -40,6 +40,9 @@ HttpConnection::~HttpConnection()
     disconnect(this, &QIODevice::readyRead, this, &HttpConnection::onReadyRead);
     disconnect(this, &QIODevice::bytesWritten, this, &HttpConnection::onBytesWritten);
     disconnect(this, &QAbstractSocket::disconnected, this, &HttpConnection::onDisconnected);
+    disconnect(this, &QSslSocket::encryptedBytesWritten, this, nullptr);
+    disconnect(this, &QSslSocket::encrypted, this, &HttpConnection::onEncrypted);
+    disconnect(this, &QAbstractSocket::errorOccurred, this, nullptr);
     releaseUploadSlot();
     releaseBudget();
 }
@@ -54,13 +57,55 @@ bool HttpConnection::adopt(qintptr descriptor)
     connect(this, &QIODevice::readyRead, this, &HttpConnection::onReadyRead);
     connect(this, &QIODevice::bytesWritten, this, &HttpConnection::onBytesWritten);
     connect(this, &QAbstractSocket::disconnected, this, &HttpConnection::onDisconnected);
+    if (m_door.isTls()) {
+        // Encrypted bytes leave after the plain ones were counted as written: both move a response along.
+        connect(this, &QSslSocket::encryptedBytesWritten, this, &HttpConnection::onBytesWritten);
+        connect(this, &QSslSocket::encrypted, this, &HttpConnection::onEncrypted);
+        connect(this, &QAbstractSocket::errorOccurred, this, [this] {
+            if (m_phase == Phase::Handshake) // a failed handshake: nothing to answer in, only to close
+                QMetaObject::invokeMethod(this, &QAbstractSocket::abort, Qt::QueuedConnection);
+        });
+        setSslConfiguration(m_door.tls());
+        m_phase = Phase::Handshake;
+        // The handshake is a phase like the header block: a client that starts it and stalls, or never starts it,
+        // is closed at the header timeout, and holds its place in the per-address cap until then.
+        armTimer(m_door.config().headerTimeoutMs);
+        startServerEncryption();
+        return true;
+    }
     noteIdle();
     armTimer(m_door.config().idleTimeoutMs);
     return true;
 }
 
+void HttpConnection::onEncrypted()
+{
+    if (m_phase != Phase::Handshake)
+        return;
+    m_phase = Phase::Idle;
+    noteIdle();
+    armTimer(m_door.config().idleTimeoutMs);
+    if (isTransactionStarted())
+        rollbackTransaction(); // anything that arrived with the handshake's end is the first request
+    if (bytesAvailable() > 0)
+        QMetaObject::invokeMethod(this, &HttpConnection::resume, Qt::QueuedConnection);
+}
+
+qint64 HttpConnection::bytesToWrite() const
+{
+    return QSslSocket::bytesToWrite() + encryptedBytesToWrite();
+}
+
 void HttpConnection::refuseAtAccept(const QString &message)
 {
+    if (m_door.isTls()) {
+        // Nothing can be said before a handshake, and a handshake is the work a cap saves: close at once.
+        m_phase = Phase::Gone;
+        m_timer.stop();
+        abort();
+        deleteLater();
+        return;
+    }
     connect(this, &QAbstractSocket::disconnected, this, &QObject::deleteLater);
     m_phase = Phase::Waiting;
     refuse(503, message);
@@ -87,6 +132,8 @@ void HttpConnection::drain()
 {
     m_draining = true;
     m_keepAlive = false; // the answer in progress, if any, is the last
+    if (m_phase == Phase::Handshake)
+        return abort(); // no request yet, and none can be answered before the handshake ends
     if (m_phase == Phase::Idle && bytesAvailable() == 0)
         closeAfterWrite();
 }
@@ -94,6 +141,9 @@ void HttpConnection::drain()
 void HttpConnection::onReadyRead()
 {
     switch (m_phase) {
+    case Phase::Handshake:
+        hold(); // QtHttpServer must not parse before the guard has seen the request
+        return;
     case Phase::Idle:
         if (bytesAvailable() == 0)
             return;
@@ -141,6 +191,7 @@ void HttpConnection::frameHead()
         const qsizetype used = m_framer.feed(QByteArrayView(scratch.constData(), got));
         if (fresh && m_framer.state() == RequestFramer::State::Head) {
             startTransaction();
+            m_held = 0;
             skip(used);
         }
     }
@@ -259,6 +310,7 @@ void HttpConnection::dispatch(const QHttpServerRequest &parsed)
         return;
     }
     m_phase = Phase::Waiting;
+    m_held = 0; // nothing of the guard's is held while QtHttpServer hands over a request
     m_timer.stop();
     if (readBufferSize() != kReadBufferBytes)
         setReadBufferSize(kReadBufferBytes);
@@ -270,6 +322,7 @@ void HttpConnection::dispatch(const QHttpServerRequest &parsed)
     request.headers = std::move(m_head.headers);
     request.body = parsed.body();
     request.peer = m_peer;
+    request.secure = isEncrypted();
     m_keepAlive = m_head.keepAlive;
     m_isHead = request.isHead();
     m_head = FramedHead();
@@ -364,9 +417,42 @@ void HttpConnection::hold()
 {
     if (bytesAvailable() == 0)
         return;
-    if (!isTransactionStarted())
+    if (!isTransactionStarted()) {
         startTransaction();
-    skip(bytesAvailable()); // kept in the transaction; the read buffer size bounds it
+        m_held = 0;
+    }
+    // Everything visible is kept in the transaction, so that QtHttpServer (next in line) sees none of it;
+    // throttled() bounds how much that can become.
+    const qint64 held = skip(bytesAvailable());
+    if (held > 0)
+        m_held += held;
+}
+
+bool HttpConnection::throttled() const
+{
+    // QSslSocket buffers above its TCP socket: the TCP socket's read buffer size alone would not stop a client that
+    // pipelines requests behind a slow answer, as its bytes move up into the transaction. Once a read buffer's worth
+    // is held, the rest stays in the TCP socket (and then in the kernel: backpressure) until the hold ends.
+    switch (m_phase) {
+    case Phase::Handshake:
+    case Phase::Authorizing:
+    case Phase::Waiting:
+    case Phase::Streaming:
+    case Phase::Backlogged:
+        return m_held >= kReadBufferBytes && isTransactionStarted();
+    default:
+        return false;
+    }
+}
+
+qint64 HttpConnection::bytesAvailable() const
+{
+    return throttled() ? QIODevice::bytesAvailable() : QSslSocket::bytesAvailable();
+}
+
+qint64 HttpConnection::readData(char *data, qint64 maxSize)
+{
+    return throttled() ? 0 : QSslSocket::readData(data, maxSize);
 }
 
 void HttpConnection::discard()
@@ -480,9 +566,11 @@ void HttpConnection::armTimer(int ms)
 void HttpConnection::timerEvent(QTimerEvent *event)
 {
     if (event->timerId() != m_timer.timerId())
-        return QTcpSocket::timerEvent(event);
+        return QSslSocket::timerEvent(event);
     m_timer.stop();
     switch (m_phase) {
+    case Phase::Handshake:
+        return abort();
     case Phase::Idle:
         if (bytesToWrite() > 0) { // the last response is still leaving: not idle yet, unless the client stalls
             if (m_sendClock.isValid() && m_sendClock.elapsed() > m_door.config().sendStallTimeoutMs)

@@ -5,7 +5,7 @@
 #include <QBasicTimer>
 #include <QElapsedTimer>
 #include <QHostAddress>
-#include <QTcpSocket>
+#include <QSslSocket>
 #include <memory>
 
 QT_BEGIN_NAMESPACE
@@ -22,8 +22,9 @@ struct HttpResponse;
 // first: it frames each request head itself and lets QtHttpServer parse a request only once the guard has accepted
 // it; until then, and while a response is in progress, it keeps the bytes inside its own read transaction, where
 // QtHttpServer cannot see them. Refusals, timeouts, 100-continue, the response and the file streaming are all here.
-// QtHttpServer deletes the socket (and so this guard) after the client disconnects.
-class HttpConnection final : public QTcpSocket
+// QtHttpServer deletes the socket (and so this guard) after the client disconnects. On an HTTPS door the connection
+// is a TLS server socket whose handshake is the first phase; on a plain one the QSslSocket stays unencrypted.
+class HttpConnection final : public QSslSocket
 {
     Q_OBJECT
 
@@ -42,6 +43,11 @@ public:
     // Called by QtHttpServer's handleRequest once it has parsed the request the guard framed and approved.
     void dispatch(const QHttpServerRequest &parsed);
 
+    // Unsent bytes: with TLS, also those already encrypted but not yet taken by the kernel.
+    qint64 bytesToWrite() const override;
+    // While the guard holds a full read buffer's worth, nothing more is read from the TCP socket (see throttled()).
+    qint64 bytesAvailable() const override;
+
     // Between requests with nothing left to send, since idleSince() (ms on a monotonic clock).
     bool isIdle() const;
     qint64 idleSince() const { return m_idleSince; }
@@ -52,10 +58,12 @@ public:
 
 protected:
     void timerEvent(QTimerEvent *event) override;
+    qint64 readData(char *data, qint64 maxSize) override;
 
 private:
     enum class Phase
     {
+        Handshake, // TLS: the handshake has not completed; nothing is read yet
         Idle, // between requests (keep-alive)
         Head, // a request head is arriving
         Authorizing, // a large body waits for the handler to authorise its caller; its bytes are held
@@ -68,6 +76,7 @@ private:
         Gone, // disconnected
     };
 
+    void onEncrypted();
     void onReadyRead();
     void onBytesWritten();
     void onDisconnected();
@@ -77,6 +86,7 @@ private:
     void onAuthorized(bool authorized);
     bool overBodyDeadline() const;
     void hold();
+    bool throttled() const;
     void discard();
     void respond(quint64 serial, HttpResponse response);
     void pumpFile();
@@ -106,6 +116,7 @@ private:
     quint64 m_serial = 0;
     qint64 m_lingered = 0;
     qint64 m_bodyBytes = 0; // head and body of the request being read
+    qint64 m_held = 0; // bytes held in the guard's current transaction (hold())
     bool m_counted = false;
     bool m_visitor = false; // counted among the visitors' connections
     bool m_draining = false;

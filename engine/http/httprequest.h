@@ -21,6 +21,7 @@ struct HttpRequest
     HttpHeaders headers; // names lower-cased, in arrival order
     QByteArray body;
     QHostAddress peer; // the TCP peer; IPv4-mapped IPv6 is normalised to IPv4
+    bool secure = false; // arrived over TLS (the front door's HTTPS port)
 
     QByteArray header(QByteArrayView lowerName) const; // first value, or empty
     bool hasHeader(QByteArrayView lowerName) const;

@@ -3,6 +3,7 @@
 #include "connectionbudget.h"
 #include "frontdoor.h"
 #include "httpserveradapter.h"
+#include "httpsredirect.h"
 #include "listensockets.h"
 
 #include <QThread>
@@ -42,6 +43,13 @@ void HttpService::runOn(const Lane &lane, const std::function<void()> &work)
         QMetaObject::invokeMethod(lane.door, work, Qt::BlockingQueuedConnection);
 }
 
+void HttpService::setTls(const QSslConfiguration &configuration, quint16 httpsPort, bool redirect)
+{
+    m_tls = configuration;
+    m_httpsPort = httpsPort;
+    m_redirect = redirect;
+}
+
 bool HttpService::listen(const QHostAddress &address, quint16 port, QString *error)
 {
     if (!m_lanes.isEmpty()) {
@@ -54,12 +62,33 @@ bool HttpService::listen(const QHostAddress &address, quint16 port, QString *err
     if (sockets.descriptors.isEmpty())
         return false;
     m_port = sockets.port;
+    ListenSockets tlsSockets;
+    if (!m_tls.isNull()) {
+        QString reason;
+        tlsSockets = ListenSockets::open(
+            address, m_httpsPort, int(sockets.descriptors.size()), m_config.listenBacklog, &reason);
+        if (tlsSockets.descriptors.isEmpty()) {
+            sockets.closeAll();
+            if (error)
+                *error = u"HTTPS port %1: %2"_s.arg(m_httpsPort).arg(reason);
+            return false;
+        }
+        m_httpsPort = tlsSockets.port;
+        if (m_redirect)
+            m_redirector = std::make_unique<HttpsRedirect>(m_handler, m_httpsPort);
+    }
+    RequestHandler &plainHandler = m_redirector ? static_cast<RequestHandler &>(*m_redirector) : m_handler;
 
     for (int i = 0; i < sockets.descriptors.size(); ++i) {
         Lane lane;
         lane.adapter = new HttpServerAdapter;
-        lane.door = new FrontDoor(m_handler, m_config, *m_budget, lane.adapter);
+        lane.door = new FrontDoor(plainHandler, m_config, *m_budget, lane.adapter);
         lane.door->setParser(lane.adapter);
+        if (!tlsSockets.descriptors.isEmpty()) {
+            lane.tlsDoor = new FrontDoor(m_handler, m_config, *m_budget, lane.adapter);
+            lane.tlsDoor->setParser(lane.adapter);
+            lane.tlsDoor->setTls(m_tls);
+        }
         if (threads > 0) {
             lane.thread = new QThread;
             lane.thread->setObjectName(u"berth-serve-%1"_s.arg(i + 1));
@@ -71,17 +100,25 @@ bool HttpService::listen(const QHostAddress &address, quint16 port, QString *err
         m_lanes.append(lane);
         // The notifiers of the listener and of every connection belong to the lane's thread: set up there.
         const int fd = sockets.descriptors.at(i);
+        const int tlsFd = tlsSockets.descriptors.value(i, -1);
         bool adopted = false;
-        runOn(lane, [&lane, fd, &adopted] {
+        runOn(lane, [&lane, fd, tlsFd, &adopted] {
             adopted = lane.door->setSocketDescriptor(fd);
             if (adopted)
                 lane.adapter->bind(lane.door);
+            if (adopted && lane.tlsDoor) {
+                adopted = lane.tlsDoor->setSocketDescriptor(tlsFd);
+                if (adopted)
+                    lane.adapter->bind(lane.tlsDoor); // one parser, two doors: QtHttpServer takes several servers
+            }
         });
         if (!adopted) {
             if (error)
-                *error = lane.door->errorString();
+                *error = (lane.tlsDoor && !lane.tlsDoor->isListening() ? lane.tlsDoor : lane.door)->errorString();
             for (int rest = i; rest < sockets.descriptors.size(); ++rest)
                 ::close(sockets.descriptors.at(rest));
+            for (int rest = i; rest < tlsSockets.descriptors.size(); ++rest)
+                ::close(tlsSockets.descriptors.at(rest));
             return false;
         }
     }
@@ -100,23 +137,39 @@ int HttpService::liveConnections() const
 
 void HttpService::drain()
 {
-    for (const Lane &lane : std::as_const(m_lanes))
-        runOn(lane, [door = lane.door] { door->drain(); });
+    for (const Lane &lane : std::as_const(m_lanes)) {
+        runOn(lane, [door = lane.door, tlsDoor = lane.tlsDoor] {
+            door->drain();
+            if (tlsDoor)
+                tlsDoor->drain();
+        });
+    }
+}
+
+QList<FrontDoor *> HttpService::doors() const
+{
+    QList<FrontDoor *> doors;
+    for (const Lane &lane : m_lanes) {
+        doors.append(lane.door);
+        if (lane.tlsDoor)
+            doors.append(lane.tlsDoor);
+    }
+    return doors;
 }
 
 int HttpService::acceptErrors() const
 {
     int errors = 0;
-    for (const Lane &lane : m_lanes)
-        errors += lane.door->acceptErrors();
+    for (const FrontDoor *door : doors())
+        errors += door->acceptErrors();
     return errors;
 }
 
 qint64 HttpService::peakUnsentBytes() const
 {
     qint64 peak = 0;
-    for (const Lane &lane : m_lanes)
-        peak = qMax(peak, lane.door->peakUnsentBytes());
+    for (const FrontDoor *door : doors())
+        peak = qMax(peak, door->peakUnsentBytes());
     return peak;
 }
 

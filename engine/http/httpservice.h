@@ -5,6 +5,7 @@
 #include <QHostAddress>
 #include <QList>
 #include <QObject>
+#include <QSslConfiguration>
 #include <functional>
 #include <memory>
 
@@ -17,6 +18,7 @@ namespace berth {
 class ConnectionBudget;
 class FrontDoor;
 class HttpServerAdapter;
+class HttpsRedirect;
 class RequestHandler;
 
 // The HTTP/1.1 server others use: QtHttpServer behind the front door, answering through one RequestHandler, on
@@ -31,8 +33,13 @@ public:
     ~HttpService() override; // stops the serving threads; every connection is closed
     Q_DISABLE_COPY_MOVE(HttpService)
 
+    // HTTPS as well, on its own port of the same address, through the same front door and limits (before listen()).
+    // redirect: the plain port answers every request with 308 to the same host and target on the HTTPS port.
+    void setTls(const QSslConfiguration &configuration, quint16 httpsPort, bool redirect);
+
     bool listen(const QHostAddress &address, quint16 port, QString *error = nullptr); // port 0 picks a free one
     quint16 serverPort() const { return m_port; }
+    quint16 httpsPort() const { return m_httpsPort; } // 0 without TLS
     int servingThreads() const;
     int liveConnections() const;
 
@@ -50,7 +57,9 @@ private:
         QThread *thread = nullptr; // null: the caller's thread
         HttpServerAdapter *adapter = nullptr;
         FrontDoor *door = nullptr;
+        FrontDoor *tlsDoor = nullptr; // HTTPS, on the same thread and parser
     };
+    QList<FrontDoor *> doors() const;
     // Runs work on the lane's thread and waits for it (directly when the lane is the caller's).
     static void runOn(const Lane &lane, const std::function<void()> &work);
 
@@ -59,6 +68,10 @@ private:
     std::unique_ptr<ConnectionBudget> m_budget;
     QList<Lane> m_lanes;
     quint16 m_port = 0;
+    QSslConfiguration m_tls;
+    quint16 m_httpsPort = 0;
+    bool m_redirect = false;
+    std::unique_ptr<HttpsRedirect> m_redirector;
 };
 
 } // namespace berth

@@ -74,7 +74,7 @@ bool PrivateGate::admit(const HttpRequest &request, const Site &site, ResponseSi
         redirect.status = 302;
         // The request's own target, so "GET //evil.example/?_token=..." must not become "Location: //evil.example/".
         redirect.setHeader("Location", LocalTarget::orRoot(targetWithoutToken(request)).toUtf8());
-        redirect.setHeader("Set-Cookie", m_access.setCookieHeader(deployment, m_secureCookies));
+        redirect.setHeader("Set-Cookie", m_access.setCookieHeader(deployment, m_secureCookies || request.secure));
         redirect.setHeader("Cache-Control", "no-store");
         redirect.setHeader("Referrer-Policy", "no-referrer");
         sink.send(std::move(redirect));
@@ -109,7 +109,7 @@ void PrivateGate::checkPassword(const HttpRequest &request, const Site &site, Re
     const Deployment deployment = site.deployment;
     QtConcurrent::run(&m_workers, [hash = deployment.passwordHash, password] {
         return PasswordHasher::verify(hash, password);
-    }).then(sink.context(), [this, sink, deployment, next](bool correct) {
+    }).then(sink.context(), [this, sink, deployment, next, secure = m_secureCookies || request.secure](bool correct) {
         if (!correct) {
             sink.send(denied(deployment, next, u"That password is not right. Try again."_s));
             return;
@@ -117,7 +117,7 @@ void PrivateGate::checkPassword(const HttpRequest &request, const Site &site, Re
         HttpResponse response;
         response.status = 303;
         response.setHeader("Location", next.toUtf8());
-        response.setHeader("Set-Cookie", m_access.setCookieHeader(deployment, m_secureCookies));
+        response.setHeader("Set-Cookie", m_access.setCookieHeader(deployment, secure));
         response.setHeader("Cache-Control", "no-store");
         sink.send(std::move(response));
     });

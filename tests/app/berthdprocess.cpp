@@ -58,7 +58,7 @@ bool BerthdProcess::start(const QProcessEnvironment &environment)
 {
     m_process.setProcessEnvironment(environment);
     m_process.start(program(),
-                    {u"serve"_s, u"--listen"_s, u"127.0.0.1:0"_s, u"--data-dir"_s, m_dataDir});
+        QStringList {u"serve"_s, u"--listen"_s, u"127.0.0.1:0"_s, u"--data-dir"_s, m_dataDir} + m_extraArguments);
     static const QRegularExpression listening(u"Listening on 127\\.0\\.0\\.1:(\\d+)"_s);
     QDeadlineTimer deadline(kStartTimeoutMs);
     while (!deadline.hasExpired()) {

@@ -21,8 +21,8 @@ public:
     // Runs a command to completion (e.g. `key create`).
     static Outcome run(const QStringList &arguments);
     // With an environment of the test's own and bytes on standard input (a pipe, never a terminal).
-    static Outcome run(const QStringList &arguments, const QProcessEnvironment &environment,
-                       const QByteArray &input = {});
+    static Outcome run(
+        const QStringList &arguments, const QProcessEnvironment &environment, const QByteArray &input = {});
 
     // The berthd every BerthdProcess of this test runs (the crash-safety test's has fault points).
     static void setProgram(const QString &program);
@@ -32,6 +32,8 @@ public:
 
     // Starts `serve` on 127.0.0.1 port 0 and waits until it prints the port it chose.
     bool start(const QProcessEnvironment &environment = QProcessEnvironment::systemEnvironment());
+    // More `serve` options for the next start() (e.g. --tls-cert).
+    void setExtraArguments(const QStringList &arguments) { m_extraArguments = arguments; }
     bool waitForExit(int timeoutMs);
     void kill();
 
@@ -41,6 +43,7 @@ public:
 
 private:
     QString m_dataDir;
+    QStringList m_extraArguments;
     QProcess m_process;
     QByteArray m_output;
     quint16 m_port = 0;

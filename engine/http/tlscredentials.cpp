@@ -1,0 +1,118 @@
+#include "tlscredentials.h"
+
+#include <QDateTime>
+#include <QFile>
+#include <QSslCertificate>
+#include <QSslKey>
+#include <memory>
+#include <openssl/bio.h>
+#include <openssl/err.h>
+#include <openssl/evp.h>
+#include <openssl/pem.h>
+#include <openssl/x509.h>
+
+using namespace Qt::StringLiterals;
+
+namespace berth {
+
+namespace {
+
+QByteArray readFile(const QString &path, const QString &what, QString *error)
+{
+    QFile file(path);
+    if (!file.open(QIODevice::ReadOnly)) {
+        *error = u"Cannot read the TLS %1 file %2: %3"_s.arg(what, path, file.errorString());
+        return {};
+    }
+    const QByteArray bytes = file.read(1 << 20); // PEM files are a few KB; nothing larger is a certificate
+    if (bytes.isEmpty())
+        *error = u"The TLS %1 file %2 is empty"_s.arg(what, path);
+    return bytes;
+}
+
+// No passphrase prompt on the terminal: an encrypted key is refused instead.
+int noPassphrase(char *, int, int, void *)
+{
+    return -1;
+}
+
+// Qt only finds out at a client's handshake that a key does not match its certificate; OpenSSL says so now.
+bool keyMatchesCertificate(const QByteArray &certPem, const QByteArray &keyPem, QString *error)
+{
+    const auto bio = [](const QByteArray &bytes) {
+        return std::unique_ptr<BIO, decltype(&BIO_free)>(
+            BIO_new_mem_buf(bytes.constData(), int(bytes.size())), &BIO_free);
+    };
+    auto certBio = bio(certPem);
+    auto keyBio = bio(keyPem);
+    std::unique_ptr<X509, decltype(&X509_free)> cert(
+        PEM_read_bio_X509(certBio.get(), nullptr, nullptr, nullptr), &X509_free);
+    std::unique_ptr<EVP_PKEY, decltype(&EVP_PKEY_free)> key(
+        PEM_read_bio_PrivateKey(keyBio.get(), nullptr, &noPassphrase, nullptr), &EVP_PKEY_free);
+    ERR_clear_error();
+    if (!cert || !key) {
+        *error = cert ? u"The TLS key file holds no usable private key (it must be PEM and not encrypted)"_s
+                      : u"The TLS certificate file holds no PEM certificate"_s;
+        return false;
+    }
+    if (X509_check_private_key(cert.get(), key.get()) != 1) {
+        ERR_clear_error();
+        *error = u"The TLS key does not belong to the certificate (the first one in the certificate file)"_s;
+        return false;
+    }
+    return true;
+}
+
+} // namespace
+
+TlsCredentials TlsCredentials::load(const QString &certFile, const QString &keyFile, QString *error)
+{
+    QString reason;
+    const QByteArray certPem = readFile(certFile, u"certificate"_s, &reason);
+    const QByteArray keyPem = reason.isEmpty() ? readFile(keyFile, u"key"_s, &reason) : QByteArray();
+    if (reason.isEmpty() && !keyMatchesCertificate(certPem, keyPem, &reason))
+        reason.append(u" (%1, %2)"_s.arg(certFile, keyFile));
+    if (!reason.isEmpty()) {
+        *error = reason;
+        return {};
+    }
+
+    const QList<QSslCertificate> chain = QSslCertificate::fromData(certPem, QSsl::Pem);
+    QSslKey key;
+    for (const QSsl::KeyAlgorithm algorithm : {QSsl::Rsa, QSsl::Ec, QSsl::Dsa}) {
+        key = QSslKey(keyPem, algorithm, QSsl::Pem, QSsl::PrivateKey);
+        if (!key.isNull())
+            break;
+    }
+    if (chain.isEmpty() || key.isNull()) {
+        *error = u"The TLS certificate or key cannot be used (%1, %2); RSA and EC keys in PEM work"_s.arg(
+            certFile, keyFile);
+        return {};
+    }
+    const QDateTime now = QDateTime::currentDateTimeUtc();
+    if (chain.first().expiryDate() < now)
+        qWarning("berth: the TLS certificate expired on %s; browsers will refuse it",
+            qPrintable(chain.first().expiryDate().toString(Qt::ISODate)));
+
+    TlsCredentials credentials;
+    QSslConfiguration configuration = QSslConfiguration::defaultConfiguration();
+    configuration.setLocalCertificateChain(chain);
+    configuration.setPrivateKey(key);
+    configuration.setProtocol(QSsl::TlsV1_2OrLater);
+    configuration.setPeerVerifyMode(QSslSocket::VerifyNone); // visitors have no client certificates
+    // HTTP/1.1 only: the front door speaks nothing else (a client told h2 would break).
+    configuration.setAllowedNextProtocols({QByteArrayLiteral("http/1.1")});
+    credentials.configuration = configuration;
+    return credentials;
+}
+
+QStringList TlsCredentials::names() const
+{
+    const QSslCertificate certificate = configuration.localCertificate();
+    QStringList names = certificate.subjectAlternativeNames().values(QSsl::DnsEntry);
+    if (names.isEmpty())
+        names = certificate.subjectInfo(QSslCertificate::CommonName);
+    return names;
+}
+
+} // namespace berth
