@@ -27,8 +27,9 @@ public:
     explicit BerthdProcess(const QString &dataDir);
     ~BerthdProcess();
 
-    // Starts `serve` on 127.0.0.1 port 0 and waits until it prints the port it chose.
-    bool start(const QProcessEnvironment &environment = QProcessEnvironment::systemEnvironment());
+    // Starts `serve` on 127.0.0.1 port 0 (or the port given, e.g. to come back where a stopped one was) and waits
+    // until it prints the port it chose.
+    bool start(const QProcessEnvironment &environment = QProcessEnvironment::systemEnvironment(), quint16 port = 0);
     bool waitForExit(int timeoutMs);
     void kill();
 
