@@ -10,7 +10,7 @@ std::optional<Error> check(const DeploymentRepository &deployments, const User &
 {
     const auto deployment = deployments.find(deploymentId);
     if (!deployment || deployment->userId != owner.id)
-        return Error{Error::Kind::NotFound, DeploymentService::notFoundMessage()};
+        return Error {Error::Kind::NotFound, DeploymentService::notFoundMessage(), Error::Code::DeploymentNotFound};
     return std::nullopt;
 }
 

@@ -39,7 +39,7 @@ Result<Submission> SubmissionService::receive(const Deployment &deployment, cons
     case SubmissionRepository::InsertResult::Ok:
         break;
     case SubmissionRepository::InsertResult::DailyLimitReached:
-        return Error{Error::Kind::RateLimited, dailyLimitMessage()};
+        return Error{Error::Kind::RateLimited, dailyLimitMessage(), Error::Code::SubmissionLimitReached};
     case SubmissionRepository::InsertResult::Failed:
         return Error{Error::Kind::Internal, u"Could not store the submission"_s};
     }
@@ -81,7 +81,7 @@ Result<Submission> SubmissionService::remove(const User &owner, const QString &d
         return *error;
     const auto submission = m_submissions.find(deploymentId, submissionId);
     if (!submission)
-        return Error{Error::Kind::NotFound, u"Submission not found"_s};
+        return Error{Error::Kind::NotFound, u"Submission not found"_s, Error::Code::SubmissionNotFound};
     if (!m_submissions.remove(deploymentId, submissionId))
         return Error{Error::Kind::Internal, u"Could not delete the submission"_s};
     Q_EMIT submissionRemoved(deploymentId, submissionId);
