@@ -30,10 +30,13 @@ SubmissionService::SubmissionService(SubmissionRepository &submissions, Deployme
 
 QString SubmissionService::dailyLimitMessage() { return u"Daily submission limit reached"_s; }
 
-Result<Submission> SubmissionService::receive(const Deployment &deployment, const QJsonObject &data)
+Result<Submission> SubmissionService::receive(const Deployment &deployment, const QJsonObject &data,
+                                             const QStringList &order)
 {
     const PlanLimits tier = DeploymentOwner::tierOf(m_users, m_plans, deployment);
-    const Submission submission{RandomId::make(u"sub_"), deployment.id, data, m_clock.now()};
+    Submission submission{RandomId::make(u"sub_"), deployment.id, data, m_clock.now(), {}};
+    submission.fieldOrder = order;
+    submission.fieldOrder = submission.fields(); // the names of order that data holds, each once, then the rest
     switch (m_submissions.insert(submission, dayOf(submission.createdAt), tier.submissionsPerDay,
                                  tier.submissionsStored)) {
     case SubmissionRepository::InsertResult::Ok:
