@@ -68,11 +68,13 @@ install_node() {
 }
 
 # playwright-core into tests/browser/node_modules, exactly as the lock file says; likewise the OpenAPI validator
-# (tests/openapi) and the official MCP SDK client (tests/mcp).
+# (tests/openapi), the official MCP SDK client (tests/mcp) and the MCP conformance suite with the Node 22 it needs
+# (tests/mcp-conformance: Node 22 as an npm package, a binary of about 190 MB in that folder only).
 install_browser_test_modules() {
     (cd "$top/tests/browser" && npm ci --no-audit --no-fund)
     (cd "$top/tests/openapi" && npm ci --no-audit --no-fund)
     (cd "$top/tests/mcp" && npm ci --no-audit --no-fund)
+    (cd "$top/tests/mcp-conformance" && npm ci --no-audit --no-fund)
 }
 
 build() {

@@ -442,6 +442,10 @@
         <source>Too many requests at once. Try again in a minute.</source>
         <translation>Zu viele Anfragen auf einmal. Versuchen Sie es in einer Minute erneut.</translation>
     </message>
+    <message>
+        <source>Publishing was cancelled; nothing was changed.</source>
+        <translation>Das Veröffentlichen wurde abgebrochen; nichts wurde geändert.</translation>
+    </message>
 </context>
 <context>
     <name>berth::FirstKeyDialog</name>
@@ -1174,6 +1178,22 @@
     <message>
         <source>Finishing publish…</source>
         <translation>Veröffentlichung wird abgeschlossen …</translation>
+    </message>
+    <message>
+        <source>Checking…</source>
+        <translation>Wird geprüft …</translation>
+    </message>
+    <message>
+        <source>Storing %1 of %2…</source>
+        <translation>%1 von %2 werden gespeichert …</translation>
+    </message>
+    <message>
+        <source>Putting the new version online…</source>
+        <translation>Die neue Version geht online …</translation>
+    </message>
+    <message>
+        <source>Cancelling…</source>
+        <translation>Wird abgebrochen …</translation>
     </message>
 </context>
 <context>

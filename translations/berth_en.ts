@@ -442,6 +442,10 @@
         <source>Too many requests at once. Try again in a minute.</source>
         <translation type="unfinished"></translation>
     </message>
+    <message>
+        <source>Publishing was cancelled; nothing was changed.</source>
+        <translation type="unfinished"></translation>
+    </message>
 </context>
 <context>
     <name>berth::FirstKeyDialog</name>
@@ -1173,6 +1177,22 @@
     </message>
     <message>
         <source>Finishing publish…</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Checking…</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Storing %1 of %2…</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Putting the new version online…</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Cancelling…</source>
         <translation type="unfinished"></translation>
     </message>
 </context>

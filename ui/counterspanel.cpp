@@ -100,7 +100,7 @@ void CountersPanel::resetSelected()
     if (answer != QMessageBox::Yes)
         return;
     const auto result = m_context.engine.counters().remove(m_context.owner, m_deploymentId, name);
-    if (!result && result.error().kind == Error::Kind::NotFound) { // reset meanwhile by the API
+    if (!result && result.error().code == Error::Code::CounterNotFound) { // reset meanwhile by the API
         m_model->reload();
     } else if (!result) {
         m_context.prompter.warning(this, tr("Reset Counter"), ErrorText::describe(result.error()));

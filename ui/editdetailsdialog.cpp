@@ -100,12 +100,23 @@ void EditDetailsDialog::accept()
             Theme::Tone::Error);
         return;
     }
+    // Only what the user changed: an unchanged title sent back would become the owner's own and stop following
+    // the document's <title>.
     DeployRequest request;
-    request.title = m_title->text().trimmed();
-    request.description = description.isEmpty() ? QString() : description; // empty means unset, as in the API
-    request.favicon = m_favicon->text().trimmed();
-    if (m_spa->isEnabled())
+    const QString title = m_title->text().trimmed();
+    if (title != m_deployment.title)
+        request.title = title; // empty hands the title back to the document
+    if (description != m_deployment.description)
+        request.description = description.isEmpty() ? QString() : description; // empty means unset, as in the API
+    const QString favicon = m_favicon->text().trimmed();
+    if (favicon != m_deployment.favicon)
+        request.favicon = favicon;
+    if (m_spa->isEnabled() && m_spa->isChecked() != m_deployment.isSpa)
         request.isSpa = m_spa->isChecked();
+    if (!request.title && !request.description && !request.favicon && !request.isSpa) {
+        QDialog::accept(); // nothing changed: nothing to send
+        return;
+    }
     m_saveButton->setEnabled(false);
     m_watcher.setFuture(m_context.engine.deployments().update(m_context.owner, m_deployment.id, std::move(request)));
 }

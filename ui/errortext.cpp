@@ -1,14 +1,11 @@
 #include "errortext.h"
 
-#include "domain/deploymentservice.h"
-#include "domain/submissionservice.h"
-
 using namespace Qt::StringLiterals;
 
 namespace berth {
 
 namespace {
-// The slug of `slug "x" is already taken`, the engine's Conflict for a taken slug.
+// The slug of `slug "x" is already taken`, the engine's message for SlugTaken.
 QString quotedSlug(const QString &message)
 {
     const qsizetype open = message.indexOf(u'"');
@@ -19,41 +16,7 @@ QString quotedSlug(const QString &message)
 
 ErrorText::Code ErrorText::code(const Error &error)
 {
-    const QString &message = error.message;
-    switch (error.kind) {
-    case Error::Kind::Forbidden:
-        if (message == DeploymentService::limitReachedMessage())
-            return Code::DeploymentLimitReached;
-        if (message == u"Counter limit reached"_s)
-            return Code::CounterLimitReached;
-        return Code::Other;
-    case Error::Kind::NotFound:
-        if (message == DeploymentService::notFoundMessage())
-            return Code::DeploymentNotFound;
-        if (message == u"Counter not found"_s)
-            return Code::CounterNotFound;
-        if (message == u"Submission not found"_s)
-            return Code::SubmissionNotFound;
-        if (message == u"Key not found"_s)
-            return Code::KeyNotFound;
-        if (message == u"User not found"_s)
-            return Code::UserNotFound;
-        return Code::Other;
-    case Error::Kind::Conflict:
-        return message.startsWith(u"slug \""_s) && message.endsWith(u"already taken"_s) ? Code::SlugTaken : Code::Other;
-    case Error::Kind::BadRequest:
-        return message.startsWith(u"slug must be"_s) ? Code::SlugInvalid : Code::Other;
-    case Error::Kind::RateLimited:
-        return message == SubmissionService::dailyLimitMessage() ? Code::SubmissionLimitReached : Code::RateLimited;
-    case Error::Kind::Internal:
-    case Error::Kind::Unavailable:
-        return Code::ServerFailure;
-    case Error::Kind::Unauthorized:
-    case Error::Kind::TooLarge:
-    case Error::Kind::InsufficientStorage: // the engine's own words say what is wrong
-        return Code::Other;
-    }
-    return Code::Other;
+    return error.code;
 }
 
 QString ErrorText::describe(const Error &error)
@@ -81,14 +44,21 @@ QString ErrorText::describe(const Error &error)
         return tr("This key no longer exists.");
     case Code::UserNotFound:
         return tr("This user no longer exists.");
-    case Code::RateLimited:
-        return tr("Too many requests at once. Try again in a minute.");
-    case Code::ServerFailure:
-        return tr("Berth could not finish this: %1").arg(error.message);
+    case Code::PublishCancelled:
+        return tr("Publishing was cancelled; nothing was changed.");
     case Code::Other:
         break;
     }
-    return error.message;
+    // No code of its own: a few kinds are worded by the kind, the rest keep the engine's text.
+    switch (error.kind) {
+    case Error::Kind::RateLimited:
+        return tr("Too many requests at once. Try again in a minute.");
+    case Error::Kind::Internal:
+    case Error::Kind::Unavailable:
+        return tr("Berth could not finish this: %1").arg(error.message);
+    default:
+        return error.message;
+    }
 }
 
 } // namespace berth

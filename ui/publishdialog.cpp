@@ -302,16 +302,58 @@ void PublishDialog::deploy()
         }
     }
     DeploymentService &service = m_context.engine.deployments();
+    m_committing = false;
+    m_cancelling = false;
+    m_deployProgress = DeployProgress::make();
+    connect(m_deployProgress.get(), &DeployProgress::progressed, this, &PublishDialog::onDeployProgress);
     setStage(Stage::Publishing);
-    m_deployWatcher.setFuture(m_target ? service.update(m_context.owner, m_target->id, std::move(request))
-                                       : service.create(m_context.owner, std::move(request)));
+    m_deployWatcher.setFuture(m_target
+            ? service.update(m_context.owner, m_target->id, std::move(request), m_deployProgress)
+            : service.create(m_context.owner, std::move(request), m_deployProgress));
+}
+
+void PublishDialog::onDeployProgress(DeployProgress::Step step, qint64 done, qint64 total)
+{
+    if (m_stage != Stage::Publishing || m_cancelling)
+        return;
+    constexpr int kSteps = 1000;
+    const auto size
+        = [](qint64 bytes) { return QLocale().formattedDataSize(bytes, 1, QLocale::DataSizeTraditionalFormat); };
+    // The words first, then the bar: whoever watches the bar reads the words that go with it.
+    switch (step) {
+    case DeployProgress::Step::Checking:
+        if (!m_finishing)
+            m_summary->setText(tr("Checking…"));
+        m_progress->setRange(0, 0);
+        return;
+    case DeployProgress::Step::Storing:
+        if (!m_finishing)
+            m_summary->setText(tr("Storing %1 of %2…").arg(size(done), size(total)));
+        m_progress->setRange(0, kSteps);
+        m_progress->setValue(total > 0 ? int(done * kSteps / total) : kSteps);
+        return;
+    case DeployProgress::Step::Committing:
+        m_committing = true;
+        updateButtons();
+        if (!m_finishing)
+            m_summary->setText(tr("Putting the new version online…"));
+        m_progress->setRange(0, 0);
+        return;
+    }
 }
 
 void PublishDialog::onDeployed(const Result<Deployment> &result)
 {
     m_publishRequested = false;
+    m_deployProgress.reset();
+    if (!result && result.error().code == Error::Code::PublishCancelled) {
+        setStage(Stage::Ready);
+        m_packager.cancel();
+        QDialog::reject(); // nothing was stored: the sheet goes as if never published
+        return;
+    }
     if (!result) {
-        if (result.error().kind == Error::Kind::Conflict && m_slug)
+        if (result.error().code == Error::Code::SlugTaken && m_slug)
             m_slug->showProblem(tr("“%1” was just taken by another site. Choose another slug.").arg(m_slug->slug()));
         else
             showMessage(ErrorText::describe(result.error()), true);
@@ -342,7 +384,7 @@ void PublishDialog::setStage(Stage stage)
     const bool busy = stage == Stage::Reading || stage == Stage::Publishing;
     m_progress->setVisible(busy);
     if (stage == Stage::Publishing) {
-        m_progress->setRange(0, 0); // the engine's part has no steps to count
+        m_progress->setRange(0, 0); // until the engine reports its first step
         m_summary->setText(m_target ? tr("Replacing the content…") : tr("Publishing…"));
     }
     const bool editable = (stage == Stage::Reading || stage == Stage::Ready) && !m_publishRequested;
@@ -361,8 +403,10 @@ void PublishDialog::setStage(Stage stage)
 
 void PublishDialog::showFinishing()
 {
-    if (m_stage == Stage::Publishing)
+    if (m_stage == Stage::Publishing) {
+        m_finishing = true;
         m_summary->setText(tr("Finishing publish…"));
+    }
 }
 
 void PublishDialog::updateButtons()
@@ -380,9 +424,9 @@ void PublishDialog::updateButtons()
         m_cancelButton->setText(tr("Close"));
         return;
     case Stage::Publishing:
-        // The engine's commit is short and cannot be taken back halfway: no cancel during it.
+        // Storing the files can be cancelled; the engine's commit is short and cannot be taken back halfway.
         m_publishButton->setEnabled(false);
-        m_cancelButton->setEnabled(false);
+        m_cancelButton->setEnabled(!m_committing && !m_cancelling && !m_finishing);
         return;
     case Stage::Reading:
     case Stage::Ready:
@@ -394,8 +438,15 @@ void PublishDialog::updateButtons()
 
 void PublishDialog::reject()
 {
-    if (m_stage == Stage::Publishing)
+    if (m_stage == Stage::Publishing) {
+        // The sheet stays until the engine answers "cancelled" (then it closes) or, too late, with the result.
+        if (!m_cancelling && !m_finishing && m_deployProgress && m_deployProgress->cancel()) {
+            m_cancelling = true;
+            m_summary->setText(tr("Cancelling…"));
+            updateButtons();
+        }
         return;
+    }
     if (m_stage == Stage::Done) {
         accept();
         return;

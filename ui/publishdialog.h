@@ -1,11 +1,13 @@
 #pragma once
 
 #include "dashboardcontext.h"
+#include "domain/deployprogress.h"
 #include "folderpackager.h"
 #include "storage/deployment.h"
 
 #include <QDialog>
 #include <QFutureWatcher>
+#include <memory>
 #include <optional>
 
 QT_BEGIN_NAMESPACE
@@ -49,7 +51,8 @@ public:
     Stage stage() const { return m_stage; }
     QString deploymentId() const { return m_published ? m_published->id : QString(); }
 
-    // Cancels reading the files; refused while the engine commits.
+    // Cancels reading the files, or the publish until the engine commits (the sheet closes once the engine has
+    // let go of it); refused while the engine commits.
     void reject() override;
     // Berth is quitting: says so while the engine commits (quitting waits for stageChanged).
     void showFinishing();
@@ -65,6 +68,7 @@ private:
     void onPackaged();
     void requestPublish();
     void deploy();
+    void onDeployProgress(DeployProgress::Step step, qint64 done, qint64 total);
     void onDeployed(const Result<Deployment> &result);
     void showMessage(const QString &text, bool error);
     void setStage(Stage stage);
@@ -77,6 +81,10 @@ private:
     std::optional<Deployment> m_published;
     FolderPackager m_packager;
     QFutureWatcher<Result<Deployment>> m_deployWatcher;
+    std::shared_ptr<DeployProgress> m_deployProgress; // of the publish in flight
+    bool m_committing = false; // the engine's commit began: too late to cancel
+    bool m_cancelling = false;
+    bool m_finishing = false; // Berth is quitting and waits for this publish
     Stage m_stage = Stage::Reading;
     bool m_publishRequested = false;
 

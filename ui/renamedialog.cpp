@@ -65,7 +65,7 @@ void RenameDialog::accept()
         return;
     const auto result = m_context.engine.deployments().rename(m_context.owner, m_deployment.id, m_slug->slug());
     if (!result) {
-        if (result.error().kind == Error::Kind::Conflict)
+        if (result.error().code == Error::Code::SlugTaken)
             m_slug->showProblem(tr("“%1” is already taken by another site. Choose another slug.").arg(m_slug->slug()));
         else
             m_slug->showProblem(ErrorText::describe(result.error()));

@@ -131,9 +131,9 @@ bool SubmissionsModel::load(const QString &before)
         m_nextBefore = page.value().nextBefore;
         m_rows = page.value().submissions;
         for (const Submission &submission : std::as_const(m_rows)) {
-            for (auto it = submission.data.constBegin(); it != submission.data.constEnd(); ++it) {
-                if (!m_fields.contains(it.key()))
-                    m_fields.append(it.key());
+            for (const QString &field : submission.fields()) { // in the order the visitor's form sent them
+                if (!m_fields.contains(field))
+                    m_fields.append(field);
             }
         }
     }
@@ -148,9 +148,9 @@ void SubmissionsModel::insertRows(int at, const QList<Submission> &rows)
         return;
     QStringList added;
     for (const Submission &submission : rows) {
-        for (auto it = submission.data.constBegin(); it != submission.data.constEnd(); ++it) {
-            if (!m_fields.contains(it.key()) && !added.contains(it.key()))
-                added.append(it.key());
+        for (const QString &field : submission.fields()) {
+            if (!m_fields.contains(field) && !added.contains(field))
+                added.append(field);
         }
     }
     if (!added.isEmpty()) {

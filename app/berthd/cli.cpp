@@ -84,6 +84,14 @@ std::unique_ptr<Engine> openEngine(const QCommandLineParser &parser)
         failure(error);
         return nullptr;
     }
+    // This command made the owner of a fresh data folder: its first key is shown here, once, or never (serve
+    // shows it only when it makes the owner). Standard error, so that the command's own output stays as it is.
+    if (const auto key = engine->ownerFirstKey()) {
+        err() << "berthd: a new Berth data folder (" << engine->dataDir() << ").\n"
+              << "Owner API key (shown once; keep it safe):\n"
+              << *key << "\n";
+        err().flush();
+    }
     return engine;
 }
 

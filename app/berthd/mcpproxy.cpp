@@ -39,6 +39,12 @@ void answerWithError(const QByteArray &sent, const QString &message)
     }
 }
 
+bool isInitializeRequest(const QByteArray &message)
+{
+    const QJsonObject object = QJsonDocument::fromJson(message).object();
+    return object.value(u"method"_s) == u"initialize"_s && object.contains(u"id"_s);
+}
+
 } // namespace
 
 int run(const QStringList &arguments)
@@ -55,16 +61,38 @@ int run(const QStringList &arguments)
         return exit;
 
     QByteArray sessionId;
+    QByteArray initializeMessage; // the client's own, sent again for a new session when Berth restarted
+    const auto post = [&client](const QByteArray &message, const QByteArray &session) {
+        QList<QPair<QByteArray, QByteArray>> headers {
+            {"Content-Type", "application/json"}, {"Accept", "application/json, text/event-stream"}};
+        if (!session.isEmpty())
+            headers.append({"Mcp-Session-Id", session});
+        return client->send("POST", u"/mcp"_s, message, headers);
+    };
+    // A restarted Berth knows no session from before (404): the client's initialize is replayed (its answer is
+    // the one the client already had) and the message sent again in the new session, so that the client goes on
+    // as if nothing happened.
+    const auto renewSession = [&]() {
+        const ApiClient::Reply opened = post(initializeMessage, {});
+        if (opened.status != 200 || opened.sessionId.isEmpty())
+            return false;
+        sessionId = opened.sessionId;
+        post(R"({"jsonrpc":"2.0","method":"notifications/initialized"})", sessionId);
+        std::fputs("berthd mcp: Berth was restarted; continuing in a new MCP session\n", stderr);
+        return true;
+    };
     std::string line;
     while (std::getline(std::cin, line)) {
         const QByteArray message = QByteArray::fromStdString(line).trimmed();
         if (message.isEmpty())
             continue;
-        QList<QPair<QByteArray, QByteArray>> headers {
-            {"Content-Type", "application/json"}, {"Accept", "application/json, text/event-stream"}};
-        if (!sessionId.isEmpty())
-            headers.append({"Mcp-Session-Id", sessionId});
-        const ApiClient::Reply reply = client->send("POST", u"/mcp"_s, message, headers);
+        const bool isInitialize = isInitializeRequest(message);
+        if (isInitialize)
+            initializeMessage = message;
+        ApiClient::Reply reply = post(message, isInitialize ? QByteArray() : sessionId);
+        if (reply.reached && reply.status == 404 && !isInitialize && !sessionId.isEmpty()
+            && !initializeMessage.isEmpty() && renewSession())
+            reply = post(message, sessionId);
         if (!reply.reached) {
             answerWithError(
                 message, u"Cannot reach Berth at %1: %2"_s.arg(client->baseUrl().toString(), reply.networkError));

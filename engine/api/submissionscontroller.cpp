@@ -5,6 +5,7 @@
 #include "domain/submissionscsv.h"
 #include "domain/submissionservice.h"
 #include "http/formencoding.h"
+#include "storage/orderedjson.h"
 
 #include <QJsonArray>
 
@@ -39,10 +40,13 @@ Result<ListQuery> parseListQuery(const QByteArray &query)
     return parsed;
 }
 
-QJsonObject submissionJson(const Submission &submission)
+// One submission as JSON text with its data's fields in the order the visitor's form sent them (a QJsonObject
+// would sort them); the other keys in the order QJsonDocument writes them.
+QByteArray submissionJson(const Submission &submission)
 {
-    return {
-        {u"id"_s, submission.id}, {u"data"_s, submission.data}, {u"created_at"_s, isoTimestamp(submission.createdAt)}};
+    return "{\"created_at\":" + OrderedJson::value(isoTimestamp(submission.createdAt))
+        + ",\"data\":" + OrderedJson::write(submission.data, submission.fields())
+        + ",\"id\":" + OrderedJson::value(submission.id) + '}';
 }
 
 } // namespace
@@ -97,13 +101,17 @@ void SubmissionsController::list(ApiCall &call)
         call.sink.send(errorResponse(page.error()));
         return;
     }
-    QJsonArray submissions;
-    for (const Submission &submission : page.value().submissions)
-        submissions.append(submissionJson(submission));
+    QByteArray submissions = "[";
+    for (const Submission &submission : page.value().submissions) {
+        if (submissions.size() > 1)
+            submissions += ',';
+        submissions += submissionJson(submission);
+    }
+    submissions += ']';
     const QString &next = page.value().nextBefore;
-    call.sink.send(HttpResponse::json(200,
-        {{u"submissions"_s, submissions}, {u"total"_s, page.value().total},
-            {u"next_before"_s, next.isEmpty() ? QJsonValue() : QJsonValue(next)}}));
+    call.sink.send(HttpResponse::bytes(200, "application/json",
+        "{\"next_before\":" + OrderedJson::value(next.isEmpty() ? QJsonValue() : QJsonValue(next))
+            + ",\"submissions\":" + submissions + ",\"total\":" + OrderedJson::value(page.value().total) + '}'));
 }
 
 void SubmissionsController::remove(ApiCall &call)

@@ -24,8 +24,27 @@ struct Error
         InsufficientStorage, // 507: the disk or the database is full (message says only that)
         Internal, // 500: storage failure
     };
+    // What exactly was refused, for a front end that words refusals itself (the dashboard, in the user's
+    // language) instead of showing the message. Stable across wording changes of the message; the API's JSON
+    // does not carry it. Other: no code of its own, the kind and the message say it all.
+    enum class Code
+    {
+        Other,
+        DeploymentLimitReached,
+        CounterLimitReached,
+        SubmissionLimitReached,
+        SlugTaken,
+        SlugInvalid,
+        DeploymentNotFound,
+        CounterNotFound,
+        SubmissionNotFound,
+        KeyNotFound,
+        UserNotFound,
+        PublishCancelled,
+    };
     Kind kind = Kind::Internal;
     QString message;
+    Code code = Code::Other;
 
     static QString insufficientStorageMessage() { return QStringLiteral("Not enough storage space on the server"); }
     static Error insufficientStorage() { return {Kind::InsufficientStorage, insufficientStorageMessage()}; }

@@ -77,7 +77,7 @@ Result<AccountService::NewKey> AccountService::createKey(
     const QString &userId, const QString &label, const QDateTime &expiresAt)
 {
     if (!m_users.find(userId))
-        return Error {Error::Kind::NotFound, u"User not found"_s};
+        return Error {Error::Kind::NotFound, u"User not found"_s, Error::Code::UserNotFound};
     NewKey created;
     created.secret = u"bk_"_s + RandomId::base62(kKeySecretLength);
     created.key.id = RandomId::make(u"key_");
@@ -192,7 +192,7 @@ Result<User> AccountService::setPlan(const QString &userId, const QString &plan)
         return Error {Error::Kind::BadRequest, u"plan must be one of agent, free, pro"_s};
     auto user = m_users.find(userId);
     if (!user)
-        return Error {Error::Kind::NotFound, u"User not found"_s};
+        return Error {Error::Kind::NotFound, u"User not found"_s, Error::Code::UserNotFound};
     if (!m_users.setPlan(userId, plan))
         return Error {Error::Kind::Internal, u"Could not change the plan"_s};
     user->plan = plan;
@@ -207,7 +207,7 @@ QList<ApiKey> AccountService::allKeys() const
 Result<ApiKey> AccountService::revokeAnyKey(const QString &keyId)
 {
     if (!m_keys.find(keyId))
-        return Error {Error::Kind::NotFound, u"Key not found"_s};
+        return Error {Error::Kind::NotFound, u"Key not found"_s, Error::Code::KeyNotFound};
     if (!m_keys.revoke(keyId, m_clock.now()))
         return Error {Error::Kind::Internal, u"Could not revoke the key"_s};
     return *m_keys.find(keyId);

@@ -86,7 +86,7 @@ Result<AgentService::Claimed> AgentService::claim(const User &claimer, const QSt
         claimed.deploymentIds.append(deployment.id);
     const int total = m_deployments.countForUser(claimer.id) + int(claimed.deploymentIds.size());
     if (!claimed.deploymentIds.isEmpty() && total > m_plans.limits(claimer.plan).deployments)
-        return Error{Error::Kind::Forbidden, DeploymentService::limitReachedMessage()};
+        return Error{Error::Kind::Forbidden, DeploymentService::limitReachedMessage(), Error::Code::DeploymentLimitReached};
 
     const QDateTime now = m_clock.now();
     Transaction transaction(m_db.connection());

@@ -59,7 +59,7 @@ Result<qint64> CounterService::increment(const Deployment &deployment, const QSt
     case CounterRepository::IncrementResult::Ok:
         break;
     case CounterRepository::IncrementResult::LimitReached:
-        return Error{Error::Kind::Forbidden, u"Counter limit reached"_s};
+        return Error{Error::Kind::Forbidden, u"Counter limit reached"_s, Error::Code::CounterLimitReached};
     case CounterRepository::IncrementResult::Full:
         return Error::insufficientStorage();
     case CounterRepository::IncrementResult::Failed:
@@ -82,7 +82,7 @@ Result<Counter> CounterService::remove(const User &owner, const QString &deploym
         return owned.error();
     const auto counter = m_counters.find(deploymentId, name);
     if (!counter)
-        return Error{Error::Kind::NotFound, u"Counter not found"_s};
+        return Error{Error::Kind::NotFound, u"Counter not found"_s, Error::Code::CounterNotFound};
     if (!m_counters.remove(deploymentId, name))
         return Error{Error::Kind::Internal, u"Could not delete the counter"_s};
     Q_EMIT counterRemoved(deploymentId, name);

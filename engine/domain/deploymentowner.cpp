@@ -10,7 +10,7 @@ Result<void> check(const DeploymentRepository &deployments, const User &owner, c
 {
     const auto deployment = deployments.find(deploymentId);
     if (!deployment || deployment->userId != owner.id)
-        return Error{Error::Kind::NotFound, DeploymentService::notFoundMessage()};
+        return Error {Error::Kind::NotFound, DeploymentService::notFoundMessage(), Error::Code::DeploymentNotFound};
     return {};
 }
 

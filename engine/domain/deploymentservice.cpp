@@ -1,6 +1,7 @@
 #include "deploymentservice.h"
 
 #include "clock.h"
+#include "deployprogress.h"
 #include "gzip.h"
 #include "htmlscanner.h"
 #include "plantable.h"
@@ -25,17 +26,17 @@ constexpr int kSlugGenerationAttempts = 50;
 
 Error notFound()
 {
-    return {Error::Kind::NotFound, DeploymentService::notFoundMessage()};
+    return {Error::Kind::NotFound, DeploymentService::notFoundMessage(), Error::Code::DeploymentNotFound};
 }
 
 Error slugTaken(const QString &slug)
 {
-    return {Error::Kind::Conflict, u"slug \"%1\" is already taken"_s.arg(slug)};
+    return {Error::Kind::Conflict, u"slug \"%1\" is already taken"_s.arg(slug), Error::Code::SlugTaken};
 }
 
 Error limitReached()
 {
-    return {Error::Kind::Forbidden, DeploymentService::limitReachedMessage()};
+    return {Error::Kind::Forbidden, DeploymentService::limitReachedMessage(), Error::Code::DeploymentLimitReached};
 }
 
 template<typename T>
@@ -120,21 +121,27 @@ QFuture<Result<Deployment>> DeploymentService::updateFromJson(const User &owner,
         .unwrap();
 }
 
-QFuture<Result<Deployment>> DeploymentService::create(const User &owner, DeployRequest request)
+QFuture<Result<Deployment>> DeploymentService::create(const User &owner, DeployRequest request, Progress progress)
 {
+    if (progress)
+        progress->report(DeployProgress::Step::Checking, 0, 0);
     if (auto error = validateDeployRequest(request))
         return ready<Deployment>(*error);
-    return createValidated(owner, std::move(request));
+    return createValidated(owner, std::move(request), std::move(progress));
 }
 
-QFuture<Result<Deployment>> DeploymentService::update(const User &owner, const QString &id, DeployRequest request)
+QFuture<Result<Deployment>> DeploymentService::update(
+    const User &owner, const QString &id, DeployRequest request, Progress progress)
 {
+    if (progress)
+        progress->report(DeployProgress::Step::Checking, 0, 0);
     if (auto error = validateDeployRequest(request))
         return ready<Deployment>(*error);
-    return updateValidated(owner, id, std::move(request));
+    return updateValidated(owner, id, std::move(request), std::move(progress));
 }
 
-QFuture<Result<Deployment>> DeploymentService::createValidated(const User &owner, DeployRequest request)
+QFuture<Result<Deployment>> DeploymentService::createValidated(
+    const User &owner, DeployRequest request, Progress progress)
 {
     if (!request.html && !request.files)
         return ready<Deployment>(Error {Error::Kind::BadRequest, u"html is required"_s});
@@ -146,7 +153,7 @@ QFuture<Result<Deployment>> DeploymentService::createValidated(const User &owner
     QString slug;
     if (request.slug) {
         if (const QString rule = SlugRules::validate(*request.slug); !rule.isEmpty())
-            return ready<Deployment>(Error {Error::Kind::BadRequest, rule});
+            return ready<Deployment>(Error {Error::Kind::BadRequest, rule, Error::Code::SlugInvalid});
         if (m_repository.findBySlug(*request.slug))
             return ready<Deployment>(slugTaken(*request.slug));
         slug = *request.slug;
@@ -161,17 +168,20 @@ QFuture<Result<Deployment>> DeploymentService::createValidated(const User &owner
     metadata.html.reset();
     metadata.files.reset();
     auto written = std::make_shared<QList<QByteArray>>();
-    return stage(std::move(request), written).then(this, [this, owner, metadata, slug, written](Result<Staged> staged) {
-        auto result = commitCreate(owner, metadata, slug, std::move(staged));
-        if (!result)
-            addGarbageCandidates(*written); // refused: what was stored for it may be referenced by nothing
-        finishWork();
-        return result;
-    });
+    return stage(std::move(request), written, progress)
+        .then(this, [this, owner, metadata, slug, written, progress](Result<Staged> staged) {
+            if (staged && progress && !progress->beginCommit()) // cancelled: a cancel from here on is refused
+                staged = Result<Staged>(DeployProgress::cancelledError());
+            auto result = commitCreate(owner, metadata, slug, std::move(staged));
+            if (!result)
+                addGarbageCandidates(*written); // refused: what was stored for it may be referenced by nothing
+            finishWork();
+            return result;
+        });
 }
 
 QFuture<Result<Deployment>> DeploymentService::updateValidated(
-    const User &owner, const QString &id, DeployRequest request)
+    const User &owner, const QString &id, DeployRequest request, Progress progress)
 {
     const auto current = ownedDeployment(owner, id);
     if (!current)
@@ -187,20 +197,25 @@ QFuture<Result<Deployment>> DeploymentService::updateValidated(
     metadata.html.reset();
     metadata.files.reset();
     auto written = std::make_shared<QList<QByteArray>>();
-    return stage(std::move(request), written).then(this, [this, owner, id, metadata, written](Result<Staged> staged) {
-        auto result = commitUpdate(owner, id, metadata, std::move(staged));
-        if (!result)
-            addGarbageCandidates(*written);
-        finishWork();
-        return result;
-    });
+    return stage(std::move(request), written, progress)
+        .then(this, [this, owner, id, metadata, written, progress](Result<Staged> staged) {
+            if (staged && progress && !progress->beginCommit())
+                staged = Result<Staged>(DeployProgress::cancelledError());
+            auto result = commitUpdate(owner, id, metadata, std::move(staged));
+            if (!result)
+                addGarbageCandidates(*written);
+            finishWork();
+            return result;
+        });
 }
 
-QFuture<Result<DeploymentService::Staged>> DeploymentService::stage(DeployRequest request, WrittenBlobs written)
+QFuture<Result<DeploymentService::Staged>> DeploymentService::stage(
+    DeployRequest request, WrittenBlobs written, Progress progress)
 {
     // Runs on a worker: nothing here may touch the database or the SiteTable. written is read only once the
     // future has finished, on this object's thread.
-    return QtConcurrent::run(&m_workers, [blobs = &m_blobs, request = std::move(request), written]() -> Result<Staged> {
+    // Captured too: written, and progress (which may cancel between files).
+    return QtConcurrent::run(&m_workers, [=, blobs = &m_blobs, request = std::move(request)]() -> Result<Staged> {
         Staged staged;
         QString error;
         bool noSpace = false;
@@ -222,7 +237,16 @@ QFuture<Result<DeploymentService::Staged>> DeploymentService::stage(DeployReques
         } else if (request.files) {
             QList<StoredFile> stored;
             stored.reserve(request.files->size());
+            qint64 total = 0;
+            qint64 done = 0;
+            for (const FileUpload &upload : *request.files)
+                total += upload.content.size();
             for (const FileUpload &upload : *request.files) {
+                if (progress && progress->isCancelled())
+                    return DeployProgress::cancelledError();
+                if (progress)
+                    progress->report(DeployProgress::Step::Storing, done, total);
+                done += upload.content.size();
                 const QByteArray hash = blobs->put(upload.content, &error, &noSpace);
                 written->append(hash);
                 if (hash.isEmpty())
@@ -232,6 +256,8 @@ QFuture<Result<DeploymentService::Staged>> DeploymentService::stage(DeployReques
                 if (upload.path == u"index.html")
                     staged.documentTitle = titleOf(upload.content);
             }
+            if (progress)
+                progress->report(DeployProgress::Step::Storing, done, total);
             staged.files = std::move(stored);
             staged.storageType = u"files"_s;
         }
@@ -392,7 +418,7 @@ QList<Deployment> DeploymentService::listAll() const
 Result<Deployment> DeploymentService::rename(const User &owner, const QString &id, const QString &slug)
 {
     if (const QString rule = SlugRules::validate(slug); !rule.isEmpty())
-        return Error {Error::Kind::BadRequest, rule};
+        return Error {Error::Kind::BadRequest, rule, Error::Code::SlugInvalid};
     auto current = ownedDeployment(owner, id);
     if (!current)
         return current.error();

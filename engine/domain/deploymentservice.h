@@ -19,6 +19,7 @@ namespace berth {
 
 class BlobStore;
 class Clock;
+class DeployProgress;
 class DeploymentRepository;
 class PlanTable;
 class SiteTable;
@@ -41,9 +42,12 @@ public:
     // JSON bodies of POST /deploy and PUT /deploy/:id; parsed on a worker.
     QFuture<Result<Deployment>> createFromJson(const User &owner, QByteArray body);
     QFuture<Result<Deployment>> updateFromJson(const User &owner, const QString &id, QByteArray body);
-    // Requests built in-process (the dashboard): checked by the same rules as parsed ones.
-    QFuture<Result<Deployment>> create(const User &owner, DeployRequest request);
-    QFuture<Result<Deployment>> update(const User &owner, const QString &id, DeployRequest request);
+    // Requests built in-process (the dashboard): checked by the same rules as parsed ones. progress, when given,
+    // hears each step and may cancel the deploy until its commit.
+    using Progress = std::shared_ptr<DeployProgress>;
+    QFuture<Result<Deployment>> create(const User &owner, DeployRequest request, Progress progress = {});
+    QFuture<Result<Deployment>> update(
+        const User &owner, const QString &id, DeployRequest request, Progress progress = {});
 
     Result<Deployment> get(const User &owner, const QString &id) const;
     QList<Deployment> list(const User &owner) const;
@@ -69,12 +73,13 @@ Q_SIGNALS:
 private:
     struct Staged; // what the worker produced: stored files and password hash
 
-    QFuture<Result<Deployment>> createValidated(const User &owner, DeployRequest request);
-    QFuture<Result<Deployment>> updateValidated(const User &owner, const QString &id, DeployRequest request);
+    QFuture<Result<Deployment>> createValidated(const User &owner, DeployRequest request, Progress progress = {});
+    QFuture<Result<Deployment>> updateValidated(
+        const User &owner, const QString &id, DeployRequest request, Progress progress = {});
     Result<Deployment> ownedDeployment(const User &owner, const QString &id) const;
     std::optional<Error> checkProtection(const DeployRequest &request, bool currentlyProtected) const;
     using WrittenBlobs = std::shared_ptr<QList<QByteArray>>; // what a worker stored, even when it then failed
-    QFuture<Result<Staged>> stage(DeployRequest request, WrittenBlobs written);
+    QFuture<Result<Staged>> stage(DeployRequest request, WrittenBlobs written, Progress progress);
     Result<Deployment> commitCreate(
         const User &owner, const DeployRequest &request, const QString &slug, Result<Staged> staged);
     Result<Deployment> commitUpdate(

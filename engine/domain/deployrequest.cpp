@@ -22,6 +22,11 @@ Error badRequest(const QString &message)
     return Error {Error::Kind::BadRequest, message};
 }
 
+Error slugInvalid(const QString &rule)
+{
+    return Error {Error::Kind::BadRequest, rule, Error::Code::SlugInvalid};
+}
+
 Error tooLarge(const QString &message)
 {
     return Error {Error::Kind::TooLarge, message};
@@ -378,7 +383,7 @@ std::optional<Error> validateDeployRequest(const DeployRequest &request)
     }
     if (request.slug) {
         if (const QString problem = SlugRules::validate(*request.slug); !problem.isEmpty())
-            return badRequest(problem);
+            return slugInvalid(problem);
     }
     return checkMetadata(request);
 }
@@ -437,7 +442,7 @@ Result<DeployRequest> parseDeployRequest(const QByteArray &body, DeployRequest::
     if (object.contains("slug"_L1)) {
         const QString slug = presentString(object.value("slug"_L1));
         if (const QString problem = SlugRules::validate(slug); !problem.isEmpty())
-            return badRequest(problem);
+            return slugInvalid(problem);
         request.slug = slug;
     }
 

@@ -93,20 +93,21 @@ void appendRow(QByteArray &csv, const QStringList &cells)
 
 QByteArray write(const QList<Submission> &submissions)
 {
-    // Field -> column index, in order of first appearance: one hash look-up per stored field.
+    // Field -> column index, in order of first appearance (each row's fields in the order its form sent them, as
+    // the dashboard's table has them): one hash look-up per stored field.
     QHash<QString, qsizetype> columnOf;
     QStringList fields;
     bool capped = false;
     for (const Submission &submission : submissions) {
-        for (auto it = submission.data.constBegin(); it != submission.data.constEnd(); ++it) {
-            if (columnOf.contains(it.key()))
+        for (const QString &field : submission.fields()) {
+            if (columnOf.contains(field))
                 continue;
             if (fields.size() >= kMaxFieldColumns) {
                 capped = true;
                 continue;
             }
-            columnOf.insert(it.key(), fields.size());
-            fields.append(it.key());
+            columnOf.insert(field, fields.size());
+            fields.append(field);
         }
     }
 

@@ -30,16 +30,19 @@ SubmissionService::SubmissionService(SubmissionRepository &submissions, Deployme
 
 QString SubmissionService::dailyLimitMessage() { return u"Daily submission limit reached"_s; }
 
-Result<Submission> SubmissionService::receive(const Deployment &deployment, const QJsonObject &data)
+Result<Submission> SubmissionService::receive(const Deployment &deployment, const QJsonObject &data,
+                                             const QStringList &order)
 {
     const PlanLimits tier = DeploymentOwner::tierOf(m_users, m_plans, deployment);
-    const Submission submission{RandomId::make(u"sub_"), deployment.id, data, m_clock.now()};
+    Submission submission{RandomId::make(u"sub_"), deployment.id, data, m_clock.now(), {}};
+    submission.fieldOrder = order;
+    submission.fieldOrder = submission.fields(); // the names of order that data holds, each once, then the rest
     switch (m_submissions.insert(submission, dayOf(submission.createdAt), tier.submissionsPerDay,
                                  tier.submissionsStored)) {
     case SubmissionRepository::InsertResult::Ok:
         break;
     case SubmissionRepository::InsertResult::DailyLimitReached:
-        return Error{Error::Kind::RateLimited, dailyLimitMessage()};
+        return Error{Error::Kind::RateLimited, dailyLimitMessage(), Error::Code::SubmissionLimitReached};
     case SubmissionRepository::InsertResult::Full:
         return Error::insufficientStorage();
     case SubmissionRepository::InsertResult::Failed:
@@ -83,7 +86,7 @@ Result<Submission> SubmissionService::remove(const User &owner, const QString &d
         return owned.error();
     const auto submission = m_submissions.find(deploymentId, submissionId);
     if (!submission)
-        return Error{Error::Kind::NotFound, u"Submission not found"_s};
+        return Error{Error::Kind::NotFound, u"Submission not found"_s, Error::Code::SubmissionNotFound};
     if (!m_submissions.remove(deploymentId, submissionId))
         return Error{Error::Kind::Internal, u"Could not delete the submission"_s};
     Q_EMIT submissionRemoved(deploymentId, submissionId);

@@ -31,7 +31,8 @@ public:
     // Stores a visitor's fields (already stripped of _hp and _next) for the deployment. Errors: RateLimited with
     // dailyLimitMessage() once the plan's daily count is reached (nothing stored); at the plan's stored maximum
     // the oldest submission is deleted in the same transaction.
-    Result<Submission> receive(const Deployment &deployment, const QJsonObject &data);
+    // order: data's names in the order the form sent them, kept for showing and exporting them in that order.
+    Result<Submission> receive(const Deployment &deployment, const QJsonObject &data, const QStringList &order = {});
     // Seconds until the daily count starts again (midnight UTC): the Retry-After of a daily refusal.
     int secondsUntilNextDay() const;
 

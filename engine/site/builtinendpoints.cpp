@@ -163,7 +163,7 @@ HttpResponse BuiltinEndpoints::submit(const HttpRequest &request, const Site &si
     if (fields.isEmpty())
         return HttpResponse::jsonError(400, u"Submission is empty"_s);
 
-    const auto stored = m_submissions.receive(site.deployment, fields);
+    const auto stored = m_submissions.receive(site.deployment, fields, body.value().order);
     if (!stored) {
         if (stored.error().kind == Error::Kind::RateLimited)
             return rateLimited({false, m_submissions.secondsUntilNextDay()}, stored.error().message);

@@ -3,6 +3,7 @@
 #include "web/jsonbody.h"
 #include "http/formencoding.h"
 #include "http/multipartform.h"
+#include "storage/orderedjson.h"
 
 #include <QHash>
 #include <QJsonArray>
@@ -24,10 +25,13 @@ public:
     void add(const QString &name, const QString &value)
     {
         auto it = m_values.find(name);
-        if (it == m_values.end())
+        if (it == m_values.end()) {
             it = m_values.insert(name, {});
+            m_order.append(name);
+        }
         it->append(value);
     }
+    const QStringList &order() const { return m_order; }
     QJsonObject toObject() const
     {
         QJsonObject object;
@@ -38,6 +42,7 @@ public:
 
 private:
     QHash<QString, QStringList> m_values;
+    QStringList m_order;
 };
 
 } // namespace
@@ -53,12 +58,14 @@ Result<SubmissionBody> SubmissionBody::parse(const QByteArray &contentType, cons
         if (!object)
             return object.error();
         parsed.fields = object.value();
+        parsed.order = OrderedJson::keys(body);
         parsed.isJson = true;
     } else if (mediaType == "application/x-www-form-urlencoded") {
         FieldCollector collected;
         for (const auto &[name, value] : parseUrlEncoded(body))
             collected.add(name, value);
         parsed.fields = collected.toObject();
+        parsed.order = collected.order();
     } else if (mediaType == "multipart/form-data") {
         const auto parts = parseMultipartForm(contentType, body);
         if (!parts)
@@ -70,6 +77,7 @@ Result<SubmissionBody> SubmissionBody::parse(const QByteArray &contentType, cons
             collected.add(part.name, QString::fromUtf8(part.content));
         }
         parsed.fields = collected.toObject();
+        parsed.order = collected.order();
     } else {
         return badRequest(u"Unsupported Content-Type: send application/json, application/x-www-form-urlencoded "
                           "or multipart/form-data"_s);

@@ -1,6 +1,7 @@
 #include "submissionrepository.h"
 
 #include "database.h"
+#include "orderedjson.h"
 #include "sqlhelpers.h"
 
 #include <QJsonDocument>
@@ -18,7 +19,9 @@ Submission submissionFrom(const QSqlQuery &query)
     Submission s;
     s.id = query.value(0).toString();
     s.deploymentId = query.value(1).toString();
-    s.data = QJsonDocument::fromJson(query.value(2).toString().toUtf8()).object();
+    const QByteArray data = query.value(2).toString().toUtf8();
+    s.data = QJsonDocument::fromJson(data).object();
+    s.fieldOrder = OrderedJson::keys(data); // written in the form's order (alphabetical in rows from before)
     s.createdAt = sql::time(query, 3);
     return s;
 }
@@ -75,7 +78,7 @@ SubmissionRepository::InsertResult SubmissionRepository::insert(const Submission
     query.prepare(u"INSERT INTO submissions (id, deployment_id, data, created_at) VALUES (?, ?, ?, ?)"_s);
     query.addBindValue(submission.id);
     query.addBindValue(submission.deploymentId);
-    query.addBindValue(QString::fromUtf8(QJsonDocument(submission.data).toJson(QJsonDocument::Compact)));
+    query.addBindValue(QString::fromUtf8(OrderedJson::write(submission.data, submission.fieldOrder)));
     query.addBindValue(sql::timeOrNull(submission.createdAt));
     if (!query.exec())
         return failure(query);

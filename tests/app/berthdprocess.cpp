@@ -54,11 +54,12 @@ BerthdProcess::~BerthdProcess()
     kill();
 }
 
-bool BerthdProcess::start(const QProcessEnvironment &environment)
+bool BerthdProcess::start(const QProcessEnvironment &environment, quint16 port)
 {
     m_process.setProcessEnvironment(environment);
     m_process.start(program(),
-        QStringList {u"serve"_s, u"--listen"_s, u"127.0.0.1:0"_s, u"--data-dir"_s, m_dataDir} + m_extraArguments);
+        QStringList {u"serve"_s, u"--listen"_s, u"127.0.0.1:%1"_s.arg(port), u"--data-dir"_s, m_dataDir}
+            + m_extraArguments);
     static const QRegularExpression listening(u"Listening on 127\\.0\\.0\\.1:(\\d+)"_s);
     QDeadlineTimer deadline(kStartTimeoutMs);
     while (!deadline.hasExpired()) {

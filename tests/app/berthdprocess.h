@@ -30,8 +30,9 @@ public:
     explicit BerthdProcess(const QString &dataDir);
     ~BerthdProcess();
 
-    // Starts `serve` on 127.0.0.1 port 0 and waits until it prints the port it chose.
-    bool start(const QProcessEnvironment &environment = QProcessEnvironment::systemEnvironment());
+    // Starts `serve` on 127.0.0.1 port 0 (or the port given, e.g. to come back where a stopped one was) and waits
+    // until it prints the port it chose.
+    bool start(const QProcessEnvironment &environment = QProcessEnvironment::systemEnvironment(), quint16 port = 0);
     // More `serve` options for the next start() (e.g. --tls-cert).
     void setExtraArguments(const QStringList &arguments) { m_extraArguments = arguments; }
     bool waitForExit(int timeoutMs);

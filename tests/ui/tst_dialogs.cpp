@@ -132,6 +132,31 @@ private Q_SLOTS:
         QCOMPARE(title.data().toString(), u"⚓  Our App"_s);
     }
 
+    // Saving sends only what changed: a title left as it was keeps following the document's <title>.
+    void editDetailsSendsOnlyWhatChanged()
+    {
+        const QString id = m_dashboard->deploy(u"follow-site"_s, {{u"index.html"_s, "<title>First Draft</title>x"}});
+        QCOMPARE(current(id).title, u"First Draft"_s);
+        m_dashboard->select(id);
+        window().actions().editDetailsAction->trigger();
+        EditDetailsDialog *dialog = nullptr;
+        QTRY_VERIFY((dialog = openDialog<EditDetailsDialog>(&window())));
+        QTest::keyClicks(dialog->findChild<QPlainTextEdit *>(u"descriptionTextEdit"_s), u"Notes"_s);
+        QTest::mouseClick(dialog->findChild<QPushButton *>(u"saveButton"_s), Qt::LeftButton);
+        QTRY_VERIFY(!openDialog<EditDetailsDialog>(&window()));
+        QCOMPARE(current(id).description, u"Notes"_s);
+        QVERIFY(!current(id).titleIsCustom);
+
+        // New content with a new <title>: the title follows it.
+        DeployRequest replacement;
+        replacement.files = QList<FileUpload> {{u"index.html"_s, "<title>Final</title>y", "text/html"}};
+        auto future = m_dashboard->engine().deployments().update(m_dashboard->owner(), id, replacement);
+        QTRY_VERIFY(future.isFinished());
+        QVERIFY(future.result());
+        QCOMPARE(current(id).title, u"Final"_s);
+        QCOMPARE(current(id).description, u"Notes"_s);
+    }
+
     void accessDialogSetsAndRemovesThePassword()
     {
         const QString id = m_dashboard->deploy(u"gated-site"_s, {{u"index.html"_s, "g"}});

@@ -86,8 +86,7 @@ private Q_SLOTS:
         QTest::newRow("German") << QLocale(QLocale::German, QLocale::Germany) << codes
                                 << QStringList {
                                        u"Die Adresse „words-site“ ist bereits von einer anderen Website belegt."_s,
-                                       u"Ein Kürzel hat 3 bis 63 Zeichen"_s,
-                                       u"Diese Website gibt es nicht mehr."_s,
+                                       u"Ein Kürzel hat 3 bis 63 Zeichen"_s, u"Diese Website gibt es nicht mehr."_s,
                                        u"so viele Zähler, wie ihr Tarif erlaubt"_s,
                                        u"Die Höchstzahl an Websites Ihres Tarifs ist erreicht."_s,
                                        u"heute so viele Formulareinsendungen"_s};
@@ -107,6 +106,17 @@ private Q_SLOTS:
             const QString text = ErrorText::describe(errors.at(i));
             QVERIFY2(text.contains(texts.at(i)), qPrintable(u"%1: %2"_s.arg(errors.at(i).message, text)));
         }
+    }
+
+    // The code chooses the words: a reworded engine message keeps its wording in the dashboard, and an English
+    // message that reads like a coded one is not taken for it.
+    void theCodeNotTheMessageChoosesTheWords()
+    {
+        const Error reworded {Error::Kind::NotFound, u"No such counter here"_s, Code::CounterNotFound};
+        QCOMPARE(ErrorText::describe(reworded), u"This counter no longer exists."_s);
+        const Error uncoded {Error::Kind::Forbidden, DeploymentService::limitReachedMessage()};
+        QCOMPARE(ErrorText::code(uncoded), Code::Other);
+        QCOMPARE(ErrorText::describe(uncoded), uncoded.message);
     }
 
     void anUncodedRefusalKeepsTheEnginesDetail()

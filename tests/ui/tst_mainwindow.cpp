@@ -12,10 +12,12 @@
 
 #include <QAction>
 #include <QClipboard>
+#include <QDirIterator>
 #include <QLabel>
 #include <QLineEdit>
 #include <QMenuBar>
 #include <QMimeData>
+#include <QProgressBar>
 #include <QPushButton>
 #include <QStackedWidget>
 #include <QToolButton>
@@ -36,6 +38,27 @@ private:
     MainWindow &window() { return m_dashboard->window(); }
     DeploymentTableModel &model() { return window().model(); }
     QWidget *viewport() { return window().tableView()->viewport(); }
+
+    // A folder of 24 files of 256 KB (6 MB) and an index.html, no two alike.
+    QString writeBigFolder(const QString &name)
+    {
+        const QString folder = m_files->filePath(name);
+        QList<std::pair<QString, QByteArray>> files {{u"index.html"_s, "<title>Album</title>"}};
+        for (int i = 0; i < 24; ++i)
+            files.append({u"photos/%1.txt"_s.arg(i), QByteArray(256 * 1024, char('a' + i))});
+        return berth::test::writeTree(folder, files) ? folder : QString();
+    }
+    int blobFilesOnDisk()
+    {
+        int count = 0;
+        QDirIterator it(
+            QDir(m_dashboard->fixture().dataDir()).filePath(u"blobs"_s), QDir::Files, QDirIterator::Subdirectories);
+        while (it.hasNext()) {
+            it.next();
+            ++count;
+        }
+        return count;
+    }
 
     // Waits for the publish sheet, checks it read the files, publishes, and returns the new id.
     QString publishThroughSheet(const QString &slug = {})
@@ -120,6 +143,60 @@ private Q_SLOTS:
         QCOMPARE(client.site(u"summer-trip"_s, u"/.git/config"_s).status, 404); // hidden files stay home
         QCOMPARE(client.site(u"summer-trip"_s, u"/.env"_s).status, 404);
         QCOMPARE(m_dashboard->settings().sourcePath(sheet->deploymentId()), folder);
+    }
+
+    // A long publish names its steps (storing n of m MB) under a moving bar, with Cancel usable while storing.
+    void aLongPublishShowsItsSteps()
+    {
+        const QString folder = writeBigFolder(u"big-album"_s);
+        QVERIFY(!folder.isEmpty());
+        berth::test::dropPaths(&window(), QPoint(200, 200), {folder});
+        PublishDialog *sheet = nullptr;
+        QTRY_VERIFY((sheet = berth::test::openDialog<PublishDialog>(&window())));
+        QTRY_COMPARE(sheet->stage(), PublishDialog::Stage::Ready);
+        auto *bar = berth::test::child<QProgressBar>(sheet, u"progressBar"_s);
+        auto *summary = berth::test::child<QLabel>(sheet, u"summaryLabel"_s);
+        auto *cancel = berth::test::child<QPushButton>(sheet, u"cancelButton"_s);
+        QStringList storing;
+        bool cancelUsable = true;
+        connect(bar, &QProgressBar::valueChanged, this, [&] {
+            if (summary->text().startsWith(u"Storing "_s)) {
+                storing.append(summary->text());
+                cancelUsable = cancelUsable && cancel->isEnabled();
+            }
+        });
+        QTest::mouseClick(berth::test::child<QPushButton>(sheet, u"publishButton"_s), Qt::LeftButton);
+        QTRY_COMPARE(sheet->stage(), PublishDialog::Stage::Done);
+        QVERIFY2(storing.size() >= 10, qPrintable(storing.join(u" | "_s)));
+        QVERIFY2(storing.constLast() == u"Storing 6.0 MB of 6.0 MB…"_s, qPrintable(storing.constLast()));
+        QVERIFY(cancelUsable);
+        QCOMPARE(m_dashboard->client().site(u"big-album"_s).status, 200);
+    }
+
+    // Cancel while the files are being stored: the sheet closes and nothing is left, not a site, not a blob.
+    void cancelDuringAPublishLeavesNothingStored()
+    {
+        const QString folder = writeBigFolder(u"cancelled-album"_s);
+        QVERIFY(!folder.isEmpty());
+        berth::test::dropPaths(&window(), QPoint(200, 200), {folder});
+        PublishDialog *sheet = nullptr;
+        QTRY_VERIFY((sheet = berth::test::openDialog<PublishDialog>(&window())));
+        QTRY_COMPARE(sheet->stage(), PublishDialog::Stage::Ready);
+        QTest::mouseClick(berth::test::child<QPushButton>(sheet, u"publishButton"_s), Qt::LeftButton);
+        // The commit runs on this thread's event loop, which has not run since the click: Cancel is in time.
+        QCOMPARE(sheet->stage(), PublishDialog::Stage::Publishing);
+        auto *cancel = berth::test::child<QPushButton>(sheet, u"cancelButton"_s);
+        QVERIFY(cancel->isEnabled());
+        QTest::mouseClick(cancel, Qt::LeftButton);
+        QCOMPARE(berth::test::child<QLabel>(sheet, u"summaryLabel"_s)->text(), u"Cancelling…"_s);
+        QVERIFY(!cancel->isEnabled());
+
+        QTRY_VERIFY(!sheet->isVisible());
+        QVERIFY(sheet->deploymentId().isEmpty());
+        QVERIFY(m_dashboard->engine().deployments().list(m_dashboard->owner()).isEmpty());
+        QCOMPARE(m_dashboard->client().site(u"cancelled-album"_s).status, 404);
+        QTRY_COMPARE(blobFilesOnDisk(), 0);
+        QCOMPARE(model().rowCount(), 0);
     }
 
     void droppedHtmlFileBecomesASinglePageSite()

@@ -179,6 +179,30 @@ private Q_SLOTS:
         QCOMPARE(message->text(), u"Deleted 2 submissions."_s);
     }
 
+    // The columns come in the order the visitor's form sent the fields, in the table and in the CSV alike.
+    void fieldsKeepTheFormsOrder()
+    {
+        QCOMPARE(m_dashboard->submitForm(m_slug, "name=Ana&email=ana%40example.com&message=Hi&_hp="), 200);
+        SubmissionsDialog *dialog = open(window().actions().submissionsAction);
+        QVERIFY(dialog);
+        auto *table = child<QTableView>(dialog, u"submissionsTableView"_s);
+        QTRY_COMPARE(table->model()->rowCount(), 1);
+        QStringList headers;
+        for (int i = 1; i < table->model()->columnCount(); ++i) // after the time
+            headers.append(table->model()->headerData(i, Qt::Horizontal).toString());
+        QCOMPARE(headers, (QStringList {u"name"_s, u"email"_s, u"message"_s}));
+
+        QTemporaryDir out;
+        const QString path = out.filePath(u"ordered.csv"_s);
+        window().prompter().setNextFileName(path);
+        QTest::mouseClick(child<QToolButton>(dialog, u"exportCsvButton"_s), Qt::LeftButton);
+        QTRY_VERIFY(QFileInfo::exists(path));
+        QFile file(path);
+        QVERIFY(file.open(QIODevice::ReadOnly));
+        QCOMPARE(berth::test::parseCsv(file.readAll()).at(0),
+            (QStringList {u"id"_s, u"created_at"_s, u"name"_s, u"email"_s, u"message"_s}));
+    }
+
     void exportWritesEverySubmissionAsCsv()
     {
         const Deployment deployment = site();

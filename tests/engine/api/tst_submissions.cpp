@@ -393,6 +393,25 @@ private Q_SLOTS:
         QCOMPARE(left.at(0).toObject()[u"id"_s].toString(), second);
     }
 
+    // The fields stay in the order the visitor's form sent them, in the API's answer and the CSV's columns alike
+    // (QJsonObject alone would sort them).
+    void fieldsKeepTheFormsOrder()
+    {
+        QCOMPARE(submit("zeta=1&alpha=2&mid=3&alpha=4&_hp=", kForm, {{"Accept", "application/json"}}).status, 200);
+        QCOMPARE(submit(R"({"name":"Ada","email":"ada@example.com","age":36})").status, 200);
+
+        const TestReply reply = client().api("GET", u"/deploy/%1/submissions"_s.arg(m_id), m_key);
+        QCOMPARE(reply.status, 200);
+        QVERIFY2(reply.body.contains(R"("data":{"name":"Ada","email":"ada@example.com","age":36})"), reply.body);
+        QVERIFY2(reply.body.contains(R"("data":{"zeta":"1","alpha":["2","4"],"mid":"3"})"), reply.body);
+        QCOMPARE(reply.json()[u"total"_s].toInt(), 2); // the rest of the answer as before
+        QVERIFY(reply.json()[u"next_before"_s].isNull());
+
+        const TestReply csv = client().api("GET", u"/deploy/%1/submissions?format=csv"_s.arg(m_id), m_key);
+        QCOMPARE(parseCsv(csv.body).at(0),
+            (QStringList {u"id"_s, u"created_at"_s, u"name"_s, u"email"_s, u"age"_s, u"zeta"_s, u"alpha"_s, u"mid"_s}));
+    }
+
     void csvExportParsesBack()
     {
         submit("name=Ada&note=Hello%2C+%22world%22&topic=a&topic=b", kForm);
