@@ -29,6 +29,7 @@
 #include "domain/sitetable.h"
 #include "domain/submissionservice.h"
 #include "http/httpservice.h"
+#include "lan/lanservice.h"
 #include "site/privategate.h"
 #include "site/builtinendpoints.h"
 #include "site/siteserver.h"
@@ -109,6 +110,8 @@ struct Engine::Parts
         , meController(usage, addresses)
         , openApiController(router, addresses)
         , mcpController(router, accounts, addresses, clock)
+        , lan(settingsRepository, siteTable,
+              LanService::Options {{settings.sitePortFirst, settings.sitePortLast}, settings.lanName})
     {
     }
 
@@ -157,6 +160,7 @@ struct Engine::Parts
     MeController meController;
     OpenApiController openApiController;
     McpController mcpController;
+    LanService lan; // detached before http goes
     std::unique_ptr<HttpService> http;
     std::optional<QString> ownerFirstKey;
     bool opened = false;
@@ -182,6 +186,9 @@ Engine::Engine(EngineSettings settings, QObject *parent)
     m_parts->openApiController.registerRoutes(m_parts->router);
     m_parts->mcpController.registerRoutes(m_parts->router);
     m_parts->siteServer.setEndpoints(&m_parts->builtinEndpoints);
+    m_parts->dispatcher.setLanNames(&m_parts->lan.names());
+    connect(&m_parts->deployments, &DeploymentService::deploymentChanged, &m_parts->lan, &LanService::siteChanged);
+    connect(&m_parts->deployments, &DeploymentService::deploymentRemoved, &m_parts->lan, &LanService::siteRemoved);
 
     if (const QByteArray point = qgetenv(kFaultPointVariable); !point.isEmpty()) {
         m_parts->deployments.setFaultHook([point](const char *reached) {
@@ -195,6 +202,7 @@ Engine::~Engine()
 {
     // Serving threads first: nothing new arrives while the rest winds down. Then finish deploy work before the
     // services it reports to go away.
+    m_parts->lan.detach();
     m_parts->http.reset();
     m_parts->passwordChecks.waitForDone();
     m_parts->workers.waitForDone();
@@ -256,6 +264,8 @@ bool Engine::start(QString *error)
     const QString siteDomain = m_settings.siteDomain.isEmpty() ? u"localhost:%1"_s.arg(port) : m_settings.siteDomain;
     m_parts->addresses = SiteAddresses(baseUrl, siteDomain);
     m_parts->privateGate.setSecureCookies(m_parts->addresses.isHttps());
+    m_parts->lan.attach(*m_parts->http, m_parts->dispatcher, m_parts->dispatcher, m_settings.listenAddress, port);
+    m_parts->lan.setEnabled(m_settings.lanSharing);
     return true;
 }
 
@@ -281,6 +291,7 @@ void Engine::stop(std::function<void()> done)
         if (live > 0)
             qWarning("berth: %d connection(s) still open at the stop deadline; closing them", live);
         poll->deleteLater();
+        m_parts->lan.detach();
         m_parts->http.reset();
         done();
     });
@@ -311,5 +322,7 @@ OtpService &Engine::signIns() { return m_parts->otp; }
 SignInPolicy &Engine::signInPolicy() { return m_parts->signInPolicy; }
 PlanSettings &Engine::planSettings() { return m_parts->planSettings; }
 const ApiRouter &Engine::apiRouter() const { return m_parts->router; }
+LanService &Engine::lan() { return m_parts->lan; }
+const LanService &Engine::lan() const { return m_parts->lan; }
 
 } // namespace berth

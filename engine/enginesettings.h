@@ -24,6 +24,12 @@ struct EngineSettings
     int maxConnections = 1000; // open connections in all (50 of them kept for the API)
     int maxConnectionsPerAddress = 64; // per client address (IPv6: per /64); 0: no cap
     int stopDeadlineMs = 30000; // a graceful stop waits this long for requests in progress
+    // LAN sharing (off by default): also listen on the machine's LAN addresses, announce <slug>.local names (mDNS)
+    // and give each site a port of its own from sitePortFirst-sitePortLast. Engine::lan() switches it while serving.
+    bool lanSharing = false;
+    quint16 sitePortFirst = 8100;
+    quint16 sitePortLast = 8199;
+    QString lanName = QStringLiteral("berth"); // the API's mDNS name: berth.local
     const Clock *clock = nullptr; // the time (tests pass a ManualClock); null: the system clock
 };
 

@@ -2,6 +2,7 @@
 
 #include "api/apirouter.h"
 #include "domain/siteaddresses.h"
+#include "lan/lannames.h"
 #include "site/builtinendpoints.h"
 #include "site/siteserver.h"
 
@@ -36,11 +37,11 @@ HostDispatcher::HostDispatcher(
 void HostDispatcher::handle(const HttpRequest &request, ResponseSink sink)
 {
     const QString host = request.host();
-    if (const auto slug = m_addresses.slugForHost(host)) {
+    if (const auto slug = siteFor(host)) {
         m_sites.handle(request, *slug, std::move(sink));
         return;
     }
-    if (m_addresses.isApiHost(host)) {
+    if (isApi(host)) {
         runOnThreadOf(m_engineContext, [this, request, sink]() mutable {
             sink.continueOn(m_engineContext);
             m_api.handle(request, std::move(sink));
@@ -55,11 +56,9 @@ BodyLimit HostDispatcher::bodyLimit(const RequestHead &head) const
     const QString host = normalisedHost(head.host);
     const qsizetype query = head.target.indexOf('?');
     const QByteArray path = query < 0 ? head.target : head.target.left(query);
-    if (m_addresses.slugForHost(host)) {
-        // A form submission is small: refuse a bigger one before reading it (the endpoint checks again).
-        if (head.method == "POST" && (path == "/_submit" || path == "/_submit/"))
-            return {BuiltinEndpoints::kMaxSubmissionBytes, BuiltinEndpoints::tooLargeMessage()};
-    } else if (m_addresses.isApiHost(host)) {
+    if (siteFor(host)) {
+        return siteBodyLimit(head);
+    } else if (isApi(host)) {
         const bool isDeploy = (head.method == "POST" && (path == "/deploy" || path == "/deploy/"))
             || (head.method == "PUT" && path.startsWith("/deploy/"));
         if (isDeploy) // only key holders may send a large body: checked from the head
@@ -70,6 +69,38 @@ BodyLimit HostDispatcher::bodyLimit(const RequestHead &head) const
         return {kMaxOtherBodyBytes, u"Request body too large"_s, true};
     }
     return {kMaxOtherBodyBytes, u"Request body too large"_s};
+}
+
+void HostDispatcher::handleSite(const HttpRequest &request, const QString &slug, ResponseSink sink)
+{
+    m_sites.handle(request, slug, std::move(sink));
+}
+
+BodyLimit HostDispatcher::siteBodyLimit(const RequestHead &head) const
+{
+    const qsizetype query = head.target.indexOf('?');
+    const QByteArray path = query < 0 ? head.target : head.target.left(query);
+    // A form submission is small: refuse a bigger one before reading it (the endpoint checks again).
+    if (head.method == "POST" && (path == "/_submit" || path == "/_submit/"))
+        return {BuiltinEndpoints::kMaxSubmissionBytes, BuiltinEndpoints::tooLargeMessage()};
+    return {kMaxOtherBodyBytes, u"Request body too large"_s};
+}
+
+std::optional<QString> HostDispatcher::siteFor(const QString &host) const
+{
+    if (auto slug = m_addresses.slugForHost(host))
+        return slug;
+    if (const auto lan = m_lanNames ? m_lanNames->find(host) : std::nullopt; lan && !lan->api)
+        return lan->slug;
+    return std::nullopt;
+}
+
+bool HostDispatcher::isApi(const QString &host) const
+{
+    if (m_addresses.isApiHost(host))
+        return true;
+    const auto lan = m_lanNames ? m_lanNames->find(host) : std::nullopt;
+    return lan && lan->api;
 }
 
 void HostDispatcher::authorizeUpload(const RequestHead &head, AuthorizationDone done)

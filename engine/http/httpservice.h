@@ -2,6 +2,7 @@
 
 #include "httpconfig.h"
 
+#include <QHash>
 #include <QHostAddress>
 #include <QList>
 #include <QObject>
@@ -32,6 +33,12 @@ public:
     Q_DISABLE_COPY_MOVE(HttpService)
 
     bool listen(const QHostAddress &address, quint16 port, QString *error = nullptr); // port 0 picks a free one
+    // More listening addresses after listen(), answered by another handler (which must outlive the listener):
+    // LAN sharing's addresses and per-site ports. Each serving thread gets its own front door on it, under the
+    // same connection budget. Returns an id for removeListener(), or -1 with the reason in error.
+    int addListener(const QHostAddress &address, quint16 port, RequestHandler &handler, QString *error = nullptr);
+    // Closes the listener and every connection that came through it.
+    void removeListener(int id);
     quint16 serverPort() const { return m_port; }
     int servingThreads() const;
     int liveConnections() const;
@@ -50,6 +57,7 @@ private:
         QThread *thread = nullptr; // null: the caller's thread
         HttpServerAdapter *adapter = nullptr;
         FrontDoor *door = nullptr;
+        QHash<int, FrontDoor *> extraDoors; // addListener()'s, by id
     };
     // Runs work on the lane's thread and waits for it (directly when the lane is the caller's).
     static void runOn(const Lane &lane, const std::function<void()> &work);
@@ -59,6 +67,8 @@ private:
     std::unique_ptr<ConnectionBudget> m_budget;
     QList<Lane> m_lanes;
     quint16 m_port = 0;
+    int m_nextListenerId = 1;
+    bool m_draining = false;
 };
 
 } // namespace berth
