@@ -111,7 +111,8 @@ struct Engine::Parts
         , openApiController(router, addresses)
         , mcpController(router, accounts, addresses, clock)
         , lan(settingsRepository, siteTable,
-              LanService::Options {{settings.sitePortFirst, settings.sitePortLast}, settings.lanName})
+              LanService::Options {
+                  {settings.sitePortFirst, settings.sitePortLast}, settings.lanName, settings.lanTestAddresses})
     {
     }
 

@@ -30,6 +30,7 @@ struct EngineSettings
     quint16 sitePortFirst = 8100;
     quint16 sitePortLast = 8199;
     QString lanName = QStringLiteral("berth"); // the API's mDNS name: berth.local
+    QList<QHostAddress> lanTestAddresses; // tests: loopback addresses that stand in for the LAN; no mDNS
     const Clock *clock = nullptr; // the time (tests pass a ManualClock); null: the system clock
 };
 

@@ -16,6 +16,7 @@ const QString kListenKey = u"server/listen"_s;
 const QString kSiteDomainKey = u"server/siteDomain"_s;
 const QString kDataDirKey = u"server/dataDir"_s;
 const QString kTrayKey = u"window/keepServingInTray"_s;
+const QString kLanSharingKey = u"server/lanSharing"_s;
 const QString kGeometryKey = u"window/geometry"_s;
 const QString kAppearanceKey = u"window/appearance"_s;
 const QString kHeaderKey = u"window/tableHeader"_s;
@@ -58,6 +59,14 @@ QString AppSettings::dataDir() const
 void AppSettings::setDataDir(const QString &dir)
 {
     m_settings->setValue(kDataDirKey, dir.trimmed());
+}
+bool AppSettings::lanSharing() const
+{
+    return m_settings->value(kLanSharingKey, false).toBool();
+}
+void AppSettings::setLanSharing(bool share)
+{
+    m_settings->setValue(kLanSharingKey, share);
 }
 bool AppSettings::keepServingInTray() const
 {
@@ -136,6 +145,7 @@ EngineSettings AppSettings::engineSettings() const
     }
     settings.siteDomain = siteDomain();
     settings.dataDir = dataDir();
+    settings.lanSharing = lanSharing();
     return settings;
 }
 

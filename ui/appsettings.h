@@ -40,6 +40,8 @@ public:
     void setSiteDomain(const QString &domain);
     QString dataDir() const; // empty: the engine's default
     void setDataDir(const QString &dir);
+    bool lanSharing() const; // "Share on local network"; off by default
+    void setLanSharing(bool share);
     bool keepServingInTray() const;
     void setKeepServingInTray(bool keep);
     QString appearance() const; // "system", "light" or "dark"

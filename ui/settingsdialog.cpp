@@ -6,6 +6,7 @@
 #include "domain/plansettings.h"
 #include "engine.h"
 #include "icons.h"
+#include "lan/lanservice.h"
 #include "plantext.h"
 #include "prompter.h"
 #include "theme.h"
@@ -37,6 +38,7 @@ SettingsDialog::SettingsDialog(const DashboardContext &context, QWidget *parent,
     , m_listen(new QLineEdit(context.settings.listen(), this))
     , m_siteDomain(new QLineEdit(context.settings.siteDomain(), this))
     , m_dataDir(new QLineEdit(context.settings.dataDir(), this))
+    , m_lanSharing(new QCheckBox(tr("Share on the local &network"), this))
     , m_tray(new QCheckBox(tr("&Keep serving from the system tray when the window is closed"), this))
     , m_message(new QLabel(this))
 {
@@ -60,6 +62,10 @@ SettingsDialog::SettingsDialog(const DashboardContext &context, QWidget *parent,
         if (!dir.isEmpty())
             m_dataDir->setText(dir);
     });
+    m_lanSharing->setObjectName(u"lanSharingSettingsCheckBox"_s);
+    m_lanSharing->setChecked(context.settings.lanSharing());
+    m_lanSharing->setToolTip(tr("Also listen on this computer's LAN addresses, announce every site as <slug>.local "
+                                "and give each site a port of its own. Applies at once."));
     m_tray->setObjectName(u"trayCheckBox"_s);
     m_tray->setChecked(context.settings.keepServingInTray());
     m_tray->setEnabled(QSystemTrayIcon::isSystemTrayAvailable());
@@ -78,6 +84,7 @@ SettingsDialog::SettingsDialog(const DashboardContext &context, QWidget *parent,
     auto *dataLabel = new QLabel(tr("Data &folder:"), server); // a layout cannot be a buddy: name the field
     dataLabel->setBuddy(m_dataDir);
     form->addRow(dataLabel, dataRow);
+    form->addRow(m_lanSharing);
 
     // What the command line set wins for this run: say so, or the fields would seem to be in effect.
     const AppSettings::Overrides &overrides = context.settings.overrides();
@@ -243,6 +250,8 @@ void SettingsDialog::accept()
     m_context.settings.setListen(m_listen->text());
     m_context.settings.setSiteDomain(m_siteDomain->text());
     m_context.settings.setDataDir(m_dataDir->text());
+    m_context.settings.setLanSharing(m_lanSharing->isChecked());
+    m_context.engine.lan().setEnabled(m_lanSharing->isChecked()); // at once, unlike the fields above
     if (m_tray->isEnabled())
         m_context.settings.setKeepServingInTray(m_tray->isChecked());
     if (m_appearance)

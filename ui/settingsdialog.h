@@ -43,6 +43,7 @@ private:
     QLineEdit *m_listen;
     QLineEdit *m_siteDomain;
     QLineEdit *m_dataDir;
+    QCheckBox *m_lanSharing;
     QCheckBox *m_tray;
     QComboBox *m_appearance = nullptr;
     QLabel *m_message;

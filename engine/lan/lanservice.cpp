@@ -77,7 +77,7 @@ void LanService::setEnabled(bool enabled)
 void LanService::turnOn()
 {
     m_enabled = true;
-    m_addresses = currentLanAddresses();
+    m_addresses = lanAddresses();
     openMainListeners();
     m_announcer->setAddresses(m_addresses);
     m_announcer->setApi(m_options.apiName, m_port);
@@ -86,8 +86,10 @@ void LanService::turnOn()
         m_announcer->setSite(it.key(), it.value());
         openSitePort(it.key(), it.value());
     }
-    m_announcer->start();
-    m_addressPoll.start();
+    if (m_options.fixedAddresses.isEmpty()) {
+        m_announcer->start();
+        m_addressPoll.start();
+    }
 }
 
 void LanService::turnOff()
@@ -106,9 +108,19 @@ void LanService::turnOff()
     m_addresses.clear();
 }
 
+QList<LanAddress> LanService::lanAddresses() const
+{
+    if (m_options.fixedAddresses.isEmpty())
+        return currentLanAddresses();
+    QList<LanAddress> fixed;
+    for (const QHostAddress &address : m_options.fixedAddresses)
+        fixed.append({address, 0});
+    return fixed;
+}
+
 void LanService::refreshAddresses()
 {
-    const QList<LanAddress> now = currentLanAddresses();
+    const QList<LanAddress> now = lanAddresses();
     if (now == m_addresses)
         return;
     // Listeners are bound to addresses: reopen all of them on the new set.
@@ -159,7 +171,7 @@ void LanService::openSitePort(const QString &deploymentId, const QString &slug)
     const auto port = m_ports.assign(deploymentId);
     if (!port) {
         m_listenErrors.insert(
-            slug, tr("no free port left in %1-%2").arg(m_ports.range().first).arg(m_ports.range().last));
+            slug, u"no free port left in %1-%2"_s.arg(m_ports.range().first).arg(m_ports.range().last));
         return;
     }
     SiteListener &site = m_siteListeners[deploymentId];
@@ -283,11 +295,11 @@ QString LanService::notice() const
         return QString();
     QStringList parts;
     if (m_addresses.isEmpty())
-        parts.append(tr("This computer has no address on a local network right now."));
+        parts.append(u"This computer has no address on a local network right now."_s);
     if (const QString mdns = m_announcer->notice(); !mdns.isEmpty())
         parts.append(mdns);
     for (auto it = m_listenErrors.constBegin(); it != m_listenErrors.constEnd(); ++it)
-        parts.append(tr("Cannot use %1: %2.").arg(it.key(), it.value()));
+        parts.append(u"Cannot use %1: %2."_s.arg(it.key(), it.value()));
     return parts.join(u' ');
 }
 

@@ -33,6 +33,9 @@ public:
     {
         SitePorts::Range sitePorts;
         QString apiName = QStringLiteral("berth"); // announced as berth.local
+        // Tests: these (loopback) addresses instead of the machine's, and nothing announced by mDNS, so that a
+        // test never reaches a real network.
+        QList<QHostAddress> fixedAddresses;
     };
 
     LanService(SettingsRepository &settings, const SiteTable &sites, Options options, QObject *parent = nullptr);
@@ -84,6 +87,7 @@ private:
     void turnOn();
     void turnOff();
     void refreshAddresses();
+    QList<LanAddress> lanAddresses() const;
     void openMainListeners();
     void closeMainListeners();
     void openSitePort(const QString &deploymentId, const QString &slug);

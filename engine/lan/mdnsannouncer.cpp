@@ -60,7 +60,7 @@ void MdnsAnnouncer::start()
         return;
     m_poll = avahi_threaded_poll_new();
     if (!m_poll) {
-        postStatus(false, tr("Local names (mDNS) are off: Avahi could not be set up."));
+        postStatus(false, u"Local names (mDNS) are off: Avahi could not be set up."_s);
         return;
     }
     createClient();
@@ -70,7 +70,7 @@ void MdnsAnnouncer::start()
         m_client = nullptr;
         avahi_threaded_poll_free(m_poll);
         m_poll = nullptr;
-        postStatus(false, tr("Local names (mDNS) are off: Avahi could not be started."));
+        postStatus(false, u"Local names (mDNS) are off: Avahi could not be started."_s);
     }
 }
 
@@ -103,7 +103,7 @@ void MdnsAnnouncer::createClient()
         },
         this, &error);
     if (!client) {
-        postStatus(false, tr("Local names (mDNS) are off: %1.").arg(avahiError(error)));
+        postStatus(false, u"Local names (mDNS) are off: %1."_s.arg(avahiError(error)));
         return;
     }
     m_client = client;
@@ -128,8 +128,8 @@ void MdnsAnnouncer::onClientState(AvahiClient *client, int state)
     case AVAHI_CLIENT_CONNECTING:
         m_clientRunning = false;
         postStatus(false,
-            tr("Local names (mDNS) are off: no Avahi daemon is running. Sites stay reachable at their "
-               "LAN ports; names are announced as soon as the daemon starts."));
+            u"Local names (mDNS) are off: no Avahi daemon is running. Sites stay reachable at their LAN ports; "
+            "names are announced as soon as the daemon starts."_s);
         break;
     case AVAHI_CLIENT_FAILURE: {
         m_clientRunning = false;
@@ -140,12 +140,11 @@ void MdnsAnnouncer::onClientState(AvahiClient *client, int state)
         avahi_client_free(client);
         m_client = nullptr;
         if (error == AVAHI_ERR_DISCONNECTED) {
-            postStatus(false,
-                tr("Local names (mDNS) are off: the Avahi daemon stopped. They come back when it "
-                   "starts again."));
+            postStatus(
+                false, u"Local names (mDNS) are off: the Avahi daemon stopped. They come back when it starts again."_s);
             createClient(); // waits for the daemon (NO_FAIL)
         } else {
-            postStatus(false, tr("Local names (mDNS) are off: %1.").arg(avahiError(error)));
+            postStatus(false, u"Local names (mDNS) are off: %1."_s.arg(avahiError(error)));
         }
         break;
     }

@@ -87,7 +87,7 @@ start_berth() { # LOGNAME
         >"$work/$1.log" 2>&1 &
     echo $! >"$work/berthd.pid"
     for _ in $(seq 100); do
-        grep -q "Press Ctrl+C" "$work/$1.log" && return 0
+        grep -q "Press Ctrl+C" "$work/$1.log" 2>/dev/null && return 0
         sleep 0.1
     done
     return 1
