@@ -30,6 +30,7 @@
 #include "domain/submissionservice.h"
 #include "http/httpservice.h"
 #include "http/tlscredentials.h"
+#include "lan/lanservice.h"
 #include "site/privategate.h"
 #include "site/builtinendpoints.h"
 #include "site/siteserver.h"
@@ -103,6 +104,9 @@ struct Engine::Parts
         , meController(usage, addresses)
         , openApiController(router, addresses)
         , mcpController(router, accounts, addresses, clock)
+        , lan(settingsRepository, siteTable,
+              LanService::Options {
+                  {settings.sitePortFirst, settings.sitePortLast}, settings.lanName, settings.lanTestAddresses})
         , builtinEndpoints(submissions, counters, rateLimiter, settings.trustedProxies)
         , privateGate(accessControl, rateLimiter, passwordChecks, settings.trustedProxies)
         , siteServer(siteTable, blobs, addresses, privateGate, engineContext)
@@ -158,6 +162,9 @@ struct Engine::Parts
     OpenApiController openApiController;
     McpController mcpController;
 
+    // LAN sharing: <slug>.local names and a port per site; detached before http goes.
+    LanService lan;
+
     // What visitors get.
     BuiltinEndpoints builtinEndpoints;
     PrivateGate privateGate;
@@ -191,12 +198,16 @@ Engine::Engine(EngineSettings settings, QObject *parent)
     m_parts->openApiController.registerRoutes(m_parts->router);
     m_parts->mcpController.registerRoutes(m_parts->router);
     m_parts->siteServer.setEndpoints(&m_parts->builtinEndpoints);
+    m_parts->dispatcher.setLanNames(&m_parts->lan.names());
+    connect(&m_parts->deployments, &DeploymentService::deploymentChanged, &m_parts->lan, &LanService::siteChanged);
+    connect(&m_parts->deployments, &DeploymentService::deploymentRemoved, &m_parts->lan, &LanService::siteRemoved);
 }
 
 Engine::~Engine()
 {
     // Serving threads first: nothing new arrives while the rest winds down. Then finish deploy work before the
     // services it reports to go away.
+    m_parts->lan.detach();
     m_parts->http.reset();
     m_parts->passwordChecks.waitForDone();
     m_parts->workers.waitForDone();
@@ -284,6 +295,9 @@ bool Engine::start(QString *error)
     // Behind a TLS proxy every request is HTTPS to the browser. With TLS here each request says so itself
     // (HttpRequest::secure): a plain-HTTP visitor must not get a cookie its browser would drop.
     m_parts->privateGate.setSecureCookies(m_parts->addresses.isHttps() && !tls);
+    m_parts->lan.attach(
+        *m_parts->http, m_parts->dispatcher, m_parts->dispatcher, m_settings.listenAddress, m_parts->http->serverPort());
+    m_parts->lan.setEnabled(m_settings.lanSharing);
     return true;
 }
 
@@ -309,6 +323,7 @@ void Engine::stop(std::function<void()> done)
         if (live > 0)
             qWarning("berth: %d connection(s) still open at the stop deadline; closing them", live);
         poll->deleteLater();
+        m_parts->lan.detach();
         m_parts->http.reset();
         done();
     });
@@ -344,5 +359,7 @@ OtpService &Engine::signIns() { return m_parts->otp; }
 SignInPolicy &Engine::signInPolicy() { return m_parts->signInPolicy; }
 PlanSettings &Engine::planSettings() { return m_parts->planSettings; }
 const ApiRouter &Engine::apiRouter() const { return m_parts->router; }
+LanService &Engine::lan() { return m_parts->lan; }
+const LanService &Engine::lan() const { return m_parts->lan; }
 
 } // namespace berth

@@ -14,6 +14,7 @@ class ApiRouter;
 class AgentService;
 class CounterService;
 class DeploymentService;
+class LanService;
 class OtpService;
 class PlanSettings;
 class PlanTable;
@@ -63,6 +64,9 @@ public:
     SignInPolicy &signInPolicy();     // sign-ups open or closed, the allow-list, agent sessions, SMTP
     PlanSettings &planSettings();     // changes to plans() that persist
     const ApiRouter &apiRouter() const; // the API's route table (the OpenAPI document's test compares with it)
+    // Sharing on the local network: the switch, the addresses and names in use (works once start() succeeded).
+    LanService &lan();
+    const LanService &lan() const;
 
 private:
     struct Parts;

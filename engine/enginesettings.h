@@ -30,6 +30,13 @@ struct EngineSettings
     quint16 httpsPort = 8443; // 0 picks a free one
     bool httpsRedirect = false;
     int stopDeadlineMs = 30000; // a graceful stop waits this long for requests in progress
+    // LAN sharing (off by default): also listen on the machine's LAN addresses, announce <slug>.local names (mDNS)
+    // and give each site a port of its own from sitePortFirst-sitePortLast. Engine::lan() switches it while serving.
+    bool lanSharing = false;
+    quint16 sitePortFirst = 8100;
+    quint16 sitePortLast = 8199;
+    QString lanName = QStringLiteral("berth"); // the API's mDNS name: berth.local
+    QList<QHostAddress> lanTestAddresses; // tests: loopback addresses that stand in for the LAN; no mDNS
     const Clock *clock = nullptr; // the time (tests pass a ManualClock); null: the system clock
 };
 

@@ -2,6 +2,7 @@
 
 #include "api/apirouter.h"
 #include "domain/siteaddresses.h"
+#include "lan/lannames.h"
 #include "site/sitelimits.h"
 #include "site/siteserver.h"
 #include "web/builtinpages.h"
@@ -32,11 +33,11 @@ HostDispatcher::HostDispatcher(
 void HostDispatcher::handle(const HttpRequest &request, ResponseSink sink)
 {
     const QString host = request.host();
-    if (const auto slug = m_addresses.slugForHost(host)) {
+    if (const auto slug = siteFor(host)) {
         m_sites.handle(request, *slug, std::move(sink));
         return;
     }
-    if (m_addresses.isApiHost(host)) {
+    if (isApi(host)) {
         runOnThreadOf(m_engineContext, [this, request, sink]() mutable {
             sink.continueOn(m_engineContext);
             m_api.handle(request, std::move(sink));
@@ -49,22 +50,53 @@ void HostDispatcher::handle(const HttpRequest &request, ResponseSink sink)
 BodyLimit HostDispatcher::bodyLimit(const RequestHead &head) const
 {
     const QString host = normalisedHost(head.host);
-    QString path;
-    QByteArray query;
-    HttpRequest::splitTarget(head.target, &path, &query);
-    if (m_addresses.slugForHost(host))
-        return m_sites.bodyLimit(head.method, path);
-    if (m_addresses.isApiHost(host))
+    if (siteFor(host))
+        return siteBodyLimit(head);
+    if (isApi(host)) {
+        QString path;
+        QByteArray query;
+        HttpRequest::splitTarget(head.target, &path, &query);
         return m_api.bodyLimit(head.method, path);
+    }
     return {kMaxSiteBodyBytes, u"Request body too large"_s}; // answered 421 once read
 }
 
 HttpResponse HostDispatcher::tooLarge(const RequestHead &head, const BodyLimit &limit) const
 {
     HttpResponse refusal = RequestHandler::tooLarge(head, limit);
-    if (m_addresses.slugForHost(normalisedHost(head.host)) && BuiltinPages::prefersPage(head.accept, head.contentType))
+    if (siteFor(normalisedHost(head.host)) && BuiltinPages::prefersPage(head.accept, head.contentType))
         return BuiltinPages::refusalPage(refusal, u"/"_s);
     return refusal;
+}
+
+void HostDispatcher::handleSite(const HttpRequest &request, const QString &slug, ResponseSink sink)
+{
+    m_sites.handle(request, slug, std::move(sink));
+}
+
+BodyLimit HostDispatcher::siteBodyLimit(const RequestHead &head) const
+{
+    QString path;
+    QByteArray query;
+    HttpRequest::splitTarget(head.target, &path, &query);
+    return m_sites.bodyLimit(head.method, path);
+}
+
+std::optional<QString> HostDispatcher::siteFor(const QString &host) const
+{
+    if (auto slug = m_addresses.slugForHost(host))
+        return slug;
+    if (const auto lan = m_lanNames ? m_lanNames->find(host) : std::nullopt; lan && !lan->api)
+        return lan->slug;
+    return std::nullopt;
+}
+
+bool HostDispatcher::isApi(const QString &host) const
+{
+    if (m_addresses.isApiHost(host))
+        return true;
+    const auto lan = m_lanNames ? m_lanNames->find(host) : std::nullopt;
+    return lan && lan->api;
 }
 
 void HostDispatcher::authorizeUpload(const RequestHead &head, AuthorizationDone done)

@@ -1,17 +1,21 @@
 #pragma once
 
 #include "http/requesthandler.h"
+#include "lan/siteporthandler.h"
+
+#include <optional>
 
 namespace berth {
 
 class ApiRouter;
+class LanNames;
 class SiteAddresses;
 class SiteServer;
 
 // The HTTP core's one handler: reads Host and sends the request to the management API or to a site. A Host that
 // is neither is refused (421), so a DNS-rebinding page cannot reach the API. Runs on the serving threads: sites
 // are answered there; management requests (which need the database) are carried to the engine's thread.
-class HostDispatcher final : public RequestHandler
+class HostDispatcher final : public RequestHandler, public SiteRequests
 {
 public:
     // engineContext: an object on the engine's thread that outlives the HTTP service.
@@ -25,11 +29,21 @@ public:
     HttpResponse tooLarge(const RequestHead &head, const BodyLimit &limit) const override;
     void authorizeUpload(const RequestHead &head, AuthorizationDone done) override;
 
+    // LAN sharing: <name>.local hosts (mDNS) are sites or the API as names says. Set once, before serving.
+    void setLanNames(const LanNames *names) { m_lanNames = names; }
+    // A request already known to be for the site (a site's own LAN port).
+    void handleSite(const HttpRequest &request, const QString &slug, ResponseSink sink) override;
+    BodyLimit siteBodyLimit(const RequestHead &head) const override;
+
 private:
+    std::optional<QString> siteFor(const QString &host) const;
+    bool isApi(const QString &host) const;
+
     const SiteAddresses &m_addresses;
     ApiRouter &m_api;
     SiteServer &m_sites;
     QObject *m_engineContext;
+    const LanNames *m_lanNames = nullptr;
 };
 
 } // namespace berth

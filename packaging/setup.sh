@@ -29,11 +29,15 @@ build_packages+=(libsqlite3-dev)
 build_packages+=(libqrencode-dev libssl-dev)
 # Qt's own words in the dashboard (standard buttons, shortcut names) in the user's language.
 build_packages+=(qt6-translations-l10n)
+# Sharing on the local network: mDNS names through the Avahi daemon.
+build_packages+=(libavahi-client-dev)
 # Extra packages the test suite needs: clang and its runtime for the libFuzzer target, valgrind for
 # the memory checks of the connection paths.
 test_packages=(
     clang libclang-rt-14-dev valgrind
 )
+# The LAN test: two network namespaces, each with its own D-Bus and Avahi daemons.
+test_packages+=(dbus avahi-daemon avahi-utils iproute2 curl bc)
 
 # The dashboard's CTest check of its AppStream metadata.
 test_packages+=(appstream)

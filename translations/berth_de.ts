@@ -317,6 +317,12 @@
         <source>Address</source>
         <translation>Adresse</translation>
     </message>
+    <message>
+        <source>Double-click to open in the browser
+On the local network: %1</source>
+        <translation>Doppelklicken, um im Browser zu öffnen
+Im lokalen Netzwerk: %1</translation>
+    </message>
 </context>
 <context>
     <name>berth::EditDetailsDialog</name>
@@ -1233,6 +1239,30 @@
         <source>Filter sites</source>
         <translation>Websites filtern</translation>
     </message>
+    <message>
+        <source>Share on &amp;local network</source>
+        <translation>Im &amp;lokalen Netzwerk freigeben</translation>
+    </message>
+    <message>
+        <source>Other devices on this network (phones, other computers) can open the sites: as &lt;slug&gt;.local and on a port of each site&apos;s own</source>
+        <translation>Andere Geräte in diesem Netzwerk (Telefone, andere Computer) können die Websites öffnen: als &lt;slug&gt;.local und über einen eigenen Port je Website</translation>
+    </message>
+    <message>
+        <source>Local network addresses</source>
+        <translation>Adressen im lokalen Netzwerk</translation>
+    </message>
+    <message>
+        <source>Only this computer can open the sites.</source>
+        <translation>Nur dieser Computer kann die Websites öffnen.</translation>
+    </message>
+    <message>
+        <source>No address on a local network right now.</source>
+        <translation>Zurzeit keine Adresse in einem lokalen Netzwerk.</translation>
+    </message>
+    <message>
+        <source>API %1 · Sites at &amp;lt;slug&amp;gt;.local:%2 and on ports of their own</source>
+        <translation>API %1 · Websites unter &amp;lt;slug&amp;gt;.local:%2 und auf eigenen Ports</translation>
+    </message>
 </context>
 <context>
     <name>berth::SettingsDialog</name>
@@ -1343,6 +1373,14 @@
     <message>
         <source>In effect for this run, from the command line: %1. The values here apply when Berth starts without these options.</source>
         <translation>Für diesen Lauf gilt, was auf der Befehlszeile steht: %1. Die Werte hier gelten, wenn Berth ohne diese Optionen startet.</translation>
+    </message>
+    <message>
+        <source>Share on the local &amp;network</source>
+        <translation>Im lokalen &amp;Netzwerk freigeben</translation>
+    </message>
+    <message>
+        <source>Also listen on this computer&apos;s LAN addresses, announce every site as &lt;slug&gt;.local and give each site a port of its own. Applies at once.</source>
+        <translation>Auch auf den LAN-Adressen dieses Computers empfangen, jede Website als &lt;slug&gt;.local bekannt geben und jeder Website einen eigenen Port geben. Gilt sofort.</translation>
     </message>
 </context>
 <context>

@@ -317,6 +317,11 @@
         <source>Address</source>
         <translation type="unfinished"></translation>
     </message>
+    <message>
+        <source>Double-click to open in the browser
+On the local network: %1</source>
+        <translation type="unfinished"></translation>
+    </message>
 </context>
 <context>
     <name>berth::EditDetailsDialog</name>
@@ -1233,6 +1238,30 @@
         <source>Filter sites</source>
         <translation type="unfinished"></translation>
     </message>
+    <message>
+        <source>Share on &amp;local network</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Other devices on this network (phones, other computers) can open the sites: as &lt;slug&gt;.local and on a port of each site&apos;s own</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Local network addresses</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Only this computer can open the sites.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>No address on a local network right now.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>API %1 · Sites at &amp;lt;slug&amp;gt;.local:%2 and on ports of their own</source>
+        <translation type="unfinished"></translation>
+    </message>
 </context>
 <context>
     <name>berth::SettingsDialog</name>
@@ -1342,6 +1371,14 @@
     </message>
     <message>
         <source>In effect for this run, from the command line: %1. The values here apply when Berth starts without these options.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Share on the local &amp;network</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Also listen on this computer&apos;s LAN addresses, announce every site as &lt;slug&gt;.local and give each site a port of its own. Applies at once.</source>
         <translation type="unfinished"></translation>
     </message>
 </context>

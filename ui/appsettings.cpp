@@ -17,6 +17,7 @@ const QString kSiteDomainKey = u"server/siteDomain"_s;
 const QString kDataDirKey = u"server/dataDir"_s;
 const QString kThreadsKey = u"server/servingThreads"_s;
 const QString kTrayKey = u"window/keepServingInTray"_s;
+const QString kLanSharingKey = u"server/lanSharing"_s;
 const QString kGeometryKey = u"window/geometry"_s;
 const QString kAppearanceKey = u"window/appearance"_s;
 const QString kHeaderKey = u"window/tableHeader"_s;
@@ -72,6 +73,14 @@ void AppSettings::setServingThreads(int threads)
     m_settings->setValue(kThreadsKey, threads);
 }
 
+bool AppSettings::lanSharing() const
+{
+    return m_settings->value(kLanSharingKey, false).toBool();
+}
+void AppSettings::setLanSharing(bool share)
+{
+    m_settings->setValue(kLanSharingKey, share);
+}
 bool AppSettings::keepServingInTray() const
 {
     return m_settings->value(kTrayKey, true).toBool();
@@ -150,6 +159,7 @@ EngineSettings AppSettings::engineSettings() const
     settings.siteDomain = siteDomain();
     settings.dataDir = dataDir();
     settings.servingThreads = servingThreads();
+    settings.lanSharing = lanSharing();
     return settings;
 }
 

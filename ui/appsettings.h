@@ -43,6 +43,8 @@ public:
     void setDataDir(const QString &dir);
     int servingThreads() const; // 0: one per core
     void setServingThreads(int threads);
+    bool lanSharing() const; // "Share on local network"; off by default
+    void setLanSharing(bool share);
     bool keepServingInTray() const;
     void setKeepServingInTray(bool keep);
     QString appearance() const; // "system", "light" or "dark"

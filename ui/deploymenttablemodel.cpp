@@ -4,6 +4,7 @@
 #include "domain/siteaddresses.h"
 #include "domain/sitetable.h"
 #include "icons.h"
+#include "lan/lanservice.h"
 #include "timetext.h"
 
 #include <QGuiApplication>
@@ -25,6 +26,15 @@ DeploymentTableModel::DeploymentTableModel(
     connect(&m_service, &DeploymentService::deploymentChanged, this, &DeploymentTableModel::onChanged);
     connect(&m_service, &DeploymentService::deploymentRemoved, this, &DeploymentTableModel::onRemoved);
     reload();
+}
+
+void DeploymentTableModel::setLan(const LanService *lan)
+{
+    m_lan = lan;
+    connect(lan, &LanService::changed, this, [this] {
+        if (!m_rows.isEmpty())
+            Q_EMIT dataChanged(index(0, 0), index(int(m_rows.size()) - 1, ColumnCount - 1), {Qt::ToolTipRole, LanUrlsRole});
+    });
 }
 
 void DeploymentTableModel::reload()
@@ -71,8 +81,12 @@ QVariant DeploymentTableModel::data(const QModelIndex &index, int role) const
             return TimeText::full(deployment.updatedAt);
         if (index.column() == SizeColumn)
             return tr("%n file(s)", nullptr, row.files);
-        if (index.column() == UrlColumn)
-            return tr("Double-click to open in the browser");
+        if (index.column() == UrlColumn) {
+            const QStringList lan = m_lan ? m_lan->siteUrls(deployment.id) : QStringList();
+            if (lan.isEmpty())
+                return tr("Double-click to open in the browser");
+            return tr("Double-click to open in the browser\nOn the local network: %1").arg(lan.join(u", "_s));
+        }
         return deployment.description.isEmpty() ? QVariant() : QVariant(deployment.description);
     case Qt::DecorationRole:
         if (index.column() == AccessColumn)
@@ -96,6 +110,8 @@ QVariant DeploymentTableModel::data(const QModelIndex &index, int role) const
         return shareUrlOf(deployment);
     case ProtectedRole:
         return deployment.isProtected;
+    case LanUrlsRole:
+        return m_lan ? m_lan->siteUrls(deployment.id) : QStringList();
     default:
         return {};
     }

@@ -8,6 +8,8 @@
 
 namespace berth {
 
+class LanService;
+
 class DeploymentService;
 class SiteAddresses;
 class SiteTable;
@@ -37,6 +39,7 @@ public:
         UrlRole,
         ShareUrlRole, // empty unless private
         ProtectedRole,
+        LanUrlsRole, // QStringList: where other devices open the site (LAN sharing on), the .local name first
     };
 
     DeploymentTableModel(DeploymentService &service, const SiteTable &sites, const SiteAddresses &addresses, User owner,
@@ -53,6 +56,8 @@ public:
     QString shareUrlOf(const Deployment &deployment) const;
 
     void reload();
+    // LAN sharing: the sites' LAN addresses in LanUrlsRole and the address column's tooltip.
+    void setLan(const LanService *lan);
 
 private:
     struct Row
@@ -74,6 +79,7 @@ private:
     const SiteTable &m_sites;
     const SiteAddresses &m_addresses;
     User m_owner;
+    const LanService *m_lan = nullptr;
     QList<Row> m_rows;
 };
 

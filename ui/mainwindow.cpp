@@ -92,7 +92,8 @@ MainWindow::MainWindow(Engine &engine, AppSettings &settings, QWidget *parent)
     auto *layout = new QVBoxLayout(central);
     layout->setContentsMargins(0, 0, 0, 0);
     layout->setSpacing(0);
-    auto *serving = new ServingHeader(engine, m_prompter, this);
+    m_model->setLan(&engine.lan());
+    auto *serving = new ServingHeader(engine, settings, m_prompter, this);
     m_filter = serving->filter();
     connect(m_filter, &QLineEdit::textChanged, m_proxy, &DeploymentFilterModel::setFilterText);
     connect(m_filter, &QLineEdit::textChanged, this, &MainWindow::updateView);

@@ -1,15 +1,20 @@
 #include "servingheader.h"
 
+#include "appsettings.h"
 #include "domain/siteaddresses.h"
 #include "engine.h"
 #include "iconlabel.h"
 #include "icons.h"
+#include "lan/lanservice.h"
 #include "prompter.h"
 
+#include <QCheckBox>
 #include <QDir>
 #include <QHBoxLayout>
 #include <QLabel>
 #include <QLineEdit>
+#include <QSignalBlocker>
+#include <QVBoxLayout>
 
 using namespace Qt::StringLiterals;
 
@@ -21,9 +26,12 @@ constexpr int kFilterMinWidth = 180;
 constexpr int kFilterMaxWidth = 260;
 } // namespace
 
-ServingHeader::ServingHeader(const Engine &engine, Prompter &prompter, QWidget *parent)
+ServingHeader::ServingHeader(Engine &engine, AppSettings &settings, Prompter &prompter, QWidget *parent)
     : QWidget(parent)
+    , m_engine(engine)
     , m_filter(new QLineEdit(this))
+    , m_lanSwitch(new QCheckBox(tr("Share on &local network"), this))
+    , m_lanLabel(new QLabel(this))
 {
     const SiteAddresses &addresses = engine.addresses();
     setObjectName(u"headerWidget"_s);
@@ -51,11 +59,59 @@ ServingHeader::ServingHeader(const Engine &engine, Prompter &prompter, QWidget *
     m_filter->setMinimumWidth(kFilterMinWidth);
     m_filter->setMaximumWidth(kFilterMaxWidth);
 
-    auto *layout = new QHBoxLayout(this);
+    m_lanSwitch->setObjectName(u"lanSharingCheckBox"_s);
+    m_lanSwitch->setToolTip(tr("Other devices on this network (phones, other computers) can open the sites: as "
+                               "<slug>.local and on a port of each site's own"));
+    m_lanLabel->setObjectName(u"lanAddressesLabel"_s);
+    m_lanLabel->setAccessibleName(tr("Local network addresses"));
+    m_lanLabel->setWordWrap(true);
+    m_lanLabel->setTextFormat(Qt::RichText);
+    m_lanLabel->setTextInteractionFlags(Qt::TextBrowserInteraction);
+    connect(
+        m_lanLabel, &QLabel::linkActivated, this, [&prompter](const QString &link) { prompter.openUrl(QUrl(link)); });
+    connect(m_lanSwitch, &QCheckBox::toggled, this, [this, &settings](bool share) {
+        settings.setLanSharing(share);
+        settings.sync();
+        m_engine.lan().setEnabled(share);
+    });
+    connect(&engine.lan(), &LanService::changed, this, &ServingHeader::showLan);
+
+    auto *top = new QHBoxLayout;
+    top->addWidget(dot);
+    top->addWidget(status, 1);
+    top->addWidget(m_filter);
+    auto *lan = new QHBoxLayout;
+    lan->addSpacing(kDotSize + 6);
+    lan->addWidget(m_lanSwitch);
+    lan->addWidget(m_lanLabel, 1);
+    auto *layout = new QVBoxLayout(this);
     layout->setContentsMargins(12, 8, 12, 8);
-    layout->addWidget(dot);
-    layout->addWidget(status, 1);
-    layout->addWidget(m_filter);
+    layout->addLayout(top);
+    layout->addLayout(lan);
+    showLan();
+}
+
+void ServingHeader::showLan()
+{
+    const LanService &lan = m_engine.lan();
+    {
+        const QSignalBlocker blocker(m_lanSwitch);
+        m_lanSwitch->setChecked(lan.isEnabled());
+    }
+    if (!lan.isEnabled()) {
+        m_lanLabel->setText(tr("Only this computer can open the sites."));
+        return;
+    }
+    QStringList links;
+    for (const QString &url : lan.apiUrls())
+        links.append(u"<a href=\"%1\">%1</a>"_s.arg(url.toHtmlEscaped()));
+    QString text = links.isEmpty() ? tr("No address on a local network right now.")
+                                   : tr("API %1 · Sites at &lt;slug&gt;.local:%2 and on ports of their own")
+                                         .arg(links.join(u" · "_s))
+                                         .arg(lan.port());
+    if (const QString notice = lan.notice(); !notice.isEmpty())
+        text += u"<br>"_s + notice.toHtmlEscaped();
+    m_lanLabel->setText(text);
 }
 
 ServingHeader::~ServingHeader() = default;

@@ -3,29 +3,38 @@
 #include <QWidget>
 
 QT_BEGIN_NAMESPACE
+class QCheckBox;
+class QLabel;
 class QLineEdit;
 QT_END_NAMESPACE
 
 namespace berth {
 
+class AppSettings;
 class Engine;
 class Prompter;
 
 // The band at the top of the dashboard: where Berth is serving (the API's address opens in the
-// browser), and the box that filters the sites.
+// browser), the box that filters the sites, and the "Share on local network" switch with the LAN addresses in use
+// (the switch applies at once and is saved for the next start).
 class ServingHeader final : public QWidget
 {
     Q_OBJECT
 
 public:
-    ServingHeader(const Engine &engine, Prompter &prompter, QWidget *parent = nullptr);
+    ServingHeader(Engine &engine, AppSettings &settings, Prompter &prompter, QWidget *parent = nullptr);
     ~ServingHeader() override;
     Q_DISABLE_COPY_MOVE(ServingHeader)
 
     QLineEdit *filter() const { return m_filter; }
 
 private:
+    void showLan();
+
+    Engine &m_engine;
     QLineEdit *m_filter;
+    QCheckBox *m_lanSwitch;
+    QLabel *m_lanLabel;
 };
 
 } // namespace berth

@@ -7,6 +7,7 @@
 #include "domain/plansettings.h"
 #include "engine.h"
 #include "icons.h"
+#include "lan/lanservice.h"
 #include "plantext.h"
 #include "prompter.h"
 #include "theme.h"
@@ -40,6 +41,7 @@ SettingsDialog::SettingsDialog(const DashboardContext &context, QWidget *parent,
     , m_siteDomain(new QLineEdit(context.settings.siteDomain(), this))
     , m_dataDir(new QLineEdit(context.settings.dataDir(), this))
     , m_threads(new QSpinBox(this))
+    , m_lanSharing(new QCheckBox(tr("Share on the local &network"), this))
     , m_tray(new QCheckBox(tr("&Keep serving from the system tray when the window is closed"), this))
     , m_message(new QLabel(this))
 {
@@ -69,6 +71,10 @@ SettingsDialog::SettingsDialog(const DashboardContext &context, QWidget *parent,
     m_threads->setSpecialValueText(tr("One per core (%1)").arg(QThread::idealThreadCount()));
     m_threads->setValue(context.settings.servingThreads());
     m_threads->setToolTip(tr("Threads that answer visitors and the API; more serve more visitors at once"));
+    m_lanSharing->setObjectName(u"lanSharingSettingsCheckBox"_s);
+    m_lanSharing->setChecked(context.settings.lanSharing());
+    m_lanSharing->setToolTip(tr("Also listen on this computer's LAN addresses, announce every site as <slug>.local "
+                                "and give each site a port of its own. Applies at once."));
     m_tray->setObjectName(u"trayCheckBox"_s);
     m_tray->setChecked(context.settings.keepServingInTray());
     m_tray->setEnabled(QSystemTrayIcon::isSystemTrayAvailable());
@@ -88,6 +94,7 @@ SettingsDialog::SettingsDialog(const DashboardContext &context, QWidget *parent,
     dataLabel->setBuddy(m_dataDir);
     form->addRow(dataLabel, dataRow);
     form->addRow(tr("Serving &threads:"), m_threads);
+    form->addRow(m_lanSharing);
 
     // What the command line set wins for this run: say so, or the fields would seem to be in effect.
     const AppSettings::Overrides &overrides = context.settings.overrides();
@@ -254,6 +261,8 @@ void SettingsDialog::accept()
     m_context.settings.setSiteDomain(m_siteDomain->text());
     m_context.settings.setDataDir(m_dataDir->text());
     m_context.settings.setServingThreads(m_threads->value());
+    m_context.settings.setLanSharing(m_lanSharing->isChecked());
+    m_context.engine.lan().setEnabled(m_lanSharing->isChecked()); // at once, unlike the fields above
     if (m_tray->isEnabled())
         m_context.settings.setKeepServingInTray(m_tray->isChecked());
     if (m_appearance)

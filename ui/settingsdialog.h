@@ -44,6 +44,7 @@ private:
     QLineEdit *m_siteDomain;
     QLineEdit *m_dataDir;
     QSpinBox *m_threads;
+    QCheckBox *m_lanSharing;
     QCheckBox *m_tray;
     QComboBox *m_appearance = nullptr;
     QLabel *m_message;

@@ -12,10 +12,14 @@
 #include "domain/accountservice.h"
 #include "domain/plantable.h"
 #include "domain/siteaddresses.h"
+#include "domain/slugrules.h"
+#include "lan/lanservice.h"
 
 #include <QCommandLineParser>
 #include <QCoreApplication>
 #include <QTextStream>
+
+#include <algorithm>
 
 using namespace Qt::StringLiterals;
 
@@ -27,6 +31,24 @@ using Cli::err;
 using Cli::out;
 using Cli::usageError;
 const QCommandLineOption &kDataDir = Cli::dataDirOption();
+
+// With --lan: where other devices reach the API (what LAN sharing cannot do is logged by the engine, once).
+void printLanSharing(const Engine &engine)
+{
+    const LanService &lan = engine.lan();
+    if (!lan.isEnabled())
+        return;
+    const QStringList urls = lan.apiUrls();
+    out() << "  LAN:   " << (urls.isEmpty() ? u"no LAN address"_s : urls.join(u", "_s)) << "\n"
+          << "         sites at http://<slug>.local:" << engine.port() << "/ and on their own ports\n";
+}
+
+bool isLanName(const QString &name)
+{
+    const auto labelChar = [](QChar c) { return (c >= u'a' && c <= u'z') || (c >= u'0' && c <= u'9') || c == u'-'; };
+    return !name.isEmpty() && name.size() <= SlugRules::kMaxLength && !name.startsWith(u'-') && !name.endsWith(u'-')
+        && std::all_of(name.cbegin(), name.cend(), labelChar);
+}
 
 int serve(const QStringList &arguments, const EngineHook &beforeServing)
 {
@@ -63,9 +85,17 @@ int serve(const QStringList &arguments, const EngineHook &beforeServing)
         u"stop-timeout"_s,
         u"On SIGTERM/SIGINT, how long requests in progress may take to finish, in seconds (default 30)."_s,
         u"SECONDS"_s);
+    const QCommandLineOption lan(
+        u"lan"_s,
+        u"Share on the local network: also listen on this machine's LAN addresses, announce every site as "
+        "<slug>.local (mDNS, through Avahi) and give each site its own port."_s);
+    const QCommandLineOption sitePorts(
+        u"site-ports"_s, u"With --lan: the range of the sites' own ports (default 8100-8199)."_s, u"FIRST-LAST"_s);
+    const QCommandLineOption lanName(
+        u"lan-name"_s, u"With --lan: the API's mDNS name, announced as NAME.local (default berth)."_s, u"NAME"_s);
     parser.addOptions(
         {listen, kDataDir, siteDomain, baseUrl, trustedProxy, apiRate, threads, maxConnections, perAddress,
-         stopTimeout});
+         stopTimeout, lan, sitePorts, lanName});
     parser.addOptions(TlsOptions::options());
     if (!parser.parse(arguments))
         return usageError(parser.errorText(), u"serve"_s);
@@ -121,6 +151,23 @@ int serve(const QStringList &arguments, const EngineHook &beforeServing)
     settings.stopDeadlineMs = stopSeconds * 1000;
     if (const QString tlsError = TlsOptions::apply(parser, &settings); !tlsError.isEmpty())
         return usageError(tlsError, u"serve"_s);
+    settings.lanSharing = parser.isSet(lan);
+    if (parser.isSet(sitePorts)) {
+        const QStringList range = parser.value(sitePorts).split(u'-');
+        bool firstOk = false;
+        bool lastOk = false;
+        const int first = range.value(0).toInt(&firstOk);
+        const int last = range.value(1).toInt(&lastOk);
+        if (range.size() != 2 || !firstOk || !lastOk || first < 1 || last > 65535 || first > last)
+            return usageError(u"--site-ports expects a range of ports such as 8100-8199"_s, u"serve"_s);
+        settings.sitePortFirst = quint16(first);
+        settings.sitePortLast = quint16(last);
+    }
+    if (parser.isSet(lanName)) {
+        settings.lanName = parser.value(lanName).toLower();
+        if (!isLanName(settings.lanName))
+            return usageError(u"--lan-name expects a name such as berth (letters, digits, hyphens)"_s, u"serve"_s);
+    }
 
     raiseOpenFileLimit();
     DataDirLock lock(settings.dataDir); // one data folder, one server: a second one would drift from the first
@@ -158,6 +205,7 @@ int serve(const QStringList &arguments, const EngineHook &beforeServing)
           << "  API:   " << addresses.baseUrl() << "\n"
           << "  Sites: " << addresses.siteUrl(u"<slug>"_s) << "\n"
           << "  Data:  " << engine.dataDir() << "\n";
+    printLanSharing(engine);
     if (const auto key = engine.ownerFirstKey())
         out() << "\nOwner API key (shown once; keep it safe):\n" << *key << "\n";
     out() << "\nPress Ctrl+C to stop.\n";

@@ -56,6 +56,18 @@ void SiteTable::remove(const QString &deploymentId)
         m_bySlug.remove(slug);
 }
 
+QString SiteTable::slugOf(const QString &deploymentId) const
+{
+    QReadLocker locker(&m_lock);
+    return m_slugById.value(deploymentId);
+}
+
+QHash<QString, QString> SiteTable::slugsById() const
+{
+    QReadLocker locker(&m_lock);
+    return m_slugById;
+}
+
 int SiteTable::size() const
 {
     QReadLocker locker(&m_lock);

@@ -48,6 +48,8 @@ public:
     void put(std::shared_ptr<const Site> site); // replaces the deployment's previous entry, under any slug
     void remove(const QString &deploymentId);
     int size() const;
+    QString slugOf(const QString &deploymentId) const; // empty when the deployment is not live
+    QHash<QString, QString> slugsById() const; // every live site
 
 private:
     mutable QReadWriteLock m_lock;

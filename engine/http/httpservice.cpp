@@ -125,6 +125,51 @@ bool HttpService::listen(const QHostAddress &address, quint16 port, QString *err
     return true;
 }
 
+int HttpService::addListener(const QHostAddress &address, quint16 port, RequestHandler &handler, QString *error)
+{
+    if (m_lanes.isEmpty() || m_draining) {
+        if (error)
+            *error = u"Not serving"_s;
+        return -1;
+    }
+    ListenSockets sockets = ListenSockets::open(address, port, int(m_lanes.size()), m_config.listenBacklog, error);
+    if (sockets.descriptors.isEmpty())
+        return -1;
+    const int id = m_nextListenerId++;
+    for (int i = 0; i < m_lanes.size(); ++i) {
+        Lane &lane = m_lanes[i];
+        const int fd = sockets.descriptors.at(i);
+        bool adopted = false;
+        // The door is a child of the lane's parser, so it lives (and is deleted) on the lane's thread.
+        runOn(lane, [this, &lane, &handler, fd, id, &adopted, error] {
+            auto *door = new FrontDoor(handler, m_config, *m_budget, lane.adapter);
+            door->setParser(lane.adapter);
+            adopted = door->setSocketDescriptor(fd);
+            if (!adopted) {
+                if (error)
+                    *error = door->errorString();
+                delete door;
+                return;
+            }
+            lane.adapter->bind(door);
+            lane.extraDoors.insert(id, door);
+        });
+        if (!adopted) {
+            for (int rest = i; rest < sockets.descriptors.size(); ++rest)
+                ::close(sockets.descriptors.at(rest));
+            removeListener(id);
+            return -1;
+        }
+    }
+    return id;
+}
+
+void HttpService::removeListener(int id)
+{
+    for (Lane &lane : m_lanes)
+        runOn(lane, [&lane, id] { delete lane.extraDoors.take(id); });
+}
+
 int HttpService::servingThreads() const
 {
     return m_lanes.isEmpty() || !m_lanes.first().thread ? 0 : int(m_lanes.size());
@@ -137,11 +182,14 @@ int HttpService::liveConnections() const
 
 void HttpService::drain()
 {
+    m_draining = true;
     for (const Lane &lane : std::as_const(m_lanes)) {
-        runOn(lane, [door = lane.door, tlsDoor = lane.tlsDoor] {
-            door->drain();
-            if (tlsDoor)
-                tlsDoor->drain();
+        runOn(lane, [&lane] {
+            lane.door->drain();
+            if (lane.tlsDoor)
+                lane.tlsDoor->drain();
+            for (FrontDoor *door : lane.extraDoors)
+                door->drain();
         });
     }
 }
@@ -153,6 +201,7 @@ QList<FrontDoor *> HttpService::doors() const
         doors.append(lane.door);
         if (lane.tlsDoor)
             doors.append(lane.tlsDoor);
+        doors.append(lane.extraDoors.values());
     }
     return doors;
 }

@@ -2,6 +2,7 @@
 
 #include "httpconfig.h"
 
+#include <QHash>
 #include <QHostAddress>
 #include <QList>
 #include <QObject>
@@ -38,6 +39,12 @@ public:
     void setTls(const QSslConfiguration &configuration, quint16 httpsPort, bool redirect);
 
     bool listen(const QHostAddress &address, quint16 port, QString *error = nullptr); // port 0 picks a free one
+    // More listening addresses after listen(), answered by another handler (which must outlive the listener):
+    // LAN sharing's addresses and per-site ports. Each serving thread gets its own front door on it, under the
+    // same connection budget. Returns an id for removeListener(), or -1 with the reason in error.
+    int addListener(const QHostAddress &address, quint16 port, RequestHandler &handler, QString *error = nullptr);
+    // Closes the listener and every connection that came through it.
+    void removeListener(int id);
     quint16 serverPort() const { return m_port; }
     quint16 httpsPort() const { return m_httpsPort; } // 0 without TLS
     int servingThreads() const;
@@ -58,6 +65,7 @@ private:
         HttpServerAdapter *adapter = nullptr;
         FrontDoor *door = nullptr;
         FrontDoor *tlsDoor = nullptr; // HTTPS, on the same thread and parser
+        QHash<int, FrontDoor *> extraDoors; // addListener()'s, by id
     };
     QList<FrontDoor *> doors() const;
     // Runs work on the lane's thread and waits for it (directly when the lane is the caller's).
@@ -72,6 +80,8 @@ private:
     quint16 m_httpsPort = 0;
     bool m_redirect = false;
     std::unique_ptr<HttpsRedirect> m_redirector;
+    int m_nextListenerId = 1;
+    bool m_draining = false;
 };
 
 } // namespace berth
