@@ -24,8 +24,8 @@ set(allowed_web "core;domain;storage;http")
 set(allowed_api "core;web;domain;storage;http")
 set(allowed_site "core;web;domain;storage;http")
 set(allowed_engine "core;api;site;web;domain;storage;http;lan") # Engine and HostDispatcher wire everything
-set(allowed_ui "core;domain;storage;qr")                            # the engine's C++ API; never HTTP, api/ or site/
-set(allowed_app "core;domain;storage;qr")
+set(allowed_ui "core;domain;storage;qr;lan")                         # the engine's C++ API; never HTTP, api/ or site/
+set(allowed_app "core;domain;storage;qr;lan")
 
 set(violations "")
 foreach(top engine ui app)
