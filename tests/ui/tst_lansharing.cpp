@@ -1,8 +1,11 @@
 // "Share on local network" in the dashboard: the switch in the header and in Settings, the LAN addresses it shows,
 // and what the switch does over real HTTP. The LAN is stood in for by a second loopback address (127.0.0.2, given
 // as the engine's LAN address), so no test traffic leaves the machine and nothing is announced by mDNS.
+#include "deploymentactions.h"
 #include "deploymenttablemodel.h"
+#include "editdetailsdialog.h"
 #include "lan/lanservice.h"
+#include "qrcodeview.h"
 #include "settingsdialog.h"
 #include "uitestsupport.h"
 
@@ -117,6 +120,24 @@ private Q_SLOTS:
         QCOMPARE(getFromLan(firstSitePort(), u"/"_s).status, 0);
         QCOMPARE(getFromLan(port, u"/"_s, "team-notes.local").status, 0);
         QVERIFY(url.data(DeploymentTableModel::LanUrlsRole).toStringList().isEmpty());
+    }
+
+    // A QR code is for another device: while the site is shared, it holds the site's own LAN address.
+    void theQrCodeHoldsTheLanAddress()
+    {
+        const QString id = m_dashboard->deploy(u"lan-qr"_s, {{u"index.html"_s, "QR"}});
+        QVERIFY(!id.isEmpty());
+        QTest::mouseClick(lanSwitch(), Qt::LeftButton);
+        const QString best = m_dashboard->engine().lan().bestSiteUrl(id);
+        QCOMPARE(best, u"http://127.0.0.2:%1/"_s.arg(firstSitePort()));
+        m_dashboard->select(id);
+        window().actions().editDetailsAction->trigger();
+        EditDetailsDialog *dialog = nullptr;
+        QTRY_VERIFY((dialog = berth::test::openDialog<EditDetailsDialog>(&window())));
+        auto *view = dialog->findChild<QrCodeView *>(u"qrCodeView"_s);
+        QVERIFY(view);
+        QCOMPARE(view->text(), best.chopped(1));
+        dialog->reject();
     }
 
     void settingsHasTheSwitchToo()
