@@ -998,6 +998,22 @@
 <context>
     <name>berth::PublishDialog</name>
     <message>
+        <source>Before you publish, have a look at these:</source>
+        <translation>Bitte vor dem Veröffentlichen ansehen:</translation>
+    </message>
+    <message>
+        <source>Pre-publish checks</source>
+        <translation>Prüfungen vor dem Veröffentlichen</translation>
+    </message>
+    <message>
+        <source>Replace &amp;Anyway</source>
+        <translation>&amp;Trotzdem ersetzen</translation>
+    </message>
+    <message>
+        <source>Publish &amp;Anyway</source>
+        <translation>&amp;Trotzdem veröffentlichen</translation>
+    </message>
+    <message>
         <source>Replace Site Content</source>
         <translation>Inhalt der Website ersetzen</translation>
     </message>

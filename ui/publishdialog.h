@@ -13,6 +13,7 @@ class QCheckBox;
 class QDialogButtonBox;
 class QLabel;
 class QLineEdit;
+class QListWidget;
 class QProgressBar;
 class QPushButton;
 class QStackedWidget;
@@ -67,6 +68,7 @@ private:
     void deploy();
     void onDeployed(const Result<Deployment> &result);
     void showMessage(const QString &text, bool error);
+    void showIssues();
     void setStage(Stage stage);
     void updateButtons();
     QString sourceName() const;
@@ -88,6 +90,8 @@ private:
     QCheckBox *m_private = nullptr;
     QLineEdit *m_password = nullptr;
     QLabel *m_message = nullptr;
+    QLabel *m_issuesHeading = nullptr;
+    QListWidget *m_issues = nullptr; // what the pre-publish checks found
     QProgressBar *m_progress = nullptr;
     QDialogButtonBox *m_buttons = nullptr;
     QPushButton *m_publishButton = nullptr;
