@@ -998,6 +998,10 @@
 <context>
     <name>berth::PublishDialog</name>
     <message>
+        <source>Some lines of _redirects or _headers were skipped:</source>
+        <translation>Einige Zeilen von _redirects oder _headers wurden übersprungen:</translation>
+    </message>
+    <message>
         <source>Before you publish, have a look at these:</source>
         <translation>Bitte vor dem Veröffentlichen ansehen:</translation>
     </message>

@@ -252,6 +252,12 @@ QWidget *PublishDialog::buildResult()
     layout->addLayout(header);
     layout->addLayout(actions);
     layout->addWidget(m_shareRow);
+    m_ruleWarnings = new QLabel(page);
+    m_ruleWarnings->setObjectName(u"ruleWarningsLabel"_s);
+    m_ruleWarnings->setWordWrap(true);
+    m_ruleWarnings->setTextInteractionFlags(Qt::TextSelectableByMouse);
+    m_ruleWarnings->hide();
+    layout->addWidget(m_ruleWarnings);
     layout->addStretch();
     return page;
 }
@@ -337,6 +343,11 @@ void PublishDialog::onDeployed(const Result<Deployment> &result)
     if (m_published->isProtected)
         m_shareUrl->setText(addresses.shareUrl(m_published->slug, m_published->shareToken));
     m_shareUrl->setCursorPosition(0);
+    // The site is live; what the rules files say that Berth does not follow is worth a look all the same.
+    m_ruleWarnings->setVisible(!m_published->warnings.isEmpty());
+    if (!m_published->warnings.isEmpty())
+        m_ruleWarnings->setText(
+            tr("Some lines of _redirects or _headers were skipped:") + u"\n"_s + m_published->warnings.join(u'\n'));
     setStage(Stage::Done);
     Q_EMIT published(m_published->id);
 }

@@ -99,6 +99,7 @@ private:
     QLabel *m_resultHeading = nullptr;
     QLabel *m_url = nullptr;
     QLineEdit *m_shareUrl = nullptr;
+    QLabel *m_ruleWarnings = nullptr; // lines of _redirects or _headers the engine skipped
     QWidget *m_shareRow = nullptr;
 };
 

@@ -119,6 +119,9 @@ int deploy(const QStringList &arguments)
     if (site.contains(u"share_url"_s))
         out() << "Share link: " << site[u"share_url"_s].toString() << "\n";
     out().flush();
+    // Lines of _redirects or _headers the server skipped: published all the same, worth fixing.
+    for (const QJsonValue &warning : site[u"warnings"_s].toArray())
+        err() << "berthd: warning: " << warning.toString() << "\n";
     if (content.value().skippedHidden > 0)
         err() << "berthd: left out " << content.value().skippedHidden << " hidden file(s) or folder(s)\n";
     if (!content.value().hasIndex)

@@ -207,10 +207,15 @@ private Q_SLOTS:
         QVERIFY(outcome.err.contains("no terminal") && outcome.err.contains("--yes"));
         QCOMPARE(client({u"list"_s}).out.count('\n'), before);
 
-        // --yes publishes as it is, still listing what was found.
+        // --yes publishes as it is, still listing what was found; a line of _redirects the server skipped is
+        // reported after the address.
+        QVERIFY(write(site + u"/_redirects"_s, "/home /home.html 200\n/shop /store 418\n"));
         outcome = client({u"deploy"_s, site, u"--slug"_s, u"problem-site"_s, u"--yes"_s});
         QVERIFY2(outcome.exitCode == 0, outcome.err.constData());
         QVERIFY(outcome.err.contains("js/app.js contains what looks like an AWS access key"));
+        QVERIFY2(
+            outcome.err.contains("berthd: warning: _redirects line 2: unsupported status"), outcome.err.constData());
+        QCOMPARE(m_http->site(u"problem-site"_s, u"/home"_s).status, 200);
         QVERIFY(outcome.out.contains("Published problem-site"));
         QCOMPARE(m_http->site(u"problem-site"_s, u"/home.html"_s).status, 200);
     }

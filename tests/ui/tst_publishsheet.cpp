@@ -92,6 +92,21 @@ private Q_SLOTS:
         QCOMPARE(m_dashboard->client().site(u"problem-site"_s, u"/home.html"_s).status, 200);
     }
 
+    void skippedRuleLinesAfterPublishing()
+    {
+        const QString folder = m_files->filePath(u"rules-site"_s);
+        QVERIFY(berth::test::writeTree(
+            folder, {{u"index.html"_s, "<h1>Rules</h1>"}, {u"_redirects"_s, "/home / 301\n/shop /store 418\n"}}));
+        PublishDialog *sheet = dropAndWait(folder, PublishDialog::Stage::Ready);
+        QVERIFY(sheet);
+        QTest::mouseClick(sheet->findChild<QPushButton *>(u"publishButton"_s), Qt::LeftButton);
+        QTRY_COMPARE_WITH_TIMEOUT(sheet->stage(), PublishDialog::Stage::Done, 20'000);
+        auto *warnings = sheet->findChild<QLabel *>(u"ruleWarningsLabel"_s);
+        QVERIFY(warnings->isVisible());
+        QVERIFY2(warnings->text().contains(u"_redirects line 2: unsupported status"_s), qPrintable(warnings->text()));
+        sheet->accept();
+    }
+
     void cleanFolderShowsNoList()
     {
         const QString folder = m_files->filePath(u"clean"_s);
