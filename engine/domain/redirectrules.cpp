@@ -123,6 +123,10 @@ RedirectRules RedirectRules::parse(const QByteArray &text, QStringList *warnings
             warn(lineNumber, u"query parameter conditions are not supported"_s);
             continue;
         }
+        if (fields.at(0).contains(u'?') || fields.at(0).contains(u'#')) {
+            warn(lineNumber, u"rules match the path only; \"from\" cannot hold a query or a fragment"_s);
+            continue;
+        }
         QString error;
         Rule rule;
         rule.from = PathPattern::parse(fields.at(0), &error);

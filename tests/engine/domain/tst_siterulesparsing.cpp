@@ -59,6 +59,15 @@ private Q_SLOTS:
         QCOMPARE(rules.match(u"/c//", {}, false)->location, u"/d"_s);
     }
 
+    void queryInFromIsAWarning()
+    {
+        QStringList warnings;
+        const RedirectRules rules = RedirectRules::parse("/ok /fine\n/page?id=1 /other\n", &warnings);
+        QCOMPARE(rules.size(), 1);
+        QCOMPARE(warnings.size(), 1);
+        QVERIFY(warnings.first().startsWith(u"_redirects line 2: "_s));
+    }
+
     void headerBlocks()
     {
         QStringList warnings;
