@@ -1024,6 +1024,26 @@ Im lokalen Netzwerk: %1</translation>
 <context>
     <name>berth::PublishDialog</name>
     <message>
+        <source>Some lines of _redirects or _headers were skipped:</source>
+        <translation>Einige Zeilen von _redirects oder _headers wurden übersprungen:</translation>
+    </message>
+    <message>
+        <source>Before you publish, have a look at these:</source>
+        <translation>Bitte vor dem Veröffentlichen ansehen:</translation>
+    </message>
+    <message>
+        <source>Pre-publish checks</source>
+        <translation>Prüfungen vor dem Veröffentlichen</translation>
+    </message>
+    <message>
+        <source>Replace &amp;Anyway</source>
+        <translation>&amp;Trotzdem ersetzen</translation>
+    </message>
+    <message>
+        <source>Publish &amp;Anyway</source>
+        <translation>&amp;Trotzdem veröffentlichen</translation>
+    </message>
+    <message>
         <source>Replace Site Content</source>
         <translation>Inhalt der Website ersetzen</translation>
     </message>

@@ -96,8 +96,10 @@ FolderPackager::FolderPackager(QObject *parent)
     connect(&m_watcher, &QFutureWatcherBase::finished, this, [this] {
         const QFuture<Result<PackagedSite>> future = m_watcher.future();
         // The flag, not only the future's state: a cancel may come after the worker already finished.
-        if (!m_cancelled && !future.isCanceled() && future.resultCount() > 0)
+        if (!m_cancelled && !future.isCanceled() && future.resultCount() > 0) {
             m_result = future.result();
+            m_issues = *m_pendingIssues;
+        }
         Q_EMIT finished();
     });
 }
@@ -112,16 +114,22 @@ FolderPackager::~FolderPackager()
 void FolderPackager::start(const QString &path)
 {
     m_result.reset();
+    m_issues.clear();
     m_cancelled = false;
-    m_watcher.setFuture(QtConcurrent::run(&m_pool, [path](QPromise<Result<PackagedSite>> &promise) {
-        auto result = package(path, [&promise](int done, int total) {
-            promise.setProgressRange(0, total);
-            promise.setProgressValue(done);
-            return !promise.isCanceled();
-        });
-        if (!promise.isCanceled())
-            promise.addResult(std::move(result));
-    }));
+    m_pendingIssues = std::make_shared<QList<PublishIssue>>();
+    m_watcher.setFuture(
+        QtConcurrent::run(&m_pool, [path, issues = m_pendingIssues](QPromise<Result<PackagedSite>> &promise) {
+            auto result = package(
+                path,
+                [&promise](int done, int total) {
+                    promise.setProgressRange(0, total);
+                    promise.setProgressValue(done);
+                    return !promise.isCanceled();
+                },
+                issues.get());
+            if (!promise.isCanceled())
+                promise.addResult(std::move(result));
+        }));
 }
 
 void FolderPackager::cancel()
@@ -130,7 +138,8 @@ void FolderPackager::cancel()
     m_watcher.cancel();
 }
 
-Result<PackagedSite> FolderPackager::package(const QString &path, const std::function<bool(int, int)> &progress)
+Result<PackagedSite> FolderPackager::package(
+    const QString &path, const std::function<bool(int, int)> &progress, QList<PublishIssue> *issues)
 {
     const QFileInfo info(path);
     if (!info.exists())
@@ -147,6 +156,8 @@ Result<PackagedSite> FolderPackager::package(const QString &path, const std::fun
 
     PackagedSite site;
     const QList<FolderFile> entries = listFolderFiles(info.absoluteFilePath(), &site.skippedHidden);
+    if (issues)
+        *issues = PublishChecks::check(entries);
     if (auto error = checkListing(entries, info.fileName()))
         return *error;
 

@@ -1,6 +1,7 @@
 #pragma once
 
 #include "core/error.h"
+#include "domain/publishchecks.h"
 #include "packagedsite.h"
 
 #include <QFutureWatcher>
@@ -27,10 +28,15 @@ public:
     bool isRunning() const { return m_watcher.isRunning(); }
     // Set once finished() was emitted; empty after a cancel.
     const std::optional<Result<PackagedSite>> &result() const { return m_result; }
+    // What the pre-publish checks found in the folder (PublishChecks), also when packaging then refused it; set
+    // once finished() was emitted. Empty for a single .html file.
+    const QList<PublishIssue> &issues() const { return m_issues; }
 
     // The packaging itself, synchronous; progress(done, total) is called as files are read and
     // returns false to stop.
-    static Result<PackagedSite> package(const QString &path, const std::function<bool(int, int)> &progress);
+    // `issues`, when given, receives what the pre-publish checks find in a folder, before the limits are applied.
+    static Result<PackagedSite> package(
+        const QString &path, const std::function<bool(int, int)> &progress, QList<PublishIssue> *issues = nullptr);
 
 Q_SIGNALS:
     void progressChanged(int done, int total);
@@ -40,6 +46,8 @@ private:
     QThreadPool m_pool;
     QFutureWatcher<Result<PackagedSite>> m_watcher;
     std::optional<Result<PackagedSite>> m_result;
+    std::shared_ptr<QList<PublishIssue>> m_pendingIssues; // written by the worker, read once it has finished
+    QList<PublishIssue> m_issues;
     bool m_cancelled = false;
 };
 

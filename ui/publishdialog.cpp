@@ -20,6 +20,7 @@
 #include <QGuiApplication>
 #include <QLabel>
 #include <QLineEdit>
+#include <QListWidget>
 #include <QLocale>
 #include <QProgressBar>
 #include <QPushButton>
@@ -182,6 +183,18 @@ QWidget *PublishDialog::buildForm()
     m_message->setWordWrap(true);
     m_message->setTextInteractionFlags(Qt::TextSelectableByMouse);
     m_message->hide();
+    m_issuesHeading = new QLabel(tr("Before you publish, have a look at these:"), page);
+    m_issuesHeading->setObjectName(u"issuesHeadingLabel"_s);
+    m_issuesHeading->setWordWrap(true);
+    m_issuesHeading->hide();
+    m_issues = new QListWidget(page);
+    m_issues->setObjectName(u"issuesListWidget"_s);
+    m_issues->setAccessibleName(tr("Pre-publish checks"));
+    m_issues->setWordWrap(true);
+    m_issues->setSelectionMode(QAbstractItemView::NoSelection);
+    m_issues->hide();
+    layout->addWidget(m_issuesHeading);
+    layout->addWidget(m_issues);
     m_progress = new QProgressBar(page);
     m_progress->setObjectName(u"progressBar"_s);
     m_progress->setAccessibleName(tr("Progress"));
@@ -239,6 +252,12 @@ QWidget *PublishDialog::buildResult()
     layout->addLayout(header);
     layout->addLayout(actions);
     layout->addWidget(m_shareRow);
+    m_ruleWarnings = new QLabel(page);
+    m_ruleWarnings->setObjectName(u"ruleWarningsLabel"_s);
+    m_ruleWarnings->setWordWrap(true);
+    m_ruleWarnings->setTextInteractionFlags(Qt::TextSelectableByMouse);
+    m_ruleWarnings->hide();
+    layout->addWidget(m_ruleWarnings);
     layout->addStretch();
     return page;
 }
@@ -248,6 +267,7 @@ void PublishDialog::onPackaged()
     const auto &result = m_packager.result();
     if (!result) // cancelled
         return;
+    showIssues();
     if (!result->ok()) {
         showMessage(result->error().message, true);
         m_summary->setText(tr("This cannot be published as it is."));
@@ -263,10 +283,6 @@ void PublishDialog::onPackaged()
     if (site.skippedHidden > 0)
         summary += u" · "_s + tr("%n hidden item(s) skipped", nullptr, site.skippedHidden);
     m_summary->setText(summary);
-    if (!site.hasIndex)
-        showMessage(tr("There is no index.html at the top of the folder, so the site's address shows “Not found” "
-                       "until one is added."),
-            false);
     setStage(Stage::Ready);
     if (m_publishRequested)
         deploy();
@@ -369,8 +385,28 @@ void PublishDialog::onDeployed(const Result<Deployment> &result)
     if (m_published->isProtected)
         m_shareUrl->setText(addresses.shareUrl(m_published->slug, m_published->shareToken));
     m_shareUrl->setCursorPosition(0);
+    // The site is live; what the rules files say that Berth does not follow is worth a look all the same.
+    m_ruleWarnings->setVisible(!m_published->warnings.isEmpty());
+    if (!m_published->warnings.isEmpty())
+        m_ruleWarnings->setText(
+            tr("Some lines of _redirects or _headers were skipped:") + u"\n"_s + m_published->warnings.join(u'\n'));
     setStage(Stage::Done);
     Q_EMIT published(m_published->id);
+}
+
+void PublishDialog::showIssues()
+{
+    // The checks decide nothing: the owner reads them and publishes anyway, or cancels and fixes the folder.
+    const QList<PublishIssue> &issues = m_packager.issues();
+    m_issues->clear();
+    for (const PublishIssue &issue : issues) {
+        auto *item = new QListWidgetItem(issue.message, m_issues);
+        item->setData(Qt::UserRole, int(issue.kind));
+    }
+    m_issuesHeading->setVisible(!issues.isEmpty());
+    m_issues->setVisible(!issues.isEmpty());
+    if (!issues.isEmpty())
+        m_publishButton->setText(m_target ? tr("Replace &Anyway") : tr("Publish &Anyway"));
 }
 
 void PublishDialog::showMessage(const QString &text, bool error)

@@ -15,6 +15,7 @@ class QCheckBox;
 class QDialogButtonBox;
 class QLabel;
 class QLineEdit;
+class QListWidget;
 class QProgressBar;
 class QPushButton;
 class QStackedWidget;
@@ -71,6 +72,7 @@ private:
     void onDeployProgress(DeployProgress::Step step, qint64 done, qint64 total);
     void onDeployed(const Result<Deployment> &result);
     void showMessage(const QString &text, bool error);
+    void showIssues();
     void setStage(Stage stage);
     void updateButtons();
     QString sourceName() const;
@@ -96,6 +98,8 @@ private:
     QCheckBox *m_private = nullptr;
     QLineEdit *m_password = nullptr;
     QLabel *m_message = nullptr;
+    QLabel *m_issuesHeading = nullptr;
+    QListWidget *m_issues = nullptr; // what the pre-publish checks found
     QProgressBar *m_progress = nullptr;
     QDialogButtonBox *m_buttons = nullptr;
     QPushButton *m_publishButton = nullptr;
@@ -103,6 +107,7 @@ private:
     QLabel *m_resultHeading = nullptr;
     QLabel *m_url = nullptr;
     QLineEdit *m_shareUrl = nullptr;
+    QLabel *m_ruleWarnings = nullptr; // lines of _redirects or _headers the engine skipped
     QWidget *m_shareRow = nullptr;
 };
 

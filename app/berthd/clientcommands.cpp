@@ -4,6 +4,7 @@
 #include "clientsession.h"
 #include "mcpproxy.h"
 #include "qr/qrcode.h"
+#include "prepublish.h"
 #include "sitefolder.h"
 
 #include <QJsonArray>
@@ -60,16 +61,20 @@ int deploy(const QStringList &arguments)
     const QCommandLineOption spa(u"spa"_s, u"Serve index.html for unknown paths (single-page apps)."_s);
     const QCommandLineOption update(
         u"update"_s, u"Replace this deployment's content instead of creating one."_s, u"SLUG|ID"_s);
+    const QCommandLineOption yes(u"yes"_s, u"Publish even when the pre-publish checks find something; don't ask."_s);
     QCommandLineParser parser;
     if (const auto exit = ClientSession::parse(parser, arguments, u"deploy"_s, u"PATH"_s,
             u"Publish a folder or an .html file to a running Berth and print its address.\n"
             "Hidden files (.git, .DS_Store) are left out; sizes are checked before anything is sent."_s,
-            {slug, title, description, isPrivate, password, spa, update}, 1, 1))
+            {slug, title, description, isPrivate, password, spa, update, yes}, 1, 1))
         return *exit;
     if (parser.isSet(update) && parser.isSet(slug))
         return Cli::usageError(u"--slug names a new site; rename with the API (PATCH /deploy/:id/slug)"_s, u"deploy"_s);
 
-    // Everything local first: a file over a limit is refused before a byte goes out.
+    // Everything local first: what the checks find is shown (and confirmed) and a file over a limit is refused
+    // before a byte goes out.
+    if (const int unconfirmed = PrePublish::confirm(parser.positionalArguments().constFirst(), parser.isSet(yes)))
+        return unconfirmed;
     const auto content = SiteFolder::read(parser.positionalArguments().constFirst());
     if (!content) {
         err() << "berthd: " << content.error().message << "\n";
@@ -115,6 +120,9 @@ int deploy(const QStringList &arguments)
     if (site.contains(u"share_url"_s))
         out() << "Share link: " << site[u"share_url"_s].toString() << "\n";
     out().flush();
+    // Lines of _redirects or _headers the server skipped: published all the same, worth fixing.
+    for (const QJsonValue &warning : site[u"warnings"_s].toArray())
+        err() << "berthd: warning: " << warning.toString() << "\n";
     if (content.value().skippedHidden > 0)
         err() << "berthd: left out " << content.value().skippedHidden << " hidden file(s) or folder(s)\n";
     if (!content.value().hasIndex)

@@ -3,19 +3,23 @@
 #include "domain/clock.h"
 #include "domain/siteaddresses.h"
 
+#include <QJsonArray>
+
 using namespace Qt::StringLiterals;
 
 namespace berth::DeploymentJson {
 
 QJsonObject summary(const Deployment &deployment, const SiteAddresses &addresses)
 {
-    QJsonObject object{
+    QJsonObject object {
         {u"id"_s, deployment.id},
         {u"slug"_s, deployment.slug},
         {u"url"_s, addresses.siteUrl(deployment.slug)},
     };
     if (deployment.isProtected)
         object.insert(u"share_url"_s, addresses.shareUrl(deployment.slug, deployment.shareToken));
+    if (!deployment.warnings.isEmpty())
+        object.insert(u"warnings"_s, QJsonArray::fromStringList(deployment.warnings));
     return object;
 }
 
@@ -27,7 +31,7 @@ QJsonObject full(const Deployment &deployment, const SiteAddresses &addresses)
     object.insert(u"is_spa"_s, deployment.isSpa);
     object.insert(u"title"_s, deployment.title);
     object.insert(u"description"_s,
-                  deployment.description.isNull() ? QJsonValue(QJsonValue::Null) : QJsonValue(deployment.description));
+        deployment.description.isNull() ? QJsonValue(QJsonValue::Null) : QJsonValue(deployment.description));
     object.insert(u"favicon"_s, deployment.favicon);
     object.insert(u"og_image"_s, deployment.ogImage);
     object.insert(u"protected"_s, deployment.isProtected);

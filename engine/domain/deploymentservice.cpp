@@ -304,7 +304,9 @@ Result<Deployment> DeploymentService::commitCreate(
     default:
         return refuse(writeFailed(u"Could not save the deployment"_s));
     }
-    m_sites.put(Site::make(deployment, files, m_blobs));
+    auto site = Site::make(deployment, files, m_blobs);
+    deployment.warnings = site->ruleWarnings;
+    m_sites.put(std::move(site));
     Q_EMIT deploymentChanged(deployment.id);
     return deployment;
 }
@@ -343,7 +345,9 @@ Result<Deployment> DeploymentService::commitUpdate(
         m_garbageCandidates.insert(file.blob);
 
     const QList<StoredFile> files = replacesContent ? *staged.value().files : m_repository.files(deployment.versionId);
-    m_sites.put(Site::make(deployment, files, m_blobs));
+    auto site = Site::make(deployment, files, m_blobs);
+    deployment.warnings = site->ruleWarnings;
+    m_sites.put(std::move(site));
     Q_EMIT deploymentChanged(deployment.id);
     return deployment;
 }

@@ -12,16 +12,40 @@ const SiteFile *Site::file(const QString &path) const
     return it == files.constEnd() ? nullptr : &it.value();
 }
 
-std::shared_ptr<const Site> Site::make(const Deployment &deployment, const QList<StoredFile> &files,
-                                       const BlobStore &blobs)
+namespace {
+
+// Reads and compiles one rules file. This runs where a version is committed or loaded, never on a serving thread.
+void compileRules(Site &site, const StoredFile &file, const BlobStore &blobs)
+{
+    if (file.size > Site::kMaxRulesFileBytes) {
+        site.ruleWarnings.append(QStringLiteral("%1 is larger than %2 KB and is ignored")
+                                     .arg(file.path)
+                                     .arg(Site::kMaxRulesFileBytes / 1024));
+        return;
+    }
+    const QByteArray text = blobs.read(file.blob);
+    if (file.path == u"_redirects")
+        site.redirects = RedirectRules::parse(text, &site.ruleWarnings);
+    else
+        site.headers = HeaderRules::parse(text, &site.ruleWarnings);
+}
+
+} // namespace
+
+std::shared_ptr<const Site> Site::make(
+    const Deployment &deployment, const QList<StoredFile> &files, const BlobStore &blobs)
 {
     auto site = std::make_shared<Site>();
     site->deployment = deployment;
     site->files.reserve(files.size());
     for (const StoredFile &file : files) {
+        if (Site::isRulesFile(file.path)) {
+            compileRules(*site, file, blobs);
+            continue;
+        }
         const QString gzipPath = blobs.variantPathOf(file.blob, "gz");
         const qint64 gzipSize = gzipPath.isEmpty() ? 0 : QFileInfo(gzipPath).size();
-        SiteFile served{file.blob, file.size, file.contentType, '"' + file.blob + '"', gzipSize, {}, {}};
+        SiteFile served {file.blob, file.size, file.contentType, '"' + file.blob + '"', gzipSize, {}, {}};
         if (gzipSize > 0) {
             served.gzipKey = file.blob + ".gz";
             served.gzipEtag = '"' + file.blob + "-gz\"";

@@ -1,11 +1,12 @@
 #pragma once
 
+#include "headerrules.h"
+#include "redirectrules.h"
 #include "storage/deployment.h"
 
 #include <QHash>
 #include <QReadWriteLock>
 #include <QString>
-
 #include <memory>
 
 namespace berth {
@@ -20,7 +21,7 @@ struct SiteFile
     QByteArray contentType;
     QByteArray etag; // strong ETag: the quoted content hash
     qint64 gzipSize = 0; // size of the precompressed variant; 0 when there is none
-    QByteArray gzipKey;  // the variant's name in caches ("<hash>.gz")
+    QByteArray gzipKey; // the variant's name in caches ("<hash>.gz")
     QByteArray gzipEtag; // the variant's ETag
 };
 
@@ -30,10 +31,17 @@ struct Site
 {
     Deployment deployment;
     QHash<QString, SiteFile> files; // by normalised path
+    // The deployment's _redirects and _headers, compiled once here (those two files are not served themselves).
+    RedirectRules redirects;
+    HeaderRules headers;
+    QStringList ruleWarnings; // the lines of those files that were skipped, with their numbers
+
+    static constexpr qint64 kMaxRulesFileBytes = 1024 * 1024; // a larger rules file is ignored, with a warning
+    static bool isRulesFile(const QString &path) { return path == u"_redirects" || path == u"_headers"; }
 
     const SiteFile *file(const QString &path) const;
-    static std::shared_ptr<const Site> make(const Deployment &deployment, const QList<StoredFile> &files,
-                                            const BlobStore &blobs);
+    static std::shared_ptr<const Site> make(
+        const Deployment &deployment, const QList<StoredFile> &files, const BlobStore &blobs);
 };
 
 // The in-memory map from slug to live site that every site request reads: no SQL on the hot path.

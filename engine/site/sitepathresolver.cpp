@@ -31,8 +31,8 @@ SitePathResolution found(const Site &site, const QString &path, int status = 200
     const SiteFile *file = site.file(path);
     if (!file)
         return {};
-    return {status == 200 ? SitePathResolution::Outcome::Found : SitePathResolution::Outcome::NotFound, path, file,
-            status};
+    return {
+        status == 200 ? SitePathResolution::Outcome::Found : SitePathResolution::Outcome::NotFound, path, file, status};
 }
 
 } // namespace
@@ -64,8 +64,10 @@ SitePathResolution resolveSitePath(const Site &site, const QString &requestPath)
     }
 
     if (site.deployment.isSpa) {
-        if (auto resolution = found(site, u"index.html"_s); resolution.file)
+        if (auto resolution = found(site, u"index.html"_s); resolution.file) {
+            resolution.fallback = true;
             return resolution;
+        }
     }
     if (auto resolution = found(site, u"404.html"_s, 404); resolution.file)
         return resolution;

@@ -10,11 +10,17 @@ namespace berth {
 // Lookups go to the site's in-memory file map only: nothing outside the deployment can be named.
 struct SitePathResolution
 {
-    enum class Outcome { Found, NotFound, BadPath };
+    enum class Outcome
+    {
+        Found,
+        NotFound,
+        BadPath
+    };
     Outcome outcome = Outcome::NotFound;
-    QString path;                 // the file that answers (Found, or NotFound with a 404.html)
+    QString path; // the file that answers (Found, or NotFound with a 404.html)
     const SiteFile *file = nullptr;
     int status = 200;
+    bool fallback = false; // Found only as a single-page app's index.html: no file of that path exists
 };
 
 SitePathResolution resolveSitePath(const Site &site, const QString &requestPath);

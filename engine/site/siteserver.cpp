@@ -1,10 +1,11 @@
 #include "siteserver.h"
 #include "sitelimits.h"
 
+#include "domain/sitetable.h"
 #include "web/builtinpages.h"
 #include "siteendpoints.h"
 #include "sitepathresolver.h"
-#include "domain/sitetable.h"
+#include "siterules.h"
 
 using namespace Qt::StringLiterals;
 
@@ -57,7 +58,23 @@ void SiteServer::handle(const HttpRequest &request, const QString &slug, Respons
         return;
     }
 
-    const SitePathResolution resolution = resolveSitePath(*site, request.path);
+    SitePathResolution resolution = resolveSitePath(*site, request.path);
+    if (resolution.outcome != SitePathResolution::Outcome::BadPath && !site->redirects.isEmpty()) {
+        // The deployment's _redirects: a rule without "!" gives way to a file of that very path.
+        const bool fileExists = resolution.outcome == SitePathResolution::Outcome::Found && !resolution.fallback;
+        if (const auto match = site->redirects.match(request.path, request.query, fileExists)) {
+            if (match->kind == RedirectMatch::Kind::Redirect) {
+                sink.send(SiteRules::redirect(*site, *match));
+                return;
+            }
+            // A rewrite or a custom 404 serves another file of the same deployment, found like any request path.
+            resolution = resolveSitePath(*site, match->path);
+            if (resolution.outcome == SitePathResolution::Outcome::BadPath)
+                resolution = {};
+            if (match->kind == RedirectMatch::Kind::NotFound && resolution.file)
+                resolution.outcome = SitePathResolution::Outcome::NotFound;
+        }
+    }
     switch (resolution.outcome) {
     case SitePathResolution::Outcome::BadPath:
         sink.send(HttpResponse::jsonError(400, u"Invalid path"_s));

@@ -2,6 +2,7 @@
 
 #include "byterange.h"
 #include "domain/sitetable.h"
+#include "siterules.h"
 #include "storage/blobstore.h"
 
 using namespace Qt::StringLiterals;
@@ -132,6 +133,14 @@ HttpResponse StaticResponder::respond(
 }
 
 HttpResponse StaticResponder::build(const HttpRequest &request, const Site &site, const QString &path,
+    const SiteFile &file, int status, const RenderedPage *page)
+{
+    HttpResponse response = buildWithoutRules(request, site, path, file, status, page);
+    SiteRules::applyHeaders(response, site, request.path);
+    return response;
+}
+
+HttpResponse StaticResponder::buildWithoutRules(const HttpRequest &request, const Site &site, const QString &path,
     const SiteFile &file, int status, const RenderedPage *page)
 {
     // A range applies to the identity encoding of a successful response, and only while If-Range (if

@@ -42,6 +42,8 @@ private:
         bool wantsRange, const RenderedPage *page);
     HttpResponse build(const HttpRequest &request, const Site &site, const QString &path, const SiteFile &file,
         int status, const RenderedPage *page);
+    HttpResponse buildWithoutRules(const HttpRequest &request, const Site &site, const QString &path,
+        const SiteFile &file, int status, const RenderedPage *page);
 
     const BlobStore &m_blobs;
     HotFileCache m_hotFiles;

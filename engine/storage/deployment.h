@@ -4,6 +4,7 @@
 #include <QDateTime>
 #include <QList>
 #include <QString>
+#include <QStringList>
 
 namespace berth {
 
@@ -36,6 +37,7 @@ struct Deployment
     QDateTime createdAt; // UTC
     QDateTime updatedAt; // UTC
     qint64 versionId = 0; // the version being served
+    QStringList warnings; // not stored: what a deploy reports back (skipped lines of _redirects and _headers)
 };
 
 } // namespace berth

@@ -3,6 +3,7 @@
 // key, an agent identity on loopback with no key; each failure with its documented exit status.
 #include "berthdprocess.h"
 #include "httptestclient.h"
+#include "publishfixture.h"
 
 #include <QRegularExpression>
 #include <QTemporaryDir>
@@ -179,6 +180,44 @@ private Q_SLOTS:
         outcome = client({u"deploy"_s, page});
         QCOMPARE(outcome.exitCode, 5);
         QVERIFY(outcome.err.contains("\"huge.html\" is 6.0 MB"));
+    }
+
+    void prePublishChecks()
+    {
+        const QString site = m_work.filePath(u"problem-site"_s);
+        QVERIFY(berth::test::writeProblemFolder(site));
+        const int before = client({u"list"_s}).out.count('\n');
+        // A file over a limit: everything found is listed, then the size check refuses as always (exit 5).
+        auto outcome = client({u"deploy"_s, site, u"--slug"_s, u"problem-site"_s});
+        QCOMPARE(outcome.exitCode, 5);
+        QVERIFY2(outcome.err.contains("before publishing, 8 things to look at"), outcome.err.constData());
+        for (const QString &finding : berth::test::problemFolderFindings())
+            QVERIFY2(outcome.err.contains(finding.toUtf8()), qPrintable(finding));
+        QVERIFY(outcome.err.contains("each file can be at most 10 MB"));
+
+        // Within the limits, but standard input is no terminal to ask on and there is no --yes: not published.
+        QVERIFY(QFile::remove(site + u"/video/big.bin"_s));
+        outcome = client({u"deploy"_s, site, u"--slug"_s, u"problem-site"_s});
+        QCOMPARE(outcome.exitCode, 8);
+        QVERIFY2(outcome.err.contains("before publishing, 7 things to look at"), outcome.err.constData());
+        QVERIFY(outcome.err.contains("Possible secret: keys/server.pem contains a private key block"));
+        QVERIFY(outcome.err.contains("Broken link: home.html loads \"img/missing.png\", which is not in the folder"));
+        QVERIFY(outcome.err.contains("No index.html"));
+        QVERIFY(outcome.err.contains("Large image: img/hero.jpg is a 1.5 MB image"));
+        QVERIFY(outcome.err.contains("no terminal") && outcome.err.contains("--yes"));
+        QCOMPARE(client({u"list"_s}).out.count('\n'), before);
+
+        // --yes publishes as it is, still listing what was found; a line of _redirects the server skipped is
+        // reported after the address.
+        QVERIFY(write(site + u"/_redirects"_s, "/home /home.html 200\n/shop /store 418\n"));
+        outcome = client({u"deploy"_s, site, u"--slug"_s, u"problem-site"_s, u"--yes"_s});
+        QVERIFY2(outcome.exitCode == 0, outcome.err.constData());
+        QVERIFY(outcome.err.contains("js/app.js contains what looks like an AWS access key"));
+        QVERIFY2(
+            outcome.err.contains("berthd: warning: _redirects line 2: unsupported status"), outcome.err.constData());
+        QCOMPARE(m_http->site(u"problem-site"_s, u"/home"_s).status, 200);
+        QVERIFY(outcome.out.contains("Published problem-site"));
+        QCOMPARE(m_http->site(u"problem-site"_s, u"/home.html"_s).status, 200);
     }
 
     void noServerRunning()

@@ -16,7 +16,7 @@ top=$(cd "$(dirname "${BASH_SOURCE[0]}")/../.." && pwd)
 build_dir="$top/build/fuzz"
 artifacts="$top/build/fuzz-artifacts"
 all_targets=(requestframer formbody submissionbody deployrequest filepath sitepath pagemetadata byterange
-             accesscookie hostslug)
+             accesscookie hostslug redirectrules headerrules)
 
 seconds=8 long_hours= build=1 corpus_root= targets=()
 while [ $# -gt 0 ]; do
@@ -46,6 +46,7 @@ fi
 options_for() {
     case "$1" in
         pagemetadata) echo "-timeout=1 -max_len=65536" ;;
+        redirectrules | headerrules) echo "-timeout=1 -max_len=65536" ;; # linear parsers and matchers, like above
         deployrequest) echo "-timeout=5 -max_len=65536" ;;
         submissionbody) echo "-timeout=5 -max_len=10300" ;; # /_submit takes 10 KiB, plus the Content-Type line
         requestframer) echo "-timeout=5 -max_len=20000" ;;

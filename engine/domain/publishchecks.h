@@ -1,0 +1,45 @@
+#pragma once
+
+#include "folderfiles.h"
+
+#include <QList>
+#include <QString>
+
+namespace berth {
+
+// Something worth a second look before a folder is published. None of these stops a publish: the owner decides
+// ("Publish anyway" in the dashboard, a question or --yes in `berthd deploy`).
+struct PublishIssue
+{
+    enum class Kind
+    {
+        NoIndex, // no index.html at the root: the site's address shows Not found
+        BrokenReference, // a relative href or src names a file that is not in the folder
+        TooLarge, // a file, or the whole folder, is over a limit: the server will refuse it
+        Secret, // a private key block, an .env file or a credential pattern
+        LargeImage, // an image large enough to make pages slow
+    };
+    Kind kind;
+    QString path; // the file concerned, relative to the folder; empty for the folder as a whole
+    QString message; // one line in English, naming the file and what was found
+};
+
+// The checks on a folder's listing (listFolderFiles), for the dashboard's publish sheet and `berthd deploy` alike.
+// Reading is bounded: HTML files are scanned (HtmlScanner, one linear pass) up to kMaxScannedHtmlBytes each, every
+// other file's first kMaxScannedSecretBytes are searched for secret patterns with linear searches, and no more than
+// kMaxScannedTotalBytes are read in all. Images and other media are judged by name and size only.
+namespace PublishChecks {
+
+constexpr qint64 kLargeImageBytes = 1024 * 1024;
+constexpr qint64 kMaxScannedHtmlBytes = 2 * 1024 * 1024;
+constexpr qint64 kMaxScannedSecretBytes = 256 * 1024;
+constexpr qint64 kMaxScannedTotalBytes = 64 * 1024 * 1024;
+constexpr int kMaxIssuesPerKind = 50; // then one line says how many more
+
+QList<PublishIssue> check(const QList<FolderFile> &files);
+
+// A short name of the kind, for lists ("Missing index.html", "Broken link", ...).
+QString kindName(PublishIssue::Kind kind);
+
+} // namespace PublishChecks
+} // namespace berth

@@ -1,0 +1,107 @@
+// The checks before a folder is published: every kind of problem in one fixture folder, a clean folder with none,
+// references resolved the way the server answers them, and bounded work on hostile input.
+#include "domain/publishchecks.h"
+#include "publishfixture.h"
+
+#include <QDir>
+#include <QElapsedTimer>
+#include <QFile>
+#include <QTemporaryDir>
+#include <QtTest>
+
+using namespace Qt::StringLiterals;
+using berth::FolderFile;
+using berth::PublishIssue;
+namespace PublishChecks = berth::PublishChecks;
+
+class TestPublishChecks : public QObject
+{
+    Q_OBJECT
+
+private:
+    static QList<PublishIssue> checkFolder(const QString &dir)
+    {
+        return PublishChecks::check(berth::listFolderFiles(dir, nullptr));
+    }
+    static bool write(const QString &dir, const QString &path, const QByteArray &content)
+    {
+        QDir().mkpath(QFileInfo(dir + u'/' + path).absolutePath());
+        QFile file(dir + u'/' + path);
+        return file.open(QIODevice::WriteOnly) && file.write(content) == content.size();
+    }
+    static int count(const QList<PublishIssue> &issues, PublishIssue::Kind kind)
+    {
+        return int(
+            std::count_if(issues.cbegin(), issues.cend(), [&](const PublishIssue &i) { return i.kind == kind; }));
+    }
+
+private Q_SLOTS:
+    void everyKindOfProblem()
+    {
+        QTemporaryDir dir;
+        QVERIFY(berth::test::writeProblemFolder(dir.path()));
+        const QList<PublishIssue> issues = checkFolder(dir.path());
+        QStringList messages;
+        for (const PublishIssue &issue : issues)
+            messages << issue.message;
+        const QString all = messages.join(u'\n');
+        QCOMPARE(count(issues, PublishIssue::Kind::NoIndex), 1);
+        QCOMPARE(count(issues, PublishIssue::Kind::BrokenReference), 2);
+        QCOMPARE(count(issues, PublishIssue::Kind::TooLarge), 1);
+        QCOMPARE(count(issues, PublishIssue::Kind::Secret), 3);
+        QCOMPARE(count(issues, PublishIssue::Kind::LargeImage), 1);
+        QCOMPARE(issues.size(), 8);
+        for (const QString &finding : berth::test::problemFolderFindings())
+            QVERIFY2(all.contains(finding), qPrintable(finding + u" missing from:\n"_s + all));
+        // Links that resolve (a clean URL, a folder's index, a parent folder, fragments, other sites) are fine.
+        QVERIFY(!all.contains(u"about.html\","_s));
+        QVERIFY(!all.contains(u"docs/\""_s));
+        QVERIFY(!all.contains(u"example.com"_s));
+    }
+
+    void cleanFolderHasNone()
+    {
+        QTemporaryDir dir;
+        QVERIFY(write(dir.path(), u"index.html"_s,
+            "<link href=style.css rel=stylesheet><a href=\"/blog/\">b</a><a href=\"blog/post?x=1#y\">p</a>"
+            "<img src=\"data:image/png;base64,AAAA\"><a href=\"{{ url }}\">t</a><img src=\"img/a%20b.png\">"));
+        QVERIFY(write(dir.path(), u"style.css"_s, "a{}"));
+        QVERIFY(write(dir.path(), u"blog/index.html"_s, "<a href=\"../index.html\">up</a><a href=\"post\">p</a>"));
+        QVERIFY(write(dir.path(), u"blog/post.html"_s, "<a href=\"/\">home</a>"));
+        QVERIFY(write(dir.path(), u"img/a b.png"_s, "png"));
+        QVERIFY(write(dir.path(), u".env"_s, "SECRET=1")); // hidden: never published, so not a problem
+        const QList<PublishIssue> issues = checkFolder(dir.path());
+        for (const PublishIssue &issue : issues)
+            qWarning("%s", qPrintable(issue.message));
+        QVERIFY(issues.isEmpty());
+    }
+
+    void manyIssuesAreSummarised()
+    {
+        QTemporaryDir dir;
+        QByteArray page = "<p>";
+        for (int i = 0; i < 200; ++i)
+            page += "<img src=\"missing" + QByteArray::number(i) + ".png\">";
+        QVERIFY(write(dir.path(), u"index.html"_s, page));
+        const QList<PublishIssue> issues = checkFolder(dir.path());
+        QCOMPARE(issues.size(), PublishChecks::kMaxIssuesPerKind + 1);
+        QVERIFY(issues.last().message.contains(u"150 more"_s));
+    }
+
+    void hostileContentStaysLinear()
+    {
+        // Patterns that start a secret or a tag over and over, never finishing: every start is checked over a fixed
+        // length, so the time follows the size, and only the bounded head of each file is read.
+        QTemporaryDir dir;
+        QVERIFY(write(dir.path(), u"index.html"_s, QByteArray("<a href=\"").repeated(200000)));
+        QVERIFY(
+            write(dir.path(), u"app.js"_s, QByteArray("AKIAAKIA-----BEGINPRIVATE KEY--ghp_xoxb-").repeated(100000)));
+        QElapsedTimer timer;
+        timer.start();
+        checkFolder(dir.path());
+        QVERIFY2(timer.elapsed() < 5000, qPrintable(QString::number(timer.elapsed())));
+    }
+};
+
+QTEST_GUILESS_MAIN(TestPublishChecks)
+#include "tst_publishchecks.moc"
