@@ -1,7 +1,7 @@
 #include "publishchecks.h"
 
 #include "htmlscanner.h"
-#include "limits.h"
+#include "deploymentlimits.h"
 
 #include <QFile>
 #include <QHash>
