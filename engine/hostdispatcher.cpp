@@ -2,22 +2,13 @@
 
 #include "api/apirouter.h"
 #include "domain/siteaddresses.h"
+#include "http/hostheader.h"
 #include "site/builtinendpoints.h"
 #include "site/siteserver.h"
 
 using namespace Qt::StringLiterals;
 
 namespace berth {
-
-namespace {
-// The Host header as the dispatcher compares it: lower-cased, without a port.
-QString normalisedHost(const QByteArray &hostHeader)
-{
-    HttpRequest request;
-    request.headers.append({QByteArrayLiteral("host"), hostHeader.trimmed()});
-    return request.host();
-}
-} // namespace
 
 QString HostDispatcher::deployBodyTooLarge()
 {
