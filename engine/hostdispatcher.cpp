@@ -2,6 +2,7 @@
 
 #include "api/apirouter.h"
 #include "domain/siteaddresses.h"
+#include "http/hostheader.h"
 #include "lan/lannames.h"
 #include "site/sitelimits.h"
 #include "site/siteserver.h"
@@ -11,15 +12,6 @@ using namespace Qt::StringLiterals;
 
 namespace berth {
 
-namespace {
-// The Host header as the dispatcher compares it: lower-cased, without a port.
-QString normalisedHost(const QByteArray &hostHeader)
-{
-    HttpRequest request;
-    request.headers.append({QByteArrayLiteral("host"), hostHeader.trimmed()});
-    return request.host();
-}
-} // namespace
 
 HostDispatcher::HostDispatcher(
     const SiteAddresses &addresses, ApiRouter &api, SiteServer &sites, QObject *engineContext)

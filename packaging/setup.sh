@@ -86,7 +86,8 @@ build() {
     cmake --build "$build_dir" --parallel "$(nproc)"
 }
 
-# The bounded fuzz run first (its chatter goes to a log), then CTest, so the suite's summary closes the output.
+# The bounded fuzz run first (its chatter goes to a log), then the ASan/UBSan run (likewise), then CTest, so the
+# suite's summary closes the output.
 run_tests() {
     local status=0 fuzz_log="$top/build/fuzz-run.log"
     echo "setup: fuzzing every parser, a few seconds each (log: $fuzz_log)"
@@ -98,6 +99,13 @@ run_tests() {
         grep -E '^fuzz: ' "$fuzz_log" | tail -n 40 || tail -n 40 "$fuzz_log"
         echo "setup: the fuzzers found a problem (see $fuzz_log; inputs in $top/build/fuzz-artifacts)"
     fi
+    # The front door, site serving and concurrency suites again, built with AddressSanitizer and
+    # UndefinedBehaviorSanitizer in their own build directory (build/asan): any memory error, leak or undefined
+    # behaviour fails. The whole suite that way does not fit CI's 30 minutes beside the release run (README,
+    # "Sanitizers"): tests/sanitize/run-asan.sh runs it.
+    echo "setup: the serving suites under ASan and UBSan (build/asan)"
+    "$top/tests/sanitize/run-asan.sh" --ci >"$top/build/asan-run.log" 2>&1 || { status=1; tail -n 60 "$top/build/asan-run.log"; }
+    grep -E 'tests passed|tests failed' "$top/build/asan-run.log" || true
     (cd "$build_dir" && QT_QPA_PLATFORM=offscreen ctest --output-on-failure --parallel "$(nproc)" --timeout 300) || status=$?
     return $status
 }

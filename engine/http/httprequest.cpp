@@ -1,5 +1,7 @@
 #include "httprequest.h"
 
+#include "hostheader.h"
+
 namespace berth {
 
 QByteArray HttpRequest::header(QByteArrayView lowerName) const
@@ -22,17 +24,7 @@ bool HttpRequest::hasHeader(QByteArrayView lowerName) const
 
 QString HttpRequest::host() const
 {
-    QByteArrayView value = QByteArrayView(header("host"));
-    if (value.startsWith('[')) { // IPv6 literal: the port follows the closing bracket
-        const qsizetype close = value.indexOf(']');
-        if (close > 0)
-            value = value.first(close + 1);
-    } else {
-        const qsizetype colon = value.indexOf(':');
-        if (colon >= 0)
-            value = value.first(colon);
-    }
-    return QString::fromLatin1(value).toLower();
+    return normalisedHost(header("host"));
 }
 
 void HttpRequest::splitTarget(const QByteArray &target, QString *path, QByteArray *query)

@@ -25,7 +25,7 @@ struct HttpRequest
 
     QByteArray header(QByteArrayView lowerName) const; // first value, or empty
     bool hasHeader(QByteArrayView lowerName) const;
-    QString host() const; // Host header lower-cased with any port stripped
+    QString host() const; // the Host header as normalisedHost() reads it: lower-cased, no port
     bool isHead() const { return method == "HEAD"; }
 
     // Splits a raw request-target into its path, percent-decoded once, and its still-encoded query.

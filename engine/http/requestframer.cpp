@@ -1,5 +1,7 @@
 #include "requestframer.h"
 
+#include "cookieheader.h"
+
 #include <cstring>
 
 namespace berth {
@@ -255,9 +257,7 @@ void RequestFramer::parseHeaderLine(QByteArrayView line)
     } else if (lowerName == "cookie") {
         // Proxies and HTTP/2 gateways split cookies over several fields; handlers read one (RFC 9113, 8.2.3).
         if (m_cookieField >= 0) {
-            QByteArray &joined = m_head.headers[m_cookieField].second;
-            if (!ownValue.isEmpty())
-                joined += joined.isEmpty() ? ownValue : "; " + ownValue;
+            appendCookieField(m_head.headers[m_cookieField].second, ownValue);
             return;
         }
         m_cookieField = m_head.headers.size();

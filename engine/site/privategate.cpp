@@ -7,6 +7,7 @@
 #include "domain/ratelimiter.h"
 #include "domain/sitetable.h"
 #include "http/clientaddress.h"
+#include "http/cookieheader.h"
 #include "http/formencoding.h"
 #include "localtarget.h"
 
@@ -19,16 +20,6 @@ using namespace Qt::StringLiterals;
 namespace berth {
 
 namespace {
-
-QByteArray cookieValue(const QByteArray &cookieHeader, QByteArrayView name)
-{
-    for (const QByteArray &part : cookieHeader.split(';')) {
-        const QByteArray pair = part.trimmed();
-        if (pair.size() > name.size() && pair.startsWith(name) && pair.at(name.size()) == '=')
-            return pair.mid(name.size() + 1);
-    }
-    return {};
-}
 
 // Only a path on this same site (never "//other.host", "/\other.host", hidden controls or an absolute URL), and
 // never the gate itself.

@@ -16,7 +16,7 @@ top=$(cd "$(dirname "${BASH_SOURCE[0]}")/../.." && pwd)
 build_dir="$top/build/fuzz"
 artifacts="$top/build/fuzz-artifacts"
 all_targets=(requestframer formbody submissionbody deployrequest filepath sitepath pagemetadata byterange
-             accesscookie hostslug redirectrules headerrules)
+             accesscookie cookieheader hostheader hostslug redirectrules headerrules)
 
 seconds=8 long_hours= build=1 corpus_root= targets=()
 while [ $# -gt 0 ]; do
