@@ -12,7 +12,7 @@ class TestHeaderValues final : public QObject
 {
     Q_OBJECT
 
-private slots:
+private Q_SLOTS:
     void host_data();
     void host();
     void requestHostIsTheSameReading();
