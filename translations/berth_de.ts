@@ -255,6 +255,14 @@
         <source>&amp;Delete</source>
         <translation>&amp;Löschen</translation>
     </message>
+    <message>
+        <source>&amp;History…</source>
+        <translation>&amp;Verlauf…</translation>
+    </message>
+    <message>
+        <source>%1 serves version %2 again</source>
+        <translation>%1 zeigt wieder Version %2</translation>
+    </message>
 </context>
 <context>
     <name>berth::DeploymentTableModel</name>
@@ -527,6 +535,81 @@
     <message>
         <source>“%1” is over %2; each file can be at most %2.</source>
         <translation>„%1“ ist größer als %2; jede Datei darf höchstens %2 groß sein.</translation>
+    </message>
+</context>
+<context>
+    <name>berth::HistoryDialog</name>
+    <message numerus="yes">
+        <source>and %n more</source>
+        <translation>
+            <numerusform>und %n weitere</numerusform>
+            <numerusform>und %n weitere</numerusform>
+        </translation>
+    </message>
+    <message>
+        <source>&amp;Roll Back to This Version</source>
+        <translation>Auf diese Version &amp;zurücksetzen</translation>
+    </message>
+    <message>
+        <source>History of %1</source>
+        <translation>Verlauf von %1</translation>
+    </message>
+    <message>
+        <source>Versions</source>
+        <translation>Versionen</translation>
+    </message>
+    <message>
+        <source>Version</source>
+        <translation>Version</translation>
+    </message>
+    <message>
+        <source>Published</source>
+        <translation>Veröffentlicht</translation>
+    </message>
+    <message>
+        <source>Files</source>
+        <translation>Dateien</translation>
+    </message>
+    <message>
+        <source>Size</source>
+        <translation>Größe</translation>
+    </message>
+    <message>
+        <source>Title</source>
+        <translation>Titel</translation>
+    </message>
+    <message>
+        <source>%1 (live)</source>
+        <translation>%1 (online)</translation>
+    </message>
+    <message>
+        <source>This version is live.</source>
+        <translation>Diese Version ist online.</translation>
+    </message>
+    <message numerus="yes">
+        <source>Rolling back: %n file(s) added</source>
+        <translation>
+            <numerusform>Beim Zurücksetzen: %n Datei hinzugefügt</numerusform>
+            <numerusform>Beim Zurücksetzen: %n Dateien hinzugefügt</numerusform>
+        </translation>
+    </message>
+    <message numerus="yes">
+        <source>%n file(s) removed</source>
+        <translation>
+            <numerusform>%n Datei entfernt</numerusform>
+            <numerusform>%n Dateien entfernt</numerusform>
+        </translation>
+    </message>
+    <message numerus="yes">
+        <source>%n file(s) changed</source>
+        <translation>
+            <numerusform>%n Datei geändert</numerusform>
+            <numerusform>%n Dateien geändert</numerusform>
+        </translation>
+    </message>
+    <message>
+        <source>Roll Back</source>
+        <translation>Zurücksetzen</translation>
     </message>
 </context>
 <context>
@@ -1191,7 +1274,7 @@
     </message>
     <message>
         <source>&lt;b&gt;Serving&lt;/b&gt; · API &lt;a href=&quot;%1&quot;&gt;%1&lt;/a&gt; · Sites %2 · Data %3</source>
-        <translation>&lt;b&gt;Online&lt;/b&gt; · API &lt;a href="%1"&gt;%1&lt;/a&gt; · Websites %2 · Daten %3</translation>
+        <translation>&lt;b&gt;Online&lt;/b&gt; · API &lt;a href=&quot;%1&quot;&gt;%1&lt;/a&gt; · Websites %2 · Daten %3</translation>
     </message>
     <message>
         <source>Filter sites</source>

@@ -255,6 +255,14 @@
         <source>&amp;Delete</source>
         <translation type="unfinished"></translation>
     </message>
+    <message>
+        <source>&amp;History…</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>%1 serves version %2 again</source>
+        <translation type="unfinished"></translation>
+    </message>
 </context>
 <context>
     <name>berth::DeploymentTableModel</name>
@@ -526,6 +534,81 @@
     </message>
     <message>
         <source>“%1” is over %2; each file can be at most %2.</source>
+        <translation type="unfinished"></translation>
+    </message>
+</context>
+<context>
+    <name>berth::HistoryDialog</name>
+    <message numerus="yes">
+        <source>and %n more</source>
+        <translation>
+            <numerusform>and %n more</numerusform>
+            <numerusform>and %n more</numerusform>
+        </translation>
+    </message>
+    <message>
+        <source>&amp;Roll Back to This Version</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>History of %1</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Versions</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Version</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Published</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Files</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Size</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Title</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>%1 (live)</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>This version is live.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message numerus="yes">
+        <source>Rolling back: %n file(s) added</source>
+        <translation>
+            <numerusform>Rolling back: %n file added</numerusform>
+            <numerusform>Rolling back: %n files added</numerusform>
+        </translation>
+    </message>
+    <message numerus="yes">
+        <source>%n file(s) removed</source>
+        <translation>
+            <numerusform>%n file removed</numerusform>
+            <numerusform>%n files removed</numerusform>
+        </translation>
+    </message>
+    <message numerus="yes">
+        <source>%n file(s) changed</source>
+        <translation>
+            <numerusform>%n file changed</numerusform>
+            <numerusform>%n files changed</numerusform>
+        </translation>
+    </message>
+    <message>
+        <source>Roll Back</source>
         <translation type="unfinished"></translation>
     </message>
 </context>

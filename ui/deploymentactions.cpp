@@ -2,6 +2,7 @@
 
 #include "actionmaker.h"
 #include "appsettings.h"
+#include "historydialog.h"
 #include "deploymenttablemodel.h"
 #include "domain/deploymentservice.h"
 #include "editdetailsdialog.h"
@@ -39,6 +40,7 @@ DeploymentActions::DeploymentActions(const DashboardContext &context, Deployment
           makeAction(u"submissionsAction"_s, u"inbox"_s, tr("Form S&ubmissions…"), Qt::CTRL | Qt::SHIFT | Qt::Key_S))
     , countersAction(makeAction(u"countersAction"_s, u"counter"_s, tr("Coun&ters…"), Qt::CTRL | Qt::SHIFT | Qt::Key_N))
     , deleteAction(makeAction(u"deleteAction"_s, u"delete"_s, tr("De&lete…"), QKeySequence::Delete))
+    , historyAction(makeAction(u"historyAction"_s, u"previous"_s, tr("&History…"), Qt::CTRL | Qt::Key_H))
     , m_context(context)
     , m_model(model)
     , m_window(window)
@@ -69,6 +71,15 @@ DeploymentActions::DeploymentActions(const DashboardContext &context, Deployment
     connect(countersAction, &QAction::triggered, this,
         [this] { showSubmissions(m_currentId, SubmissionsDialog::Tab::Counters); });
     connect(redeployAction, &QAction::triggered, this, &DeploymentActions::redeploy);
+    connect(historyAction, &QAction::triggered, this, [this] {
+        if (const auto deployment = current()) {
+            auto *dialog = new HistoryDialog(m_context, *deployment, m_window);
+            connect(dialog, &HistoryDialog::rolledBack, this, [this](const QString &slug, int version) {
+                Q_EMIT statusMessage(tr("%1 serves version %2 again").arg(slug).arg(version));
+            });
+            openDialog(dialog);
+        }
+    });
     connect(deleteAction, &QAction::triggered, this, &DeploymentActions::remove);
     // A change made elsewhere (the API, another dialog) can change what applies.
     connect(&m_model, &QAbstractItemModel::dataChanged, this, &DeploymentActions::updateActions);
@@ -88,7 +99,7 @@ void DeploymentActions::addTo(QMenu *menu) const
     menu->addSeparator();
     menu->addActions({privateAction, protectionAction});
     menu->addSeparator();
-    menu->addActions({renameAction, editDetailsAction, redeployAction});
+    menu->addActions({renameAction, editDetailsAction, redeployAction, historyAction});
     menu->addSeparator();
     menu->addActions({submissionsAction, countersAction});
     menu->addSeparator();
@@ -111,7 +122,7 @@ void DeploymentActions::updateActions()
     const auto deployment = current();
     const bool has = deployment.has_value();
     for (QAction *action : {openAction, copyUrlAction, privateAction, protectionAction, renameAction, editDetailsAction,
-             submissionsAction, countersAction, deleteAction})
+             submissionsAction, countersAction, deleteAction, historyAction})
         action->setEnabled(has);
     copyShareLinkAction->setEnabled(has && deployment->isProtected);
     privateAction->setChecked(has && deployment->isProtected);

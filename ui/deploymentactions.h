@@ -49,6 +49,7 @@ public:
     QAction *const submissionsAction;
     QAction *const countersAction;
     QAction *const deleteAction;
+    QAction *const historyAction; // the site's kept versions and rollback (issue 15)
 
 Q_SIGNALS:
     void statusMessage(const QString &text);
