@@ -263,6 +263,18 @@
         <source>%1 serves version %2 again</source>
         <translation>%1 zeigt wieder Version %2</translation>
     </message>
+    <message>
+        <source>&amp;Live Folder</source>
+        <translation>&amp;Live-Ordner</translation>
+    </message>
+    <message>
+        <source>%1 follows its folder: changes are published as they are saved</source>
+        <translation>%1 folgt seinem Ordner: Änderungen werden beim Speichern veröffentlicht</translation>
+    </message>
+    <message>
+        <source>%1 no longer follows its folder</source>
+        <translation>%1 folgt seinem Ordner nicht mehr</translation>
+    </message>
 </context>
 <context>
     <name>berth::DeploymentTableModel</name>
@@ -701,6 +713,21 @@
     <message>
         <source>&amp;Revoke</source>
         <translation>&amp;Widerrufen</translation>
+    </message>
+</context>
+<context>
+    <name>berth::LiveFolders</name>
+    <message>
+        <source>Live</source>
+        <translation>Live</translation>
+    </message>
+    <message>
+        <source>Live · not synced: %1</source>
+        <translation>Live · nicht abgeglichen: %1</translation>
+    </message>
+    <message>
+        <source>Live · synced %1</source>
+        <translation>Live · abgeglichen %1</translation>
     </message>
 </context>
 <context>

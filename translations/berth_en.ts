@@ -263,6 +263,18 @@
         <source>%1 serves version %2 again</source>
         <translation type="unfinished"></translation>
     </message>
+    <message>
+        <source>&amp;Live Folder</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>%1 follows its folder: changes are published as they are saved</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>%1 no longer follows its folder</source>
+        <translation type="unfinished"></translation>
+    </message>
 </context>
 <context>
     <name>berth::DeploymentTableModel</name>
@@ -700,6 +712,21 @@
     </message>
     <message>
         <source>&amp;Revoke</source>
+        <translation type="unfinished"></translation>
+    </message>
+</context>
+<context>
+    <name>berth::LiveFolders</name>
+    <message>
+        <source>Live</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Live · not synced: %1</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Live · synced %1</source>
         <translation type="unfinished"></translation>
     </message>
 </context>

@@ -3,6 +3,7 @@
 #include "actionmaker.h"
 #include "appsettings.h"
 #include "historydialog.h"
+#include "livefolders.h"
 #include "deploymenttablemodel.h"
 #include "domain/deploymentservice.h"
 #include "editdetailsdialog.h"
@@ -41,9 +42,11 @@ DeploymentActions::DeploymentActions(const DashboardContext &context, Deployment
     , countersAction(makeAction(u"countersAction"_s, u"counter"_s, tr("Coun&ters…"), Qt::CTRL | Qt::SHIFT | Qt::Key_N))
     , deleteAction(makeAction(u"deleteAction"_s, u"delete"_s, tr("De&lete…"), QKeySequence::Delete))
     , historyAction(makeAction(u"historyAction"_s, u"previous"_s, tr("&History…"), Qt::CTRL | Qt::Key_H))
+    , liveAction(makeAction(u"liveAction"_s, u"folder"_s, tr("&Live Folder"), Qt::CTRL | Qt::SHIFT | Qt::Key_F))
     , m_context(context)
     , m_model(model)
     , m_window(window)
+    , m_live(new LiveFolders(context, model, this))
 {
     privateAction->setCheckable(true);
     privateAction->setToolTip(tr("Private sites answer only visitors who have the share link"));
@@ -71,6 +74,15 @@ DeploymentActions::DeploymentActions(const DashboardContext &context, Deployment
     connect(countersAction, &QAction::triggered, this,
         [this] { showSubmissions(m_currentId, SubmissionsDialog::Tab::Counters); });
     connect(redeployAction, &QAction::triggered, this, &DeploymentActions::redeploy);
+    liveAction->setCheckable(true);
+    connect(liveAction, &QAction::triggered, this, [this](bool live) {
+        const auto deployment = current();
+        if (deployment && m_live->setLive(deployment->id, live))
+            Q_EMIT statusMessage(live ? tr("%1 follows its folder: changes are published as they are saved")
+                                            .arg(deployment->slug)
+                                      : tr("%1 no longer follows its folder").arg(deployment->slug));
+        updateActions();
+    });
     connect(historyAction, &QAction::triggered, this, [this] {
         if (const auto deployment = current()) {
             auto *dialog = new HistoryDialog(m_context, *deployment, m_window);
@@ -99,7 +111,7 @@ void DeploymentActions::addTo(QMenu *menu) const
     menu->addSeparator();
     menu->addActions({privateAction, protectionAction});
     menu->addSeparator();
-    menu->addActions({renameAction, editDetailsAction, redeployAction, historyAction});
+    menu->addActions({renameAction, editDetailsAction, redeployAction, liveAction, historyAction});
     menu->addSeparator();
     menu->addActions({submissionsAction, countersAction});
     menu->addSeparator();
@@ -129,6 +141,8 @@ void DeploymentActions::updateActions()
     const QString source = has ? m_context.settings.sourcePath(deployment->id) : QString();
     const bool sourceExists = !source.isEmpty() && QFileInfo::exists(source);
     redeployAction->setEnabled(sourceExists);
+    liveAction->setEnabled(has && (m_live->isLive(deployment->id) || QFileInfo(source).isDir()));
+    liveAction->setChecked(has && m_live->isLive(deployment->id));
     redeployAction->setToolTip(
         sourceExists ? tr("Publish %1 again").arg(source) : tr("Berth does not know a folder this site came from"));
 }
@@ -305,6 +319,7 @@ void DeploymentActions::remove()
         m_context.prompter.warning(m_window, tr("Delete Site"), ErrorText::describe(result.error()));
         return;
     }
+    m_live->setLive(deployment->id, false);
     m_context.settings.removeSourcePath(deployment->id);
     Q_EMIT statusMessage(tr("Deleted %1").arg(deployment->slug));
 }

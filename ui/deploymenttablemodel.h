@@ -1,5 +1,7 @@
 #pragma once
 
+#include <QHash>
+
 #include "storage/deployment.h"
 #include "storage/user.h"
 
@@ -53,6 +55,9 @@ public:
     QString shareUrlOf(const Deployment &deployment) const;
 
     void reload();
+    // A live folder's state for the row (issue 15): when it last synced or why it did not; empty: not live.
+    void setLiveStatus(const QString &id, const QString &status);
+    QString liveStatus(const QString &id) const { return m_liveStatus.value(id); }
 
 private:
     struct Row
@@ -70,6 +75,7 @@ private:
     void onChanged(const QString &id);
     void onRemoved(const QString &id);
 
+    QHash<QString, QString> m_liveStatus;
     DeploymentService &m_service;
     const SiteTable &m_sites;
     const SiteAddresses &m_addresses;
