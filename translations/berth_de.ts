@@ -1418,6 +1418,18 @@
         <source>In effect for this run, from the command line: %1. The values here apply when Berth starts without these options.</source>
         <translation>Für diesen Lauf gilt, was auf der Befehlszeile steht: %1. Die Werte hier gelten, wenn Berth ohne diese Optionen startet.</translation>
     </message>
+    <message>
+        <source>Older versions go, with the files only they used, at a site&apos;s next publish</source>
+        <translation>Ältere Versionen entfallen samt den nur von ihnen genutzten Dateien bei der nächsten Veröffentlichung einer Website</translation>
+    </message>
+    <message>
+        <source>&amp;Versions kept per site:</source>
+        <translation>&amp;Versionen je Website:</translation>
+    </message>
+    <message>
+        <source>The number of versions kept could not be saved.</source>
+        <translation>Die Zahl der aufbewahrten Versionen konnte nicht gespeichert werden.</translation>
+    </message>
 </context>
 <context>
     <name>berth::SignInPanel</name>

@@ -1418,6 +1418,18 @@
         <source>In effect for this run, from the command line: %1. The values here apply when Berth starts without these options.</source>
         <translation type="unfinished"></translation>
     </message>
+    <message>
+        <source>Older versions go, with the files only they used, at a site&apos;s next publish</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>&amp;Versions kept per site:</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>The number of versions kept could not be saved.</source>
+        <translation type="unfinished"></translation>
+    </message>
 </context>
 <context>
     <name>berth::SignInPanel</name>

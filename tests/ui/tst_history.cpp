@@ -5,11 +5,13 @@
 #include "domain/mimetypes.h"
 #include "historydialog.h"
 #include "mainwindow.h"
+#include "settingsdialog.h"
 #include "uitestsupport.h"
 
 #include <QAction>
 #include <QLabel>
 #include <QPushButton>
+#include <QSpinBox>
 #include <QTreeWidget>
 
 using namespace Qt::StringLiterals;
@@ -42,6 +44,26 @@ private Q_SLOTS:
         QVERIFY(m_dashboard->start());
     }
     void cleanup() { m_dashboard.reset(); }
+
+    void versionsKeptIsAnOwnerSetting()
+    {
+        auto *dialog = new SettingsDialog(
+            {m_dashboard->engine(), m_dashboard->owner(), m_dashboard->settings(), m_dashboard->window().prompter()},
+            &m_dashboard->window());
+        dialog->setAttribute(Qt::WA_DeleteOnClose);
+        dialog->show();
+        auto *kept = child<QSpinBox>(dialog, u"versionsKeptSpinBox"_s);
+        QVERIFY(kept);
+        QCOMPARE(kept->value(), DeploymentService::kDefaultVersionsKept);
+        kept->setValue(2);
+        dialog->accept();
+        QCOMPARE(m_dashboard->engine().deployments().versionsKept(), 2);
+
+        const QString id = m_dashboard->deploy(u"kept-two"_s, {{u"index.html"_s, "1"}});
+        QVERIFY(replace(id, {{u"index.html"_s, "2"}}));
+        QVERIFY(replace(id, {{u"index.html"_s, "3"}}));
+        QCOMPARE(m_dashboard->engine().deployments().versions(m_dashboard->owner(), id).value().size(), 2);
+    }
 
     void diffOfTwoFileLists()
     {
