@@ -7,6 +7,7 @@
 #include "api/counterscontroller.h"
 #include "api/submissionscontroller.h"
 #include "api/deploymentscontroller.h"
+#include "api/versionscontroller.h"
 #include "api/statuscontroller.h"
 #include "api/mecontroller.h"
 #include "api/openapicontroller.h"
@@ -60,6 +61,7 @@ namespace berth {
 namespace {
 constexpr char kCookieSecretSetting[] = "cookie_secret"; // signs private sites' access cookies
 constexpr int kCookieSecretBytes = 32;
+constexpr char kVersionsKeptSetting[] = "versions_kept"; // how many versions each deployment keeps (issue 15)
 constexpr int kPasswordCheckThreads = 2; // Argon2id takes ~64 MiB and tens of ms per check
 constexpr int kStopPollMs = 20; // how often a graceful stop looks whether connections are done
 } // namespace
@@ -97,6 +99,7 @@ struct Engine::Parts
         , router(accounts, rateLimiter, settings.apiRequestsPerMinute, settings.trustedProxies)
         , statusController(addresses)
         , deploymentsController(deployments, addresses)
+        , versionsController(deployments, addresses)
         , submissionsController(submissions)
         , countersController(counters)
         , authController(agents, otp, signInPolicy, rateLimiter, addresses, settings.trustedProxies)
@@ -154,6 +157,7 @@ struct Engine::Parts
     ApiRouter router;
     StatusController statusController;
     DeploymentsController deploymentsController;
+    VersionsController versionsController;
     SubmissionsController submissionsController;
     CountersController countersController;
     AuthController authController;
@@ -189,6 +193,7 @@ Engine::Engine(EngineSettings settings, QObject *parent)
     m_parts->passwordChecks.setMaxThreadCount(kPasswordCheckThreads);
     m_parts->statusController.registerRoutes(m_parts->router);
     m_parts->deploymentsController.registerRoutes(m_parts->router);
+    m_parts->versionsController.registerRoutes(m_parts->router);
     m_parts->submissionsController.registerRoutes(m_parts->router);
     m_parts->countersController.registerRoutes(m_parts->router);
     m_parts->authController.registerRoutes(m_parts->router);
@@ -252,7 +257,25 @@ bool Engine::open(QString *error)
         }
     }
     m_parts->accessControl.setSecret(secret.toLatin1());
+    loadVersionsKept();
     m_parts->opened = true;
+    return true;
+}
+
+void Engine::loadVersionsKept()
+{
+    bool ok = false;
+    const int kept = m_parts->settingsRepository.value(QLatin1String(kVersionsKeptSetting)).toInt(&ok);
+    m_parts->deployments.setVersionsKept(ok && kept > 0 ? kept : DeploymentService::kDefaultVersionsKept);
+}
+
+bool Engine::setVersionsKept(int count)
+{
+    if (count < 1)
+        return false;
+    if (!m_parts->settingsRepository.setValue(QLatin1String(kVersionsKeptSetting), QString::number(count)))
+        return false;
+    m_parts->deployments.setVersionsKept(count);
     return true;
 }
 

@@ -63,12 +63,17 @@ public:
     OtpService &signIns();            // sign-in codes: pending requests (codes to relay); emits requestsChanged
     SignInPolicy &signInPolicy();     // sign-ups open or closed, the allow-list, agent sessions, SMTP
     PlanSettings &planSettings();     // changes to plans() that persist
+    // How many versions each deployment keeps (issue 15; default 10): an owner setting that persists. Versions over
+    // the count go at the next deploy of their deployment. False for a count under 1 or when it cannot be stored.
+    bool setVersionsKept(int count);
     const ApiRouter &apiRouter() const; // the API's route table (the OpenAPI document's test compares with it)
     // Sharing on the local network: the switch, the addresses and names in use (works once start() succeeded).
     LanService &lan();
     const LanService &lan() const;
 
 private:
+    void loadVersionsKept();
+
     struct Parts;
     EngineSettings m_settings;
     std::unique_ptr<Parts> m_parts;

@@ -255,6 +255,26 @@
         <source>&amp;Delete</source>
         <translation>&amp;Löschen</translation>
     </message>
+    <message>
+        <source>&amp;History…</source>
+        <translation>&amp;Verlauf…</translation>
+    </message>
+    <message>
+        <source>%1 serves version %2 again</source>
+        <translation>%1 zeigt wieder Version %2</translation>
+    </message>
+    <message>
+        <source>&amp;Live Folder</source>
+        <translation>&amp;Live-Ordner</translation>
+    </message>
+    <message>
+        <source>%1 follows its folder: changes are published as they are saved</source>
+        <translation>%1 folgt seinem Ordner: Änderungen werden beim Speichern veröffentlicht</translation>
+    </message>
+    <message>
+        <source>%1 no longer follows its folder</source>
+        <translation>%1 folgt seinem Ordner nicht mehr</translation>
+    </message>
 </context>
 <context>
     <name>berth::DeploymentTableModel</name>
@@ -552,6 +572,81 @@ Im lokalen Netzwerk: %1</translation>
     </message>
 </context>
 <context>
+    <name>berth::HistoryDialog</name>
+    <message numerus="yes">
+        <source>and %n more</source>
+        <translation>
+            <numerusform>und %n weitere</numerusform>
+            <numerusform>und %n weitere</numerusform>
+        </translation>
+    </message>
+    <message>
+        <source>&amp;Roll Back to This Version</source>
+        <translation>Auf diese Version &amp;zurücksetzen</translation>
+    </message>
+    <message>
+        <source>History of %1</source>
+        <translation>Verlauf von %1</translation>
+    </message>
+    <message>
+        <source>Versions</source>
+        <translation>Versionen</translation>
+    </message>
+    <message>
+        <source>Version</source>
+        <translation>Version</translation>
+    </message>
+    <message>
+        <source>Published</source>
+        <translation>Veröffentlicht</translation>
+    </message>
+    <message>
+        <source>Files</source>
+        <translation>Dateien</translation>
+    </message>
+    <message>
+        <source>Size</source>
+        <translation>Größe</translation>
+    </message>
+    <message>
+        <source>Title</source>
+        <translation>Titel</translation>
+    </message>
+    <message>
+        <source>%1 (live)</source>
+        <translation>%1 (online)</translation>
+    </message>
+    <message>
+        <source>This version is live.</source>
+        <translation>Diese Version ist online.</translation>
+    </message>
+    <message numerus="yes">
+        <source>Rolling back: %n file(s) added</source>
+        <translation>
+            <numerusform>Beim Zurücksetzen: %n Datei hinzugefügt</numerusform>
+            <numerusform>Beim Zurücksetzen: %n Dateien hinzugefügt</numerusform>
+        </translation>
+    </message>
+    <message numerus="yes">
+        <source>%n file(s) removed</source>
+        <translation>
+            <numerusform>%n Datei entfernt</numerusform>
+            <numerusform>%n Dateien entfernt</numerusform>
+        </translation>
+    </message>
+    <message numerus="yes">
+        <source>%n file(s) changed</source>
+        <translation>
+            <numerusform>%n Datei geändert</numerusform>
+            <numerusform>%n Dateien geändert</numerusform>
+        </translation>
+    </message>
+    <message>
+        <source>Roll Back</source>
+        <translation>Zurücksetzen</translation>
+    </message>
+</context>
+<context>
     <name>berth::KeysDialog</name>
     <message>
         <source>&amp;Create Key</source>
@@ -640,6 +735,21 @@ Im lokalen Netzwerk: %1</translation>
     <message>
         <source>&amp;Revoke</source>
         <translation>&amp;Widerrufen</translation>
+    </message>
+</context>
+<context>
+    <name>berth::LiveFolders</name>
+    <message>
+        <source>Live</source>
+        <translation>Live</translation>
+    </message>
+    <message>
+        <source>Live · not synced: %1</source>
+        <translation>Live · nicht abgeglichen: %1</translation>
+    </message>
+    <message>
+        <source>Live · synced %1</source>
+        <translation>Live · abgeglichen %1</translation>
     </message>
 </context>
 <context>
@@ -1253,7 +1363,7 @@ Im lokalen Netzwerk: %1</translation>
     </message>
     <message>
         <source>&lt;b&gt;Serving&lt;/b&gt; · API &lt;a href=&quot;%1&quot;&gt;%1&lt;/a&gt; · Sites %2 · Data %3</source>
-        <translation>&lt;b&gt;Online&lt;/b&gt; · API &lt;a href="%1"&gt;%1&lt;/a&gt; · Websites %2 · Daten %3</translation>
+        <translation>&lt;b&gt;Online&lt;/b&gt; · API &lt;a href=&quot;%1&quot;&gt;%1&lt;/a&gt; · Websites %2 · Daten %3</translation>
     </message>
     <message>
         <source>Filter sites</source>
@@ -1401,6 +1511,18 @@ Im lokalen Netzwerk: %1</translation>
     <message>
         <source>Also listen on this computer&apos;s LAN addresses, announce every site as &lt;slug&gt;.local and give each site a port of its own. Applies at once.</source>
         <translation>Auch auf den LAN-Adressen dieses Computers empfangen, jede Website als &lt;slug&gt;.local bekannt geben und jeder Website einen eigenen Port geben. Gilt sofort.</translation>
+    </message>
+    <message>
+        <source>Older versions go, with the files only they used, at a site&apos;s next publish</source>
+        <translation>Ältere Versionen entfallen samt den nur von ihnen genutzten Dateien bei der nächsten Veröffentlichung einer Website</translation>
+    </message>
+    <message>
+        <source>&amp;Versions kept per site:</source>
+        <translation>&amp;Versionen je Website:</translation>
+    </message>
+    <message>
+        <source>The number of versions kept could not be saved.</source>
+        <translation>Die Zahl der aufbewahrten Versionen konnte nicht gespeichert werden.</translation>
     </message>
 </context>
 <context>

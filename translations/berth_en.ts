@@ -255,6 +255,26 @@
         <source>&amp;Delete</source>
         <translation type="unfinished"></translation>
     </message>
+    <message>
+        <source>&amp;History…</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>%1 serves version %2 again</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>&amp;Live Folder</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>%1 follows its folder: changes are published as they are saved</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>%1 no longer follows its folder</source>
+        <translation type="unfinished"></translation>
+    </message>
 </context>
 <context>
     <name>berth::DeploymentTableModel</name>
@@ -551,6 +571,81 @@ On the local network: %1</source>
     </message>
 </context>
 <context>
+    <name>berth::HistoryDialog</name>
+    <message numerus="yes">
+        <source>and %n more</source>
+        <translation>
+            <numerusform>and %n more</numerusform>
+            <numerusform>and %n more</numerusform>
+        </translation>
+    </message>
+    <message>
+        <source>&amp;Roll Back to This Version</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>History of %1</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Versions</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Version</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Published</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Files</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Size</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Title</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>%1 (live)</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>This version is live.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message numerus="yes">
+        <source>Rolling back: %n file(s) added</source>
+        <translation>
+            <numerusform>Rolling back: %n file added</numerusform>
+            <numerusform>Rolling back: %n files added</numerusform>
+        </translation>
+    </message>
+    <message numerus="yes">
+        <source>%n file(s) removed</source>
+        <translation>
+            <numerusform>%n file removed</numerusform>
+            <numerusform>%n files removed</numerusform>
+        </translation>
+    </message>
+    <message numerus="yes">
+        <source>%n file(s) changed</source>
+        <translation>
+            <numerusform>%n file changed</numerusform>
+            <numerusform>%n files changed</numerusform>
+        </translation>
+    </message>
+    <message>
+        <source>Roll Back</source>
+        <translation type="unfinished"></translation>
+    </message>
+</context>
+<context>
     <name>berth::KeysDialog</name>
     <message>
         <source>&amp;Create Key</source>
@@ -638,6 +733,21 @@ On the local network: %1</source>
     </message>
     <message>
         <source>&amp;Revoke</source>
+        <translation type="unfinished"></translation>
+    </message>
+</context>
+<context>
+    <name>berth::LiveFolders</name>
+    <message>
+        <source>Live</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Live · not synced: %1</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Live · synced %1</source>
         <translation type="unfinished"></translation>
     </message>
 </context>
@@ -1379,6 +1489,18 @@ On the local network: %1</source>
     </message>
     <message>
         <source>Also listen on this computer&apos;s LAN addresses, announce every site as &lt;slug&gt;.local and give each site a port of its own. Applies at once.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Older versions go, with the files only they used, at a site&apos;s next publish</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>&amp;Versions kept per site:</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>The number of versions kept could not be saved.</source>
         <translation type="unfinished"></translation>
     </message>
 </context>

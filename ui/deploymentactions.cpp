@@ -2,6 +2,8 @@
 
 #include "actionmaker.h"
 #include "appsettings.h"
+#include "historydialog.h"
+#include "livefolders.h"
 #include "deploymenttablemodel.h"
 #include "domain/deploymentservice.h"
 #include "editdetailsdialog.h"
@@ -41,9 +43,12 @@ DeploymentActions::DeploymentActions(const DashboardContext &context, Deployment
           makeAction(u"submissionsAction"_s, u"inbox"_s, tr("Form S&ubmissions…"), Qt::CTRL | Qt::SHIFT | Qt::Key_S))
     , countersAction(makeAction(u"countersAction"_s, u"counter"_s, tr("Coun&ters…"), Qt::CTRL | Qt::SHIFT | Qt::Key_N))
     , deleteAction(makeAction(u"deleteAction"_s, u"delete"_s, tr("De&lete…"), QKeySequence::Delete))
+    , historyAction(makeAction(u"historyAction"_s, u"previous"_s, tr("&History…"), Qt::CTRL | Qt::Key_H))
+    , liveAction(makeAction(u"liveAction"_s, u"folder"_s, tr("&Live Folder"), Qt::CTRL | Qt::SHIFT | Qt::Key_F))
     , m_context(context)
     , m_model(model)
     , m_window(window)
+    , m_live(new LiveFolders(context, model, this))
 {
     privateAction->setCheckable(true);
     privateAction->setToolTip(tr("Private sites answer only visitors who have the share link"));
@@ -73,6 +78,24 @@ DeploymentActions::DeploymentActions(const DashboardContext &context, Deployment
     connect(countersAction, &QAction::triggered, this,
         [this] { showSubmissions(m_currentId, SubmissionsDialog::Tab::Counters); });
     connect(redeployAction, &QAction::triggered, this, &DeploymentActions::redeploy);
+    liveAction->setCheckable(true);
+    connect(liveAction, &QAction::triggered, this, [this](bool live) {
+        const auto deployment = current();
+        if (deployment && m_live->setLive(deployment->id, live))
+            Q_EMIT statusMessage(live ? tr("%1 follows its folder: changes are published as they are saved")
+                                            .arg(deployment->slug)
+                                      : tr("%1 no longer follows its folder").arg(deployment->slug));
+        updateActions();
+    });
+    connect(historyAction, &QAction::triggered, this, [this] {
+        if (const auto deployment = current()) {
+            auto *dialog = new HistoryDialog(m_context, *deployment, m_window);
+            connect(dialog, &HistoryDialog::rolledBack, this, [this](const QString &slug, int version) {
+                Q_EMIT statusMessage(tr("%1 serves version %2 again").arg(slug).arg(version));
+            });
+            openDialog(dialog);
+        }
+    });
     connect(deleteAction, &QAction::triggered, this, &DeploymentActions::remove);
     // A change made elsewhere (the API, another dialog) can change what applies.
     connect(&m_model, &QAbstractItemModel::dataChanged, this, &DeploymentActions::updateActions);
@@ -92,7 +115,7 @@ void DeploymentActions::addTo(QMenu *menu) const
     menu->addSeparator();
     menu->addActions({privateAction, protectionAction});
     menu->addSeparator();
-    menu->addActions({renameAction, editDetailsAction, redeployAction});
+    menu->addActions({renameAction, editDetailsAction, redeployAction, liveAction, historyAction});
     menu->addSeparator();
     menu->addActions({submissionsAction, countersAction});
     menu->addSeparator();
@@ -115,7 +138,7 @@ void DeploymentActions::updateActions()
     const auto deployment = current();
     const bool has = deployment.has_value();
     for (QAction *action : {openAction, copyUrlAction, privateAction, protectionAction, renameAction, editDetailsAction,
-             submissionsAction, countersAction, deleteAction})
+             submissionsAction, countersAction, deleteAction, historyAction})
         action->setEnabled(has);
     copyShareLinkAction->setEnabled(has && deployment->isProtected);
     newShareLinkAction->setEnabled(has && deployment->isProtected);
@@ -123,6 +146,8 @@ void DeploymentActions::updateActions()
     const QString source = has ? m_context.settings.sourcePath(deployment->id) : QString();
     const bool sourceExists = !source.isEmpty() && QFileInfo::exists(source);
     redeployAction->setEnabled(sourceExists);
+    liveAction->setEnabled(has && (m_live->isLive(deployment->id) || QFileInfo(source).isDir()));
+    liveAction->setChecked(has && m_live->isLive(deployment->id));
     redeployAction->setToolTip(
         sourceExists ? tr("Publish %1 again").arg(source) : tr("Berth does not know a folder this site came from"));
 }
@@ -329,6 +354,7 @@ void DeploymentActions::remove()
         m_context.prompter.warning(m_window, tr("Delete Site"), ErrorText::describe(result.error()));
         return;
     }
+    m_live->setLive(deployment->id, false);
     m_context.settings.removeSourcePath(deployment->id);
     Q_EMIT statusMessage(tr("Deleted %1").arg(deployment->slug));
 }

@@ -16,6 +16,7 @@ QT_END_NAMESPACE
 namespace berth {
 
 class DeploymentTableModel;
+class LiveFolders;
 
 // Everything a person can do to a deployment, as actions with shortcuts for the menu bar, the
 // toolbar and the context menu; and publishing, which opens the publish sheet.
@@ -50,6 +51,9 @@ public:
     QAction *const submissionsAction;
     QAction *const countersAction;
     QAction *const deleteAction;
+    QAction *const historyAction; // the site's kept versions and rollback (issue 15)
+    QAction *const liveAction; // checkable: the site follows its source folder (issue 15)
+    LiveFolders &liveFolders() const { return *m_live; }
 
 Q_SIGNALS:
     void statusMessage(const QString &text);
@@ -75,6 +79,7 @@ private:
     DeploymentTableModel &m_model;
     QWidget *m_window;
     QString m_currentId;
+    LiveFolders *m_live;
 };
 
 } // namespace berth

@@ -37,6 +37,16 @@ void DeploymentTableModel::setLan(const LanService *lan)
     });
 }
 
+void DeploymentTableModel::setLiveStatus(const QString &id, const QString &status)
+{
+    if (status.isEmpty())
+        m_liveStatus.remove(id);
+    else
+        m_liveStatus.insert(id, status);
+    if (const QModelIndex index = indexOf(id, UpdatedColumn); index.isValid())
+        Q_EMIT dataChanged(index, index);
+}
+
 void DeploymentTableModel::reload()
 {
     beginResetModel();
@@ -78,7 +88,9 @@ QVariant DeploymentTableModel::data(const QModelIndex &index, int role) const
         return display(row, index.column());
     case Qt::ToolTipRole:
         if (index.column() == UpdatedColumn)
-            return TimeText::full(deployment.updatedAt);
+            return m_liveStatus.contains(deployment.id)
+                ? TimeText::full(deployment.updatedAt) + u"\n"_s + m_liveStatus.value(deployment.id)
+                : TimeText::full(deployment.updatedAt);
         if (index.column() == SizeColumn)
             return tr("%n file(s)", nullptr, row.files);
         if (index.column() == UrlColumn) {
@@ -132,6 +144,8 @@ QVariant DeploymentTableModel::display(const Row &row, int column) const
     case SizeColumn:
         return QLocale().formattedDataSize(row.bytes, 1, QLocale::DataSizeTraditionalFormat);
     case UpdatedColumn:
+        if (m_liveStatus.contains(deployment.id))
+            return TimeText::brief(deployment.updatedAt) + u" · "_s + m_liveStatus.value(deployment.id);
         return TimeText::brief(deployment.updatedAt);
     case UrlColumn:
         return urlOf(deployment);

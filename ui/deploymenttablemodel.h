@@ -1,5 +1,7 @@
 #pragma once
 
+#include <QHash>
+
 #include "storage/deployment.h"
 #include "storage/user.h"
 
@@ -58,6 +60,9 @@ public:
     void reload();
     // LAN sharing: the sites' LAN addresses in LanUrlsRole and the address column's tooltip.
     void setLan(const LanService *lan);
+    // A live folder's state for the row (issue 15): when it last synced or why it did not; empty: not live.
+    void setLiveStatus(const QString &id, const QString &status);
+    QString liveStatus(const QString &id) const { return m_liveStatus.value(id); }
 
 private:
     struct Row
@@ -75,6 +80,7 @@ private:
     void onChanged(const QString &id);
     void onRemoved(const QString &id);
 
+    QHash<QString, QString> m_liveStatus;
     DeploymentService &m_service;
     const SiteTable &m_sites;
     const SiteAddresses &m_addresses;

@@ -3,6 +3,7 @@
 #include "appearance.h"
 #include "appsettings.h"
 #include "domain/deploymentlimits.h"
+#include "domain/deploymentservice.h"
 #include "domain/plantable.h"
 #include "domain/plansettings.h"
 #include "engine.h"
@@ -135,6 +136,12 @@ SettingsDialog::SettingsDialog(const DashboardContext &context, QWidget *parent,
             std::max(0, m_appearance->findData(Appearance::name(Appearance::fromName(context.settings.appearance())))));
         auto *look = new QFormLayout;
         look->addRow(tr("&Appearance:"), m_appearance);
+        m_versionsKept = new QSpinBox(this);
+        m_versionsKept->setObjectName(u"versionsKeptSpinBox"_s);
+        m_versionsKept->setRange(1, 1000);
+        m_versionsKept->setValue(context.engine.deployments().versionsKept());
+        m_versionsKept->setToolTip(tr("Older versions go, with the files only they used, at a site's next publish"));
+        look->addRow(tr("&Versions kept per site:"), m_versionsKept);
         layout->addLayout(look);
         layout->addWidget(planLimits());
     }
@@ -256,6 +263,12 @@ void SettingsDialog::accept()
             return;
         }
         m_planLimitsChanged = true;
+    }
+    if (m_versionsKept && m_versionsKept->value() != m_context.engine.deployments().versionsKept()
+        && !m_context.engine.setVersionsKept(m_versionsKept->value())) {
+        m_message->setText(tr("The number of versions kept could not be saved."));
+        Theme::setTone(m_message, Theme::Tone::Error);
+        return;
     }
     m_context.settings.setListen(m_listen->text());
     m_context.settings.setSiteDomain(m_siteDomain->text());

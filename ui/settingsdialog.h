@@ -48,6 +48,7 @@ private:
     QCheckBox *m_tray;
     QComboBox *m_appearance = nullptr;
     QLabel *m_message;
+    QSpinBox *m_versionsKept = nullptr; // the owner's: versions each site keeps (issue 15)
     QList<QSpinBox *> m_limits; // four a plan, in PlanTable::plans() order
     bool m_planLimitsChanged = false;
 };

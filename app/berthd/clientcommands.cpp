@@ -2,11 +2,14 @@
 
 #include "cli.h"
 #include "clientsession.h"
+#include "incrementalupload.h"
+#include "livefolder.h"
 #include "mcpproxy.h"
 #include "qr/qrcode.h"
 #include "prepublish.h"
 #include "sitefolder.h"
 
+#include <QFileInfo>
 #include <QJsonArray>
 #include <QProcess>
 #include <cstdio>
@@ -62,12 +65,16 @@ int deploy(const QStringList &arguments)
     const QCommandLineOption update(
         u"update"_s, u"Replace this deployment's content instead of creating one."_s, u"SLUG|ID"_s);
     const QCommandLineOption yes(u"yes"_s, u"Publish even when the pre-publish checks find something; don't ask."_s);
+    const QCommandLineOption watch(
+        u"watch"_s, u"Keep watching the folder and redeploy what changes until stopped (Ctrl+C)."_s);
     QCommandLineParser parser;
     if (const auto exit = ClientSession::parse(parser, arguments, u"deploy"_s, u"PATH"_s,
             u"Publish a folder or an .html file to a running Berth and print its address.\n"
             "Hidden files (.git, .DS_Store) are left out; sizes are checked before anything is sent."_s,
-            {slug, title, description, isPrivate, password, spa, update, yes}, 1, 1))
+            {slug, title, description, isPrivate, password, spa, update, yes, watch}, 1, 1))
         return *exit;
+    if (parser.isSet(watch) && !QFileInfo(parser.positionalArguments().value(0)).isDir())
+        return Cli::usageError(u"--watch needs a folder"_s, u"deploy"_s);
     if (parser.isSet(update) && parser.isSet(slug))
         return Cli::usageError(u"--slug names a new site; rename with the API (PATCH /deploy/:id/slug)"_s, u"deploy"_s);
 
@@ -99,15 +106,16 @@ int deploy(const QStringList &arguments)
         return exit;
     const bool progress = isatty(fileno(stderr));
     ApiClient::Reply reply;
+    int sentFiles = content.value().fileCount; // content goes only for the files the server lacks (IncrementalUpload)
     if (parser.isSet(update)) {
         const Target target = resolve(*client, parser.value(update));
         if (target.exit != ExitOk)
             return target.exit;
-        reply = client->request("PUT", u"/deploy/"_s + target.id, body, progress);
+        reply = IncrementalUpload::send(*client, "PUT", u"/deploy/"_s + target.id, body, progress, &sentFiles);
     } else {
         if (parser.isSet(slug))
             body.insert(u"slug"_s, parser.value(slug));
-        reply = client->request("POST", u"/deploy"_s, body, progress);
+        reply = IncrementalUpload::send(*client, "POST", u"/deploy"_s, body, progress, &sentFiles);
     }
     if (reply.status != 200)
         return ClientSession::failure(*client, reply);
@@ -128,6 +136,12 @@ int deploy(const QStringList &arguments)
     if (!content.value().hasIndex)
         err() << "berthd: no index.html: the site's root address shows Not found\n";
     err().flush();
+    if (sentFiles < content.value().fileCount) {
+        out() << "Sent " << sentFiles << " of " << content.value().fileCount << " files; the server held the rest\n";
+        out().flush();
+    }
+    if (parser.isSet(watch))
+        return LiveFolder::run(*client, parser.positionalArguments().constFirst(), site[u"id"_s].toString());
     return ExitOk;
 }
 

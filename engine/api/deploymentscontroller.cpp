@@ -11,6 +11,19 @@ using namespace Qt::StringLiterals;
 
 namespace berth {
 
+namespace {
+
+// A deploy's refusal; the 409 of an incremental upload also lists the paths whose content must be sent (issue 15).
+HttpResponse deployErrorResponse(const Error &error)
+{
+    if (error.kind != Error::Kind::Conflict || error.missing.isEmpty())
+        return errorResponse(error);
+    return HttpResponse::json(httpStatusFor(error.kind),
+        {{u"error"_s, error.message}, {u"missing"_s, QJsonArray::fromStringList(error.missing)}});
+}
+
+} // namespace
+
 DeploymentsController::DeploymentsController(DeploymentService &service, const SiteAddresses &addresses)
     : m_service(service)
     , m_addresses(addresses)
@@ -37,7 +50,7 @@ void DeploymentsController::create(ApiCall &call)
     m_service.createFromJson(call.user, call.request.body)
         .then(call.sink.context(), [sink = call.sink, this](Result<Deployment> result) {
             sink.send(result ? HttpResponse::json(200, DeploymentJson::summary(result.value(), m_addresses))
-                             : errorResponse(result.error()));
+                             : deployErrorResponse(result.error()));
         });
 }
 
@@ -46,7 +59,7 @@ void DeploymentsController::update(ApiCall &call)
     m_service.updateFromJson(call.user, call.params.at(0), call.request.body)
         .then(call.sink.context(), [sink = call.sink, this](Result<Deployment> result) {
             sink.send(result ? HttpResponse::json(200, DeploymentJson::summary(result.value(), m_addresses))
-                             : errorResponse(result.error()));
+                             : deployErrorResponse(result.error()));
         });
 }
 

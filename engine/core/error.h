@@ -1,6 +1,7 @@
 #pragma once
 
 #include <QString>
+#include <QStringList>
 #include <optional>
 #include <utility>
 
@@ -45,6 +46,9 @@ struct Error
     Kind kind = Kind::Internal;
     QString message;
     Code code = Code::Other;
+    // A 409 "Missing file contents" (an upload that named content by sha256 the server does not hold for this user):
+    // the paths whose content the client has to send.
+    QStringList missing = {};
 
     static QString insufficientStorageMessage() { return QStringLiteral("Not enough storage space on the server"); }
     static Error insufficientStorage() { return {Kind::InsufficientStorage, insufficientStorageMessage()}; }

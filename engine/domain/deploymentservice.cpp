@@ -162,6 +162,9 @@ QFuture<Result<Deployment>> DeploymentService::createValidated(
         if (slug.isEmpty())
             return ready<Deployment>(Error {Error::Kind::Internal, u"Could not generate a free slug"_s});
     }
+    // Right before the deploy counts as in flight: from then on no blob it names can be collected.
+    if (auto error = resolveReferences(owner, request))
+        return ready<Deployment>(*error);
 
     ++m_inFlight;
     DeployRequest metadata = request;
@@ -190,6 +193,8 @@ QFuture<Result<Deployment>> DeploymentService::updateValidated(
         return ready<Deployment>(
             Error {Error::Kind::BadRequest, u"slug cannot be changed here; use PATCH /deploy/:id/slug"_s});
     if (auto error = checkProtection(request, current.value().isProtected))
+        return ready<Deployment>(*error);
+    if (auto error = resolveReferences(owner, request))
         return ready<Deployment>(*error);
 
     ++m_inFlight;
@@ -247,6 +252,12 @@ QFuture<Result<DeploymentService::Staged>> DeploymentService::stage(
                 if (progress)
                     progress->report(DeployProgress::Step::Storing, done, total);
                 done += upload.content.size();
+                if (upload.isReference()) { // held already (resolveReferences): nothing to write
+                    stored.append({upload.path, upload.sha256, upload.size, upload.contentType});
+                    if (upload.path == u"index.html")
+                        staged.documentTitle = titleOf(blobs->read(upload.sha256));
+                    continue;
+                }
                 const QByteArray hash = blobs->put(upload.content, &error, &noSpace);
                 written->append(hash);
                 if (hash.isEmpty())
@@ -337,12 +348,12 @@ Result<Deployment> DeploymentService::commitUpdate(
     applyMetadata(deployment, request, staged.value());
     deployment.updatedAt = m_clock.now();
 
-    // The replaced version's blobs become garbage candidates once the new version is committed.
-    const QList<StoredFile> previous = replacesContent ? m_repository.files(deployment.versionId) : QList<StoredFile>();
-    if (m_repository.update(deployment, staged.value().files) != DeploymentRepository::WriteResult::Ok)
+    // The blobs of versions pruned by this one become garbage candidates once it is committed.
+    QList<QByteArray> released;
+    if (m_repository.update(deployment, staged.value().files, m_versionsKept, &released)
+        != DeploymentRepository::WriteResult::Ok)
         return writeFailed(u"Could not save the deployment"_s);
-    for (const StoredFile &file : previous)
-        m_garbageCandidates.insert(file.blob);
+    addGarbageCandidates(released);
 
     const QList<StoredFile> files = replacesContent ? *staged.value().files : m_repository.files(deployment.versionId);
     auto site = Site::make(deployment, files, m_blobs);
@@ -454,7 +465,9 @@ Result<Deployment> DeploymentService::remove(const User &owner, const QString &i
     auto current = ownedDeployment(owner, id);
     if (!current)
         return current.error();
-    const QList<StoredFile> files = m_repository.files(current.value().versionId);
+    QList<StoredFile> files; // of every kept version
+    for (const StoredVersion &version : m_repository.versions().list(id))
+        files += m_repository.files(version.id);
     if (m_repository.remove(id) != DeploymentRepository::WriteResult::Ok)
         return writeFailed(u"Could not delete the deployment"_s);
     m_sites.remove(id);

@@ -55,6 +55,16 @@ public:
     Result<Deployment> rename(const User &owner, const QString &id, const QString &slug);
     Result<Deployment> remove(const User &owner, const QString &id);
 
+    // Kept versions and rollback (issue 15; deploymentservicehistory.cpp). Every deploy with content makes a version;
+    // the newest versionsKept() of each deployment stay, older ones go with the blobs nothing else references.
+    Result<QList<StoredVersion>> versions(const User &owner, const QString &id) const; // newest first
+    Result<QList<StoredFile>> versionFiles(const User &owner, const QString &id, int number) const;
+    // Serves version number again, as a new version with its files and content metadata; protection stays as it is.
+    Result<Deployment> rollback(const User &owner, const QString &id, int number);
+    int versionsKept() const { return m_versionsKept; }
+    void setVersionsKept(int count); // at least 1
+    static constexpr int kDefaultVersionsKept = 10;
+
     // Fills the SiteTable from the database and removes blobs nothing references (a crash between
     // writing blobs and committing leaves such orphans): the one full sweep, at start, failing closed.
     bool loadSites(QString *error = nullptr);
@@ -84,6 +94,9 @@ private:
         const User &owner, const DeployRequest &request, const QString &slug, Result<Staged> staged);
     Result<Deployment> commitUpdate(
         const User &owner, const QString &id, const DeployRequest &request, Result<Staged> staged);
+    // Incremental uploads (issue 15): fills the sizes of files named by sha256, or refuses with 409 and the paths
+    // whose content this user's deployments do not hold; then applies the size limits to the full deployment.
+    std::optional<Error> resolveReferences(const User &owner, DeployRequest &request) const;
     void applyMetadata(Deployment &deployment, const DeployRequest &request, const Staged &staged) const;
     QString freeGeneratedSlug() const;
     void resolveTitleSources();
@@ -102,6 +115,7 @@ private:
     const Clock &m_clock;
     QThreadPool &m_workers;
     FaultHook m_faultHook;
+    int m_versionsKept = kDefaultVersionsKept;
     int m_inFlight = 0; // deploys whose blobs may not be referenced yet
     // Blobs of replaced or deleted versions and of refused deploys: checked and removed once nothing is in flight.
     QSet<QByteArray> m_garbageCandidates;

@@ -99,7 +99,7 @@ QString presentString(const QJsonValue &value)
 }
 
 // Fields a body may carry besides kKnownFields, by mode.
-const QLatin1String kFileFields[] = {"path"_L1, "content"_L1, "encoding"_L1, "contentType"_L1};
+const QLatin1String kFileFields[] = {"path"_L1, "content"_L1, "encoding"_L1, "contentType"_L1, "sha256"_L1};
 
 // Levenshtein distance of two short lower-cased names; larger than `limit` is reported as limit + 1.
 int editDistance(QStringView a, QStringView b, int limit)
@@ -162,6 +162,17 @@ std::optional<Error> checkFieldNames(const QJsonObject &object, const Names &kno
         return badRequest(message);
     }
     return std::nullopt;
+}
+
+bool isHexSha256(const QByteArray &hash)
+{
+    if (hash.size() != 64)
+        return false;
+    for (const char c : hash) {
+        if (!((c >= '0' && c <= '9') || (c >= 'a' && c <= 'f')))
+            return false;
+    }
+    return true;
 }
 
 bool isBase64Space(char16_t c)
@@ -231,9 +242,20 @@ Result<FileUpload> parseFile(const QJsonValue &value, qsizetype index)
         return badRequest(pathError);
 
     const QJsonValue contentValue = entry.value("content"_L1);
-    if (contentValue.isUndefined() || contentValue.isNull())
+    const QJsonValue hashValue = entry.value("sha256"_L1);
+    const bool hasContent = !contentValue.isUndefined() && !contentValue.isNull();
+    if (!hashValue.isUndefined() && !hashValue.isNull()) {
+        if (hasContent)
+            return badRequest(where + u": provide content or sha256, not both"_s);
+        if (!hashValue.isString())
+            return badRequest(where + u".sha256 must be a string"_s);
+        file.sha256 = hashValue.toString().toLower().toLatin1();
+        if (!isHexSha256(file.sha256))
+            return badRequest(where + u".sha256 must be 64 hexadecimal characters"_s);
+    } else if (!hasContent) {
         return badRequest(where + u".content is required"_s);
-    if (!contentValue.isString())
+    }
+    if (hasContent && !contentValue.isString())
         return badRequest(where + u".content must be a string"_s);
 
     const QJsonValue encoding = entry.value("encoding"_L1);
@@ -241,10 +263,12 @@ Result<FileUpload> parseFile(const QJsonValue &value, qsizetype index)
     if (!base64 && !encoding.isUndefined() && !encoding.isNull())
         return badRequest(where + u".encoding must be \"base64\" or absent"_s);
 
-    Result<QByteArray> content = decodeContent(contentValue.toString(), base64, where, file.path);
-    if (!content)
-        return content.error();
-    file.content = std::move(content).value();
+    if (hasContent) {
+        Result<QByteArray> content = decodeContent(contentValue.toString(), base64, where, file.path);
+        if (!content)
+            return content.error();
+        file.content = std::move(content).value();
+    }
 
     const QJsonValue declared = entry.value("contentType"_L1);
     if (declared.isString())
@@ -275,7 +299,7 @@ Result<QList<FileUpload>> parseFiles(const QJsonArray &array)
         if (seen.contains(file.value().path))
             return badRequest(u"duplicate file path \"%1\""_s.arg(file.value().path));
         seen.insert(file.value().path);
-        total += file.value().content.size();
+        total += file.value().byteSize();
         if (total > kMaxTotalBytes)
             return tooLarge(DeploymentLimits::totalTooLarge());
         files.append(std::move(file).value());
@@ -344,7 +368,7 @@ qint64 DeployRequest::contentBytes() const
     qint64 total = 0;
     if (files) {
         for (const FileUpload &file : *files)
-            total += file.content.size();
+            total += file.byteSize();
     }
     return total;
 }
@@ -374,9 +398,11 @@ std::optional<Error> validateDeployRequest(const DeployRequest &request)
             if (seen.contains(file.path))
                 return badRequest(u"duplicate file path \"%1\""_s.arg(file.path));
             seen.insert(file.path);
-            if (file.content.size() > kMaxFileBytes)
+            if (file.byteSize() > kMaxFileBytes)
                 return tooLarge(DeploymentLimits::fileTooLarge(file.path));
-            total += file.content.size();
+            if (file.isReference() && !isHexSha256(file.sha256))
+                return badRequest(u"file \"%1\": sha256 must be 64 lower-case hexadecimal characters"_s.arg(file.path));
+            total += file.byteSize();
         }
         if (total > kMaxTotalBytes)
             return tooLarge(DeploymentLimits::totalTooLarge());

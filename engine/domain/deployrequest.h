@@ -15,6 +15,13 @@ struct FileUpload
     QString path; // normalised (FilePath::normalise)
     QByteArray content; // decoded bytes
     QByteArray contentType; // final type, with a charset for text
+    // Set instead of content (issue 15): the content is a blob this user's deployments already hold, named by its
+    // lower-case hex SHA-256. size is then filled from the stored copy before any size limit is applied.
+    QByteArray sha256 = {};
+    qint64 size = 0;
+
+    bool isReference() const { return !sha256.isEmpty(); }
+    qint64 byteSize() const { return isReference() ? size : content.size(); }
 };
 
 // The body of POST /deploy (Create) or PUT /deploy/:id (Update), validated. An empty optional is an omitted field.

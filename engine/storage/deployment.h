@@ -40,4 +40,24 @@ struct Deployment
     QStringList warnings; // not stored: what a deploy reports back (skipped lines of _redirects and _headers)
 };
 
+// One kept version of a deployment (issue 15): its content's metadata and the size of its file list. Protection
+// (private, password, share link) belongs to the deployment, not to a version: a rollback never changes who may see
+// a site.
+struct StoredVersion
+{
+    qint64 id = 0; // the row; files hang off it
+    int number = 0; // 1, 2, ... per deployment, in the order the versions were made
+    QDateTime createdAt; // UTC
+    QString storageType;
+    bool isSpa = false;
+    QString title;
+    bool titleIsCustom = false;
+    QString documentTitle;
+    QString description; // null: unset
+    QString favicon;
+    QString ogImage;
+    int fileCount = 0;
+    qint64 totalSize = 0;
+};
+
 } // namespace berth

@@ -2,6 +2,7 @@
 
 #include "database.h"
 #include "sqlhelpers.h"
+#include "versionrepository.h"
 
 #include <QSqlError>
 #include <QSqlQuery>
@@ -65,6 +66,7 @@ void bindRow(QSqlQuery &query, const Deployment &d)
 
 DeploymentRepository::DeploymentRepository(Database &db)
     : m_db(db)
+    , m_versions(db)
 {
 }
 
@@ -142,8 +144,8 @@ DeploymentRepository::WriteResult DeploymentRepository::insert(Deployment &deplo
     return WriteResult::Ok;
 }
 
-DeploymentRepository::WriteResult DeploymentRepository::update(
-    Deployment &deployment, const std::optional<QList<StoredFile>> &files)
+DeploymentRepository::WriteResult DeploymentRepository::update(Deployment &deployment,
+    const std::optional<QList<StoredFile>> &files, int keepVersions, QList<QByteArray> *released)
 {
     Transaction transaction(m_db.connection());
     if (!transaction.isActive()) {
@@ -176,17 +178,17 @@ DeploymentRepository::WriteResult DeploymentRepository::update(
     if (files) {
         if (!writeVersion(deployment, *files, &served))
             return failedWrite();
-        if (previous != 0) {
-            // Explicit rather than by cascade, so that the file rows go even where foreign keys were off.
-            query.prepare(u"DELETE FROM files WHERE version_id = ?"_s);
-            query.addBindValue(previous);
-            if (!query.exec())
-                return failure(query);
-            query.prepare(u"DELETE FROM versions WHERE id = ?"_s);
-            query.addBindValue(previous);
-            if (!query.exec())
-                return failure(query);
-        }
+        // The previous versions stay, up to keepVersions in all; the blobs of those dropped are handed back.
+        QList<QByteArray> dropped;
+        QSqlDatabase connection = m_db.connection();
+        if (!VersionRepository::prune(connection, deployment.id, keepVersions, served, &dropped, &m_lastError))
+            return failedWrite();
+        if (released)
+            *released += dropped;
+    } else if (previous != 0) {
+        QSqlDatabase connection = m_db.connection();
+        if (!VersionRepository::amend(connection, deployment, previous, &m_lastError))
+            return failedWrite();
     }
     if (!transaction.commit()) {
         m_lastError = m_db.connection().lastError().text();
@@ -345,29 +347,11 @@ QList<Deployment> DeploymentRepository::list(const std::optional<QString> &userI
 
 bool DeploymentRepository::writeVersion(const Deployment &deployment, const QList<StoredFile> &files, qint64 *versionId)
 {
-    const QDateTime createdAt = deployment.updatedAt.isValid() ? deployment.updatedAt : QDateTime::currentDateTimeUtc();
-    QSqlQuery query(m_db.connection());
-    query.prepare(u"INSERT INTO versions (deployment_id, created_at) VALUES (?, ?)"_s);
-    query.addBindValue(deployment.id);
-    query.addBindValue(sql::timeOrNull(createdAt));
-    if (!sql::exec(query, &m_lastError))
+    QSqlDatabase connection = m_db.connection();
+    qint64 id = 0;
+    if (!VersionRepository::write(connection, deployment, files, &id, &m_lastError))
         return false;
-    const qint64 id = query.lastInsertId().toLongLong();
-
-    query.prepare(u"INSERT INTO files (version_id, path, blob, size, content_type) VALUES (?, ?, ?, ?, ?)"_s);
-    for (const StoredFile &file : files) {
-        query.addBindValue(id);
-        query.addBindValue(sql::text(file.path));
-        query.addBindValue(sql::text(file.blob));
-        query.addBindValue(file.size);
-        query.addBindValue(sql::text(file.contentType));
-        if (!query.exec()) {
-            m_lastError = u"cannot store file %1: %2"_s.arg(file.path, query.lastError().text());
-            qCWarning(lcStorage).noquote() << "deployment write failed:" << m_lastError;
-            return false;
-        }
-    }
-
+    QSqlQuery query(connection);
     query.prepare(u"UPDATE deployments SET version_id = ? WHERE id = ?"_s);
     query.addBindValue(id);
     query.addBindValue(deployment.id);

@@ -1,6 +1,7 @@
 #pragma once
 
 #include "deployment.h"
+#include "versionrepository.h"
 
 #include <QDateTime>
 #include <QList>
@@ -42,9 +43,12 @@ public:
 
     // The row, a new version and its files in one transaction; sets deployment.versionId on success.
     WriteResult insert(Deployment &deployment, const QList<StoredFile> &files);
-    // Rewrites every column from deployment (id is the key). With files, a new version replaces the served one and
-    // the previous version and its file rows are deleted. Sets deployment.versionId to the version now served.
-    WriteResult update(Deployment &deployment, const std::optional<QList<StoredFile>> &files);
+    // Rewrites every column from deployment (id is the key). With files, a new version (with the content's metadata)
+    // is served and the older ones are kept, keepVersions in all counting the new one; the blobs named by the
+    // versions dropped are appended to *released. Without files the served version takes the new metadata. Sets
+    // deployment.versionId to the version now served.
+    WriteResult update(Deployment &deployment, const std::optional<QList<StoredFile>> &files, int keepVersions = 1,
+        QList<QByteArray> *released = nullptr);
     WriteResult rename(const QString &id, const QString &newSlug, const QDateTime &updatedAt);
     WriteResult remove(const QString &id); // the row, its versions and their files
     // Hands every deployment of one user to another (an agent's, when claimed); false on failure.
@@ -59,6 +63,7 @@ public:
     // candidates, not the size of the store. nullopt when a query failed.
     std::optional<QSet<QByteArray>> referencedAmong(const QList<QByteArray> &blobs) const;
     QString lastError() const; // the reason of the last failed call
+    const VersionRepository &versions() const { return m_versions; } // the kept versions (issue 15)
 
 private:
     std::optional<Deployment> findWhere(const QString &column, const QString &value) const;
@@ -68,6 +73,7 @@ private:
     WriteResult failedWrite() const; // Failed, or Full when lastError() says the disk is full
 
     Database &m_db;
+    VersionRepository m_versions;
     mutable QString m_lastError;
 };
 

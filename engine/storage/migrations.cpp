@@ -172,11 +172,44 @@ Migration signInCodes()
             }};
 }
 
+// Version 6: kept versions (issue 15). A version was only the file list being served; now the last N of every
+// deployment stay, each with the metadata that went with its content, so that any of them can be served again.
+// number counts a deployment's versions from 1; the one version a deployment had so far becomes its number 1, with
+// the deployment's current metadata.
+Migration keptVersions()
+{
+    return {6,
+        {
+            u"ALTER TABLE versions ADD COLUMN number INTEGER NOT NULL DEFAULT 1"_s,
+            u"ALTER TABLE versions ADD COLUMN storage_type TEXT NOT NULL DEFAULT 'files'"_s,
+            u"ALTER TABLE versions ADD COLUMN is_spa INTEGER NOT NULL DEFAULT 0"_s,
+            u"ALTER TABLE versions ADD COLUMN title TEXT NOT NULL DEFAULT ''"_s,
+            u"ALTER TABLE versions ADD COLUMN title_is_custom INTEGER NOT NULL DEFAULT 0"_s,
+            u"ALTER TABLE versions ADD COLUMN document_title TEXT NOT NULL DEFAULT ''"_s,
+            u"ALTER TABLE versions ADD COLUMN description TEXT"_s,
+            u"ALTER TABLE versions ADD COLUMN favicon TEXT NOT NULL DEFAULT ''"_s,
+            u"ALTER TABLE versions ADD COLUMN og_image TEXT NOT NULL DEFAULT ''"_s,
+            uR"(UPDATE versions SET
+                        storage_type = (SELECT d.storage_type FROM deployments d WHERE d.id = versions.deployment_id),
+                        is_spa = (SELECT d.is_spa FROM deployments d WHERE d.id = versions.deployment_id),
+                        title = (SELECT d.title FROM deployments d WHERE d.id = versions.deployment_id),
+                        title_is_custom = (SELECT COALESCE(d.title_is_custom, 1) FROM deployments d
+                                           WHERE d.id = versions.deployment_id),
+                        document_title = (SELECT d.document_title FROM deployments d
+                                          WHERE d.id = versions.deployment_id),
+                        description = (SELECT d.description FROM deployments d WHERE d.id = versions.deployment_id),
+                        favicon = (SELECT d.favicon FROM deployments d WHERE d.id = versions.deployment_id),
+                        og_image = (SELECT d.og_image FROM deployments d WHERE d.id = versions.deployment_id)
+                    WHERE EXISTS (SELECT 1 FROM deployments d WHERE d.id = versions.deployment_id))"_s,
+            u"CREATE UNIQUE INDEX versions_number ON versions(deployment_id, number)"_s,
+        }};
+}
+
 } // namespace
 
 QList<Migration> builtInMigrations()
 {
-    return {initialSchema(), siteEndpoints(), signIn(), signInCodes(), titleSource()};
+    return {initialSchema(), siteEndpoints(), signIn(), signInCodes(), titleSource(), keptVersions()};
 }
 
 } // namespace berth

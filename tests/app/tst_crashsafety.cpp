@@ -29,7 +29,7 @@ class TestCrashSafety : public QObject
     }
 
 private Q_SLOTS:
-    void initTestCase() { BerthdProcess::setProgram(QStringLiteral(BERTHD_FAULTS_PATH)); }
+    void init() { BerthdProcess::setProgram(QStringLiteral(BERTHD_FAULTS_PATH)); }
 
     void killedDeployLeavesTheOldVersion()
     {
@@ -98,6 +98,66 @@ private Q_SLOTS:
         QCOMPARE(client.api("POST", u"/deploy"_s, key, site).status, 200);
         QCOMPARE(client.site(u"no-faults"_s).body, QByteArray("ok"));
         BerthdProcess::setProgram(QStringLiteral(BERTHD_FAULTS_PATH));
+    }
+
+    // A rollback killed before its commit leaves the version that was live; killed right after it, the version
+    // rolled back to. Either way one version is served whole (issue 15).
+    void killedRollbackLeavesOneWholeVersion()
+    {
+        QTemporaryDir dir;
+        const QByteArray key =
+            BerthdProcess::run({u"key"_s, u"create"_s, u"--data-dir"_s, dir.path()}).out.trimmed();
+        QVERIFY(key.startsWith("bk_"));
+        const QJsonObject v1{{u"slug"_s, u"roll-crash"_s},
+                             {u"files"_s, QJsonArray{QJsonObject{{u"path"_s, u"index.html"_s}, {u"content"_s, u"v1"_s}},
+                                                     QJsonObject{{u"path"_s, u"a.css"_s}, {u"content"_s, u"a1"_s}}}}};
+        const QJsonObject v2{{u"files"_s, QJsonArray{QJsonObject{{u"path"_s, u"index.html"_s}, {u"content"_s, u"v2"_s}},
+                                                     QJsonObject{{u"path"_s, u"b.css"_s}, {u"content"_s, u"b2"_s}}}}};
+        QString id;
+        {
+            BerthdProcess server(dir.path());
+            QVERIFY(server.start());
+            HttpTestClient client(server.port());
+            const auto created = client.api("POST", u"/deploy"_s, key, v1);
+            QCOMPARE(created.status, 200);
+            id = created.json()[u"id"_s].toString();
+            QCOMPARE(client.api("PUT", u"/deploy/"_s + id, key, v2).status, 200);
+        }
+        const auto killedAt = [&](const QString &point) {
+            QProcessEnvironment environment = QProcessEnvironment::systemEnvironment();
+            environment.insert(u"BERTH_FAULT_POINT"_s, point);
+            BerthdProcess server(dir.path());
+            if (!server.start(environment))
+                return false;
+            HttpTestClient client(server.port());
+            const auto interrupted =
+                client.api("POST", u"/deploy/%1/rollback"_s.arg(id), key, QJsonObject{{u"version"_s, 1}});
+            return interrupted.status == 0 && server.waitForExit(10000)
+                && server.process().exitStatus() == QProcess::CrashExit;
+        };
+        const auto versionsAfterRestart = [&](QByteArray *index, QByteArray *a, QByteArray *b) {
+            BerthdProcess server(dir.path());
+            if (!server.start())
+                return -1;
+            HttpTestClient client(server.port());
+            *index = client.site(u"roll-crash"_s).body;
+            *a = client.site(u"roll-crash"_s, u"/a.css"_s).body;
+            *b = client.site(u"roll-crash"_s, u"/b.css"_s).body;
+            return int(client.api("GET", u"/deploy/%1/versions"_s.arg(id), key).json()[u"versions"_s].toArray().size());
+        };
+
+        QByteArray index, a, b;
+        QVERIFY(killedAt(u"before-rollback-commit"_s));
+        QCOMPARE(versionsAfterRestart(&index, &a, &b), 2);
+        QCOMPARE(index, QByteArray("v2")); // version 2, whole
+        QCOMPARE(b, QByteArray("b2"));
+        QVERIFY(a.isEmpty() || !a.contains("a1"));
+
+        QVERIFY(killedAt(u"after-rollback-commit"_s));
+        QCOMPARE(versionsAfterRestart(&index, &a, &b), 3);
+        QCOMPARE(index, QByteArray("v1")); // version 1 again, whole
+        QCOMPARE(a, QByteArray("a1"));
+        QVERIFY(b.isEmpty() || !b.contains("b2"));
     }
 };
 

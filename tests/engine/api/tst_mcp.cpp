@@ -80,7 +80,7 @@ private Q_SLOTS:
             = post({{u"jsonrpc"_s, u"2.0"_s}, {u"id"_s, 3}, {u"method"_s, u"tools/list"_s}}, m_userKey, session)
                   .json()[u"result"_s][u"tools"_s]
                   .toArray();
-        QCOMPARE(tools.size(), 14);
+        QCOMPARE(tools.size(), 16);
         for (const QJsonValue &tool : tools) {
             QCOMPARE(tool[u"inputSchema"_s][u"type"_s].toString(), u"object"_s);
             QCOMPARE(tool[u"outputSchema"_s][u"type"_s].toString(), u"object"_s);
@@ -88,6 +88,26 @@ private Q_SLOTS:
             // Output schemas stand alone: no reference into the OpenAPI document is left.
             QVERIFY(!QJsonDocument(tool.toObject()).toJson().contains("$ref"));
         }
+    }
+
+    void versionsAndRollbackAreTools()
+    {
+        const QByteArray session = open(m_userKey);
+        const QString id = callTool(m_userKey, session, u"deploy"_s,
+            {{u"html"_s, u"<p>first</p>"_s}, {u"slug"_s, u"mcp-versions"_s}})[u"structuredContent"_s][u"id"_s]
+                               .toString();
+        QVERIFY(!id.isEmpty());
+        QCOMPARE(callTool(m_userKey, session, u"update"_s, {{u"id"_s, id}, {u"html"_s, u"<p>second</p>"_s}})
+                     .value(u"isError"_s),
+            QJsonValue(false));
+        const QJsonArray versions
+            = callTool(m_userKey, session, u"list_versions"_s, {{u"id"_s, id}})[u"structuredContent"_s][u"versions"_s]
+                  .toArray();
+        QCOMPARE(versions.size(), 2);
+        QCOMPARE(versions.at(1)[u"version"_s].toInt(), 1);
+        QCOMPARE(callTool(m_userKey, session, u"rollback"_s, {{u"id"_s, id}, {u"version"_s, 1}}).value(u"isError"_s),
+            QJsonValue(false));
+        QVERIFY(m_fixture.client().site(u"mcp-versions"_s).body.contains("<p>first</p>"));
     }
 
     void callsAnswerAsTheApiDoes()

@@ -107,6 +107,7 @@ private Q_SLOTS:
 
     void updatesAndDeletionsRemoveExactlyTheUnreferenced()
     {
+        m_service->setVersionsKept(1); // only the served version: a replaced one goes at once (kept ones: below)
         const QString a = create({upload(u"index.html"_s, "shared"), upload(u"a.txt"_s, "a1")});
         const QString b = create({upload(u"index.html"_s, "shared"), upload(u"b.txt"_s, "b1")});
         QVERIFY(!a.isEmpty() && !b.isEmpty());
@@ -124,6 +125,31 @@ private Q_SLOTS:
             blobsOnDisk(m_blobs->rootDir()), (QSet<QByteArray> {BlobStore::hashOf("shared"), BlobStore::hashOf("b1")}));
         QCOMPARE(m_service->get(m_owner, b).value().id, b);
         QVERIFY(m_service->remove(m_owner, b));
+        QVERIFY(blobsOnDisk(m_blobs->rootDir()).isEmpty());
+    }
+
+    void keptVersionsHoldTheirBlobsUntilPruned()
+    {
+        m_service->setVersionsKept(2);
+        const QString a = create({upload(u"index.html"_s, "shared"), upload(u"a.txt"_s, "a1")});
+        QVERIFY(!a.isEmpty());
+        QVERIFY(replace(a, {upload(u"index.html"_s, "shared"), upload(u"a.txt"_s, "a2")}));
+        // Version 1 is kept: a1 is live for the collector.
+        QCOMPARE(blobsOnDisk(m_blobs->rootDir()),
+            (QSet<QByteArray> {BlobStore::hashOf("shared"), BlobStore::hashOf("a1"), BlobStore::hashOf("a2")}));
+        QVERIFY(replace(a, {upload(u"index.html"_s, "shared"), upload(u"a.txt"_s, "a3")}));
+        // Version 1 is pruned with its blob; "shared" stays, versions 2 and 3 name it.
+        QCOMPARE(blobsOnDisk(m_blobs->rootDir()),
+            (QSet<QByteArray> {BlobStore::hashOf("shared"), BlobStore::hashOf("a2"), BlobStore::hashOf("a3")}));
+        // A rollback to version 2 makes version 4 (2's files) and keeps 3: version 2 goes, but its blobs are 4's.
+        QVERIFY(m_service->rollback(m_owner, a, 2));
+        QCOMPARE(blobsOnDisk(m_blobs->rootDir()),
+            (QSet<QByteArray> {BlobStore::hashOf("shared"), BlobStore::hashOf("a2"), BlobStore::hashOf("a3")}));
+        QVERIFY(replace(a, {upload(u"index.html"_s, "shared"), upload(u"a.txt"_s, "a5")}));
+        QCOMPARE(blobsOnDisk(m_blobs->rootDir()),
+            (QSet<QByteArray> {BlobStore::hashOf("shared"), BlobStore::hashOf("a2"), BlobStore::hashOf("a5")}));
+        // Deleting the deployment releases the blobs of every kept version.
+        QVERIFY(m_service->remove(m_owner, a));
         QVERIFY(blobsOnDisk(m_blobs->rootDir()).isEmpty());
     }
 

@@ -1,0 +1,48 @@
+#pragma once
+
+#include "deployment.h"
+
+#include <QHash>
+#include <QList>
+#include <QString>
+#include <optional>
+
+class QSqlDatabase;
+
+namespace berth {
+
+class Database;
+
+// The kept versions of deployments (issue 15): what the History view lists, what a rollback serves again, and which
+// blobs a user's deployments hold (for uploads that name content by its hash). The writes that go with a deploy run
+// inside DeploymentRepository's transaction through the static helpers. Used only on the thread that opened the
+// Database.
+class VersionRepository final
+{
+    Q_DISABLE_COPY_MOVE(VersionRepository)
+public:
+    explicit VersionRepository(Database &db);
+
+    QList<StoredVersion> list(const QString &deploymentId) const; // newest first; empty on failure too
+    std::optional<StoredVersion> find(const QString &deploymentId, int number) const;
+    // Of these blobs, the ones some version of one of userId's deployments references, with their sizes. nullopt
+    // when a query failed. Only this user's rows count: knowing a hash must never give access to another's content.
+    std::optional<QHash<QByteArray, qint64>> heldBy(const QString &userId, const QList<QByteArray> &blobs) const;
+    QString lastError() const;
+
+    // Inside an open transaction: a new version of deployment (its metadata, the next number) with these files.
+    static bool write(QSqlDatabase &connection, const Deployment &deployment, const QList<StoredFile> &files,
+        qint64 *versionId, QString *error);
+    // Inside an open transaction: the served version takes deployment's metadata (an update without content).
+    static bool amend(QSqlDatabase &connection, const Deployment &deployment, qint64 versionId, QString *error);
+    // Inside an open transaction: deletes all but the newest keep versions of a deployment (the served one always
+    // stays); the blobs their files named are added to *released (they may still be referenced elsewhere).
+    static bool prune(QSqlDatabase &connection, const QString &deploymentId, int keep, qint64 servedId,
+        QList<QByteArray> *released, QString *error);
+
+private:
+    Database &m_db;
+    mutable QString m_lastError;
+};
+
+} // namespace berth
