@@ -1,39 +1,39 @@
 #include "engine.h"
 
-#include "hostdispatcher.h"
 #include "api/apirouter.h"
 #include "api/authcontroller.h"
-#include "api/keyscontroller.h"
 #include "api/counterscontroller.h"
-#include "api/submissionscontroller.h"
 #include "api/deploymentscontroller.h"
-#include "api/versionscontroller.h"
-#include "api/statuscontroller.h"
+#include "api/keyscontroller.h"
+#include "api/mcpcontroller.h"
 #include "api/mecontroller.h"
 #include "api/openapicontroller.h"
-#include "api/mcpcontroller.h"
-#include "domain/usagereport.h"
+#include "api/statuscontroller.h"
+#include "api/submissionscontroller.h"
+#include "api/versionscontroller.h"
 #include "domain/accesscontrol.h"
 #include "domain/accountservice.h"
 #include "domain/agentservice.h"
 #include "domain/clock.h"
 #include "domain/counterservice.h"
 #include "domain/deploymentservice.h"
-#include "domain/plantable.h"
 #include "domain/otpservice.h"
 #include "domain/plansettings.h"
+#include "domain/plantable.h"
 #include "domain/randomid.h"
 #include "domain/ratelimiter.h"
 #include "domain/signinpolicy.h"
 #include "domain/siteaddresses.h"
-#include "domain/smtpmailer.h"
 #include "domain/sitetable.h"
+#include "domain/smtpmailer.h"
 #include "domain/submissionservice.h"
+#include "domain/usagereport.h"
+#include "hostdispatcher.h"
 #include "http/httpservice.h"
 #include "http/tlscredentials.h"
 #include "lan/lanservice.h"
-#include "site/privategate.h"
 #include "site/builtinendpoints.h"
+#include "site/privategate.h"
 #include "site/siteserver.h"
 #include "storage/agentclaimrepository.h"
 #include "storage/allowlistrepository.h"
@@ -94,7 +94,7 @@ struct Engine::Parts
         , planSettings(settingsRepository, plans)
         , otp(database, signInRequestRepository, signInPolicy, accounts, mailer, clock)
         , agents(database, userRepository, keyRepository, agentClaimRepository, deploymentRepository, accounts, plans,
-                 clock)
+              clock)
         , usage(deploymentRepository, submissionRepository, counterRepository, plans, clock)
         , router(accounts, rateLimiter, settings.apiRequestsPerMinute, settings.trustedProxies)
         , statusController(addresses)
@@ -318,8 +318,8 @@ bool Engine::start(QString *error)
     // Behind a TLS proxy every request is HTTPS to the browser. With TLS here each request says so itself
     // (HttpRequest::secure): a plain-HTTP visitor must not get a cookie its browser would drop.
     m_parts->privateGate.setSecureCookies(m_parts->addresses.isHttps() && !tls);
-    m_parts->lan.attach(
-        *m_parts->http, m_parts->dispatcher, m_parts->dispatcher, m_settings.listenAddress, m_parts->http->serverPort());
+    m_parts->lan.attach(*m_parts->http, m_parts->dispatcher, m_parts->dispatcher, m_settings.listenAddress,
+        m_parts->http->serverPort());
     m_parts->lan.setEnabled(m_settings.lanSharing);
     return true;
 }
@@ -368,21 +368,69 @@ int Engine::servingThreads() const
     return m_parts->http ? m_parts->http->servingThreads() : 0;
 }
 
-QString Engine::dataDir() const { return m_settings.dataDir; }
-const SiteAddresses &Engine::addresses() const { return m_parts->addresses; }
-std::optional<QString> Engine::ownerFirstKey() const { return m_parts->ownerFirstKey; }
-AccountService &Engine::accounts() { return m_parts->accounts; }
-DeploymentService &Engine::deployments() { return m_parts->deployments; }
-SubmissionService &Engine::submissions() { return m_parts->submissions; }
-CounterService &Engine::counters() { return m_parts->counters; }
-const SiteTable &Engine::sites() const { return m_parts->siteTable; }
-const PlanTable &Engine::plans() const { return m_parts->plans; }
-AgentService &Engine::agents() { return m_parts->agents; }
-OtpService &Engine::signIns() { return m_parts->otp; }
-SignInPolicy &Engine::signInPolicy() { return m_parts->signInPolicy; }
-PlanSettings &Engine::planSettings() { return m_parts->planSettings; }
-const ApiRouter &Engine::apiRouter() const { return m_parts->router; }
-LanService &Engine::lan() { return m_parts->lan; }
-const LanService &Engine::lan() const { return m_parts->lan; }
+QString Engine::dataDir() const
+{
+    return m_settings.dataDir;
+}
+const SiteAddresses &Engine::addresses() const
+{
+    return m_parts->addresses;
+}
+std::optional<QString> Engine::ownerFirstKey() const
+{
+    return m_parts->ownerFirstKey;
+}
+AccountService &Engine::accounts()
+{
+    return m_parts->accounts;
+}
+DeploymentService &Engine::deployments()
+{
+    return m_parts->deployments;
+}
+SubmissionService &Engine::submissions()
+{
+    return m_parts->submissions;
+}
+CounterService &Engine::counters()
+{
+    return m_parts->counters;
+}
+const SiteTable &Engine::sites() const
+{
+    return m_parts->siteTable;
+}
+const PlanTable &Engine::plans() const
+{
+    return m_parts->plans;
+}
+AgentService &Engine::agents()
+{
+    return m_parts->agents;
+}
+OtpService &Engine::signIns()
+{
+    return m_parts->otp;
+}
+SignInPolicy &Engine::signInPolicy()
+{
+    return m_parts->signInPolicy;
+}
+PlanSettings &Engine::planSettings()
+{
+    return m_parts->planSettings;
+}
+const ApiRouter &Engine::apiRouter() const
+{
+    return m_parts->router;
+}
+LanService &Engine::lan()
+{
+    return m_parts->lan;
+}
+const LanService &Engine::lan() const
+{
+    return m_parts->lan;
+}
 
 } // namespace berth

@@ -59,10 +59,10 @@ public:
     const PlanTable &plans() const;
 
     // Signing in, for the owner's controls (dashboard, berthd):
-    AgentService &agents();           // agent identities and claims; emits agentClaimed
-    OtpService &signIns();            // sign-in codes: pending requests (codes to relay); emits requestsChanged
-    SignInPolicy &signInPolicy();     // sign-ups open or closed, the allow-list, agent sessions, SMTP
-    PlanSettings &planSettings();     // changes to plans() that persist
+    AgentService &agents(); // agent identities and claims; emits agentClaimed
+    OtpService &signIns(); // sign-in codes: pending requests (codes to relay); emits requestsChanged
+    SignInPolicy &signInPolicy(); // sign-ups open or closed, the allow-list, agent sessions, SMTP
+    PlanSettings &planSettings(); // changes to plans() that persist
     // How many versions each deployment keeps (issue 15; default 10): an owner setting that persists. Versions over
     // the count go at the next deploy of their deployment. False for a count under 1 or when it cannot be stored.
     bool setVersionsKept(int count);

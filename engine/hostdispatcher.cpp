@@ -12,7 +12,6 @@ using namespace Qt::StringLiterals;
 
 namespace berth {
 
-
 HostDispatcher::HostDispatcher(
     const SiteAddresses &addresses, ApiRouter &api, SiteServer &sites, QObject *engineContext)
     : m_addresses(addresses)

@@ -6,7 +6,7 @@ namespace berth {
 
 long raiseOpenFileLimit()
 {
-    rlimit limit{};
+    rlimit limit {};
     if (getrlimit(RLIMIT_NOFILE, &limit) != 0)
         return 0;
     if (limit.rlim_cur < limit.rlim_max) {

@@ -2,13 +2,13 @@
 
 #include "actionmaker.h"
 #include "appsettings.h"
-#include "historydialog.h"
-#include "livefolders.h"
 #include "deploymenttablemodel.h"
 #include "domain/deploymentservice.h"
 #include "editdetailsdialog.h"
 #include "engine.h"
 #include "errortext.h"
+#include "historydialog.h"
+#include "livefolders.h"
 #include "prompter.h"
 #include "protectiondialog.h"
 #include "publishdialog.h"
@@ -82,9 +82,9 @@ DeploymentActions::DeploymentActions(const DashboardContext &context, Deployment
     connect(liveAction, &QAction::triggered, this, [this](bool live) {
         const auto deployment = current();
         if (deployment && m_live->setLive(deployment->id, live))
-            Q_EMIT statusMessage(live ? tr("%1 follows its folder: changes are published as they are saved")
-                                            .arg(deployment->slug)
-                                      : tr("%1 no longer follows its folder").arg(deployment->slug));
+            Q_EMIT statusMessage(live
+                    ? tr("%1 follows its folder: changes are published as they are saved").arg(deployment->slug)
+                    : tr("%1 no longer follows its folder").arg(deployment->slug));
         updateActions();
     });
     connect(historyAction, &QAction::triggered, this, [this] {
@@ -286,8 +286,8 @@ void DeploymentActions::replaceShareLink()
             return;
         }
         QGuiApplication::clipboard()->setText(m_model.shareUrlOf(result.value()));
-        Q_EMIT statusMessage(tr("%1 has a new share link (copied); the old one no longer works.")
-                                 .arg(result.value().slug));
+        Q_EMIT statusMessage(
+            tr("%1 has a new share link (copied); the old one no longer works.").arg(result.value().slug));
     });
     watcher->setFuture(m_context.engine.deployments().update(m_context.owner, deployment->id, std::move(request)));
 }

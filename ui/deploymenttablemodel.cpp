@@ -33,7 +33,8 @@ void DeploymentTableModel::setLan(const LanService *lan)
     m_lan = lan;
     connect(lan, &LanService::changed, this, [this] {
         if (!m_rows.isEmpty())
-            Q_EMIT dataChanged(index(0, 0), index(int(m_rows.size()) - 1, ColumnCount - 1), {Qt::ToolTipRole, LanUrlsRole});
+            Q_EMIT dataChanged(
+                index(0, 0), index(int(m_rows.size()) - 1, ColumnCount - 1), {Qt::ToolTipRole, LanUrlsRole});
     });
 }
 

@@ -1,11 +1,10 @@
 #pragma once
 
-#include <QHash>
-
 #include "storage/deployment.h"
 #include "storage/user.h"
 
 #include <QAbstractTableModel>
+#include <QHash>
 #include <optional>
 
 namespace berth {

@@ -1,8 +1,8 @@
 #include "folderpackager.h"
 
+#include "domain/deploymentlimits.h"
 #include "domain/filepath.h"
 #include "domain/folderfiles.h"
-#include "domain/deploymentlimits.h"
 #include "domain/mimetypes.h"
 
 #include <QDir>

@@ -1,7 +1,7 @@
 #pragma once
 
-#include "dashboardcontext.h"
 #include "core/error.h"
+#include "dashboardcontext.h"
 #include "storage/deployment.h"
 
 #include <QDialog>

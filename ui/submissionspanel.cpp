@@ -2,8 +2,8 @@
 
 #include "actionbutton.h"
 #include "actionmaker.h"
-#include "domain/submissionscsv.h"
 #include "datatableview.h"
+#include "domain/submissionscsv.h"
 #include "domain/submissionservice.h"
 #include "engine.h"
 #include "errortext.h"
@@ -185,7 +185,8 @@ void SubmissionsPanel::deleteSelected()
         const auto result = m_context.engine.submissions().remove(m_context.owner, m_deploymentId, id);
         if (result)
             ++deleted;
-        else if (result.error().code != Error::Code::SubmissionNotFound) // else already gone (the API, the stored limit)
+        else if (result.error().code
+            != Error::Code::SubmissionNotFound) // else already gone (the API, the stored limit)
             failure = ErrorText::describe(result.error());
     }
     if (deleted < ids.size())

@@ -116,8 +116,8 @@ int main(int argc, char *argv[])
     // Quit stops serving gracefully (requests in progress, an agent's deploy say, are answered first), then the event
     // loop ends and the window and the engine go.
     QObject::connect(
-        &window, &berth::MainWindow::readyToQuit, &engine,
-        [&engine] { engine.stop([] { QCoreApplication::quit(); }); }, Qt::QueuedConnection);
+        &window, &berth::MainWindow::readyToQuit, &engine, [&engine] { engine.stop([] { QCoreApplication::quit(); }); },
+        Qt::QueuedConnection);
     QObject::connect(
         startup.channel(), &berth::InstanceChannel::raiseRequested, &window, &berth::MainWindow::bringToFront);
     window.show();

@@ -58,9 +58,9 @@ std::optional<int> runAdminCommand(const QStringList &arguments)
             continue;
         known = true;
         if (!command.name)
-            return command.run(QStringList{program} + arguments.mid(2));
+            return command.run(QStringList {program} + arguments.mid(2));
         if (name == QLatin1String(command.name))
-            return command.run(QStringList{program} + arguments.mid(3));
+            return command.run(QStringList {program} + arguments.mid(3));
         names.append(QLatin1String(command.name));
     }
     if (!known || (group == u"key" && name == u"create"))
@@ -73,8 +73,8 @@ std::optional<int> runAdminCommand(const QStringList &arguments)
         return ExitOk;
     }
     const QString message = name.isEmpty() || name.startsWith(u'-')
-            ? u"'%1' needs a subcommand: %2"_s.arg(group, names.join(u", "_s))
-            : u"unknown %1 subcommand '%2'"_s.arg(group, name);
+        ? u"'%1' needs a subcommand: %2"_s.arg(group, names.join(u", "_s))
+        : u"unknown %1 subcommand '%2'"_s.arg(group, name);
     return Cli::usageError(message, QString());
 }
 

@@ -1,7 +1,7 @@
 #include "cli.h"
 
-#include "engine.h"
 #include "core/error.h"
+#include "engine.h"
 
 using namespace Qt::StringLiterals;
 
@@ -42,13 +42,12 @@ int refusal(const Error &error, const QString &command)
 const QCommandLineOption &dataDirOption()
 {
     static const QCommandLineOption option(
-        u"data-dir"_s, u"Where the database and files live (default: %1)."_s.arg(u"~/.local/share/berth"_s),
-        u"DIR"_s);
+        u"data-dir"_s, u"Where the database and files live (default: %1)."_s.arg(u"~/.local/share/berth"_s), u"DIR"_s);
     return option;
 }
 
 std::optional<int> parse(QCommandLineParser &parser, const QStringList &arguments, const Command &command,
-                         const QList<QCommandLineOption> &options)
+    const QList<QCommandLineOption> &options)
 {
     parser.setApplicationDescription(command.description);
     parser.addHelpOption();
@@ -69,8 +68,8 @@ std::optional<int> parse(QCommandLineParser &parser, const QStringList &argument
     if (count < command.minArguments)
         return usageError(u"'%1' needs %2"_s.arg(command.name, command.arguments), command.name);
     if (count > command.maxArguments)
-        return usageError(u"unexpected argument '%1'"_s.arg(parser.positionalArguments().at(command.maxArguments)),
-                          command.name);
+        return usageError(
+            u"unexpected argument '%1'"_s.arg(parser.positionalArguments().at(command.maxArguments)), command.name);
     return std::nullopt;
 }
 
@@ -96,7 +95,7 @@ std::unique_ptr<Engine> openEngine(const QCommandLineParser &parser)
 }
 
 int run(const QStringList &arguments, const Command &command, const Action &action,
-        const QList<QCommandLineOption> &options, const Check &check)
+    const QList<QCommandLineOption> &options, const Check &check)
 {
     QCommandLineParser parser;
     if (const auto exit = parse(parser, arguments, command, options))

@@ -6,7 +6,6 @@
 #include <QCommandLineParser>
 #include <QStringList>
 #include <QTextStream>
-
 #include <functional>
 #include <memory>
 #include <optional>
@@ -35,8 +34,8 @@ const QCommandLineOption &dataDirOption();
 // One administration subcommand: "users plan", its positional arguments and what it does.
 struct Command
 {
-    QString name;        // e.g. "users plan"
-    QString arguments;   // e.g. "USER PLAN", for the help's usage line
+    QString name; // e.g. "users plan"
+    QString arguments; // e.g. "USER PLAN", for the help's usage line
     QString description;
     int minArguments = 0;
     int maxArguments = 0;
@@ -45,7 +44,7 @@ struct Command
 // Parses `arguments` (the program name first) for the command with --help, --data-dir and `options`. Returns an
 // exit code when there is nothing more to do (help printed, bad usage); nullopt when the command should run.
 std::optional<int> parse(QCommandLineParser &parser, const QStringList &arguments, const Command &command,
-                         const QList<QCommandLineOption> &options = {});
+    const QList<QCommandLineOption> &options = {});
 
 // The instance at --data-dir, opened without listening; null (the reason printed) when it cannot be opened.
 std::unique_ptr<Engine> openEngine(const QCommandLineParser &parser);
@@ -58,7 +57,7 @@ using Check = std::function<QString(const QCommandLineParser &parser)>;
 // A whole command: parse(), then `check` (a usage error exits with 2 and touches nothing), then openEngine(),
 // then `action`.
 int run(const QStringList &arguments, const Command &command, const Action &action,
-        const QList<QCommandLineOption> &options = {}, const Check &check = {});
+    const QList<QCommandLineOption> &options = {}, const Check &check = {});
 
 // Rows as columns padded to the widest cell; the first row is the header.
 void printTable(const QList<QStringList> &rows);

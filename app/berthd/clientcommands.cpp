@@ -5,8 +5,8 @@
 #include "incrementalupload.h"
 #include "livefolder.h"
 #include "mcpproxy.h"
-#include "qr/qrcode.h"
 #include "prepublish.h"
+#include "qr/qrcode.h"
 #include "sitefolder.h"
 
 #include <QFileInfo>

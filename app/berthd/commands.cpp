@@ -4,21 +4,20 @@
 #include "cli.h"
 #include "clientcommands.h"
 #include "datadirlock.h"
-#include "engine.h"
-#include "listenaddress.h"
-#include "processlimits.h"
-#include "shutdownsignals.h"
-#include "tlsoptions.h"
 #include "domain/accountservice.h"
 #include "domain/plantable.h"
 #include "domain/siteaddresses.h"
 #include "domain/slugrules.h"
+#include "engine.h"
 #include "lan/lanservice.h"
+#include "listenaddress.h"
+#include "processlimits.h"
+#include "shutdownsignals.h"
+#include "tlsoptions.h"
 
 #include <QCommandLineParser>
 #include <QCoreApplication>
 #include <QTextStream>
-
 #include <algorithm>
 
 using namespace Qt::StringLiterals;
@@ -53,49 +52,40 @@ bool isLanName(const QString &name)
 int serve(const QStringList &arguments, const EngineHook &beforeServing)
 {
     QCommandLineParser parser;
-    parser.setApplicationDescription(
-        u"Serve the Berth API and every published site.\n"
-        "Sites are at http://<slug>.<site domain>; the API at the base URL."_s);
+    parser.setApplicationDescription(u"Serve the Berth API and every published site.\n"
+                                     "Sites are at http://<slug>.<site domain>; the API at the base URL."_s);
     parser.addHelpOption();
     parser.addVersionOption();
     const QCommandLineOption listen(u"listen"_s,
-                                    u"Address and port to listen on (default 127.0.0.1:8080; port 0 picks a free one)."_s,
-                                    u"ADDR:PORT"_s, u"127.0.0.1:8080"_s);
-    const QCommandLineOption siteDomain(u"site-domain"_s,
-                                        u"Domain whose subdomains are the sites (default localhost:PORT)."_s,
-                                        u"DOMAIN"_s);
-    const QCommandLineOption baseUrl(u"base-url"_s, u"Public base URL of the API (default http://localhost:PORT)."_s,
-                                     u"URL"_s);
-    const QCommandLineOption trustedProxy(
-        u"trusted-proxy"_s,
+        u"Address and port to listen on (default 127.0.0.1:8080; port 0 picks a free one)."_s, u"ADDR:PORT"_s,
+        u"127.0.0.1:8080"_s);
+    const QCommandLineOption siteDomain(
+        u"site-domain"_s, u"Domain whose subdomains are the sites (default localhost:PORT)."_s, u"DOMAIN"_s);
+    const QCommandLineOption baseUrl(
+        u"base-url"_s, u"Public base URL of the API (default http://localhost:PORT)."_s, u"URL"_s);
+    const QCommandLineOption trustedProxy(u"trusted-proxy"_s,
         u"A reverse proxy whose X-Forwarded-For is believed for per-IP limits (repeatable; default none)."_s,
         u"ADDR"_s);
     const QCommandLineOption apiRate(u"api-rate"_s,
-                                     u"Management API requests per minute per API key (default %1)."_s.arg(
-                                         RateLimits::kDefaultApiRequestsPerMinute),
-                                     u"N"_s);
-    const QCommandLineOption threads(u"threads"_s, u"Threads that serve visitors (default: one per core)."_s,
-                                     u"N"_s);
+        u"Management API requests per minute per API key (default %1)."_s.arg(RateLimits::kDefaultApiRequestsPerMinute),
+        u"N"_s);
+    const QCommandLineOption threads(u"threads"_s, u"Threads that serve visitors (default: one per core)."_s, u"N"_s);
     const QCommandLineOption maxConnections(
         u"max-connections"_s, u"Open connections in all; 50 of them are kept for the API (default 1000)."_s, u"N"_s);
-    const QCommandLineOption perAddress(
-        u"max-connections-per-address"_s,
+    const QCommandLineOption perAddress(u"max-connections-per-address"_s,
         u"Open connections one client address may hold; IPv6 counts per /64 (default 64; 0: no cap)."_s, u"N"_s);
-    const QCommandLineOption stopTimeout(
-        u"stop-timeout"_s,
+    const QCommandLineOption stopTimeout(u"stop-timeout"_s,
         u"On SIGTERM/SIGINT, how long requests in progress may take to finish, in seconds (default 30)."_s,
         u"SECONDS"_s);
-    const QCommandLineOption lan(
-        u"lan"_s,
+    const QCommandLineOption lan(u"lan"_s,
         u"Share on the local network: also listen on this machine's LAN addresses, announce every site as "
         "<slug>.local (mDNS, through Avahi) and give each site its own port."_s);
     const QCommandLineOption sitePorts(
         u"site-ports"_s, u"With --lan: the range of the sites' own ports (default 8100-8199)."_s, u"FIRST-LAST"_s);
     const QCommandLineOption lanName(
         u"lan-name"_s, u"With --lan: the API's mDNS name, announced as NAME.local (default berth)."_s, u"NAME"_s);
-    parser.addOptions(
-        {listen, kDataDir, siteDomain, baseUrl, trustedProxy, apiRate, threads, maxConnections, perAddress,
-         stopTimeout, lan, sitePorts, lanName});
+    parser.addOptions({listen, kDataDir, siteDomain, baseUrl, trustedProxy, apiRate, threads, maxConnections,
+        perAddress, stopTimeout, lan, sitePorts, lanName});
     parser.addOptions(TlsOptions::options());
     if (!parser.parse(arguments))
         return usageError(parser.errorText(), u"serve"_s);
@@ -112,8 +102,8 @@ int serve(const QStringList &arguments, const EngineHook &beforeServing)
 
     EngineSettings settings;
     if (!parseListenAddress(parser.value(listen), &settings.listenAddress, &settings.listenPort))
-        return usageError(u"--listen expects ADDR:PORT, e.g. 127.0.0.1:8080, not '%1'"_s.arg(parser.value(listen)),
-                          u"serve"_s);
+        return usageError(
+            u"--listen expects ADDR:PORT, e.g. 127.0.0.1:8080, not '%1'"_s.arg(parser.value(listen)), u"serve"_s);
     settings.dataDir = parser.value(kDataDir);
     settings.siteDomain = parser.value(siteDomain);
     settings.baseUrl = parser.value(baseUrl);
@@ -201,8 +191,7 @@ int serve(const QStringList &arguments, const EngineHook &beforeServing)
     if (engine.httpsPort() != 0)
         out() << "  HTTPS on port " << engine.httpsPort() << (settings.httpsRedirect ? " (HTTP redirects to it)" : "")
               << "\n";
-    out()
-          << "  API:   " << addresses.baseUrl() << "\n"
+    out() << "  API:   " << addresses.baseUrl() << "\n"
           << "  Sites: " << addresses.siteUrl(u"<slug>"_s) << "\n"
           << "  Data:  " << engine.dataDir() << "\n";
     printLanSharing(engine);
@@ -216,13 +205,12 @@ int serve(const QStringList &arguments, const EngineHook &beforeServing)
 int createKey(const QStringList &arguments)
 {
     QCommandLineParser parser;
-    parser.setApplicationDescription(
-        u"Create an API key and print it alone on standard output.\n"
-        "Without --user the key is the instance owner's."_s);
+    parser.setApplicationDescription(u"Create an API key and print it alone on standard output.\n"
+                                     "Without --user the key is the instance owner's."_s);
     parser.addHelpOption();
     const QCommandLineOption user(u"user"_s, u"Email of the user; created when missing."_s, u"EMAIL"_s);
-    const QCommandLineOption plan(u"plan"_s, u"Plan of a newly created user: agent, free or pro (default free)."_s,
-                                  u"PLAN"_s, u"free"_s);
+    const QCommandLineOption plan(
+        u"plan"_s, u"Plan of a newly created user: agent, free or pro (default free)."_s, u"PLAN"_s, u"free"_s);
     const QCommandLineOption label(u"label"_s, u"A label to recognise the key by."_s, u"TEXT"_s, u"cli"_s);
     parser.addOptions({user, plan, label, kDataDir});
     if (!parser.parse(arguments))
@@ -232,8 +220,8 @@ int createKey(const QStringList &arguments)
         return ExitOk;
     }
     if (!parser.positionalArguments().isEmpty())
-        return usageError(u"unexpected argument '%1'"_s.arg(parser.positionalArguments().constFirst()),
-                          u"key create"_s);
+        return usageError(
+            u"unexpected argument '%1'"_s.arg(parser.positionalArguments().constFirst()), u"key create"_s);
     if (!PlanTable::isPlan(parser.value(plan)))
         return usageError(u"--plan must be agent, free or pro"_s, u"key create"_s);
     if (parser.isSet(plan) && !parser.isSet(user))
@@ -277,10 +265,8 @@ void printOverview()
              "Commands:\n"
              "  serve               Serve the API and every site (the default).\n"
              "  key create          Create an API key and print it.\n"
-          << adminCommandsOverview()
-          << "\nTalking to a running instance (--url, key from BERTH_API_KEY):\n"
-          << clientCommandsOverview()
-          << "\nRun 'berthd <command> --help' for a command's options.\n";
+          << adminCommandsOverview() << "\nTalking to a running instance (--url, key from BERTH_API_KEY):\n"
+          << clientCommandsOverview() << "\nRun 'berthd <command> --help' for a command's options.\n";
 }
 
 } // namespace
@@ -292,17 +278,17 @@ int runCommand(const QStringList &arguments, const EngineHook &beforeServing)
     const QString first = rest.value(0);
 
     if (first == u"key" && rest.value(1) == u"create")
-        return createKey(QStringList{program} + rest.mid(2));
+        return createKey(QStringList {program} + rest.mid(2));
     if (const auto exit = runAdminCommand(arguments))
         return *exit;
     if (const auto exit = runClientCommand(arguments))
         return *exit;
     if (first == u"serve")
-        return serve(QStringList{program} + rest.mid(1), beforeServing);
+        return serve(QStringList {program} + rest.mid(1), beforeServing);
     if (first == u"help" || ((first == u"--help" || first == u"-h") && rest.size() == 1)) {
         printOverview();
         out() << "\n";
-        return serve(QStringList{program, u"--help"_s}, beforeServing);
+        return serve(QStringList {program, u"--help"_s}, beforeServing);
     }
     if (!first.isEmpty() && !first.startsWith(u'-'))
         return usageError(u"unknown command '%1'"_s.arg(first), QString());

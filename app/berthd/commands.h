@@ -1,13 +1,17 @@
 #pragma once
 
 #include <QStringList>
-
 #include <functional>
 
 namespace berth {
 
 // Exit codes: 0 success, 1 runtime failure, 2 bad usage.
-enum ExitCode { ExitOk = 0, ExitFailure = 1, ExitUsage = 2 };
+enum ExitCode
+{
+    ExitOk = 0,
+    ExitFailure = 1,
+    ExitUsage = 2
+};
 
 class Engine;
 

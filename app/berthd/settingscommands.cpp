@@ -1,11 +1,11 @@
 #include "settingscommands.h"
 
 #include "cli.h"
-#include "engine.h"
 #include "domain/clock.h"
 #include "domain/otpservice.h"
 #include "domain/plansettings.h"
 #include "domain/signinpolicy.h"
+#include "engine.h"
 
 #include <QFile>
 
@@ -39,18 +39,18 @@ const LimitOption kLimitOptions[] = {
     {"deployments"_L1, "Active deployments per user."_L1, &PlanLimits::deployments},
     {"submissions-per-day"_L1, "Form submissions a deployment accepts per day."_L1, &PlanLimits::submissionsPerDay},
     {"submissions-stored"_L1, "Form submissions kept per deployment (the oldest are pruned)."_L1,
-     &PlanLimits::submissionsStored},
+        &PlanLimits::submissionsStored},
     {"counters"_L1, "Counters per deployment."_L1, &PlanLimits::countersPerDeployment},
 };
 
 void printPlans(const PlanTable &table)
 {
-    QList<QStringList> rows{{u"PLAN"_s, u"DEPLOYMENTS"_s, u"SUBMISSIONS/DAY"_s, u"SUBMISSIONS STORED"_s,
-                             u"COUNTERS"_s}};
+    QList<QStringList> rows {
+        {u"PLAN"_s, u"DEPLOYMENTS"_s, u"SUBMISSIONS/DAY"_s, u"SUBMISSIONS STORED"_s, u"COUNTERS"_s}};
     for (const QString &plan : PlanTable::plans()) {
         const PlanLimits limits = table.limits(plan);
         rows.append({plan, QString::number(limits.deployments), QString::number(limits.submissionsPerDay),
-                     QString::number(limits.submissionsStored), QString::number(limits.countersPerDeployment)});
+            QString::number(limits.submissionsStored), QString::number(limits.countersPerDeployment)});
     }
     Cli::printTable(rows);
 }
@@ -60,40 +60,39 @@ void printPlans(const PlanTable &table)
 int smtpShow(const QStringList &arguments)
 {
     return Cli::run(arguments, {u"smtp show"_s, {}, u"Show how sign-in codes are mailed."_s},
-                    [](const QCommandLineParser &, Engine &engine) {
-                        const SmtpConfig smtp = engine.signInPolicy().smtp();
-                        if (!smtp.isConfigured()) {
-                            Cli::out() << "SMTP is not configured: sign-in codes wait in 'berthd signin-requests' "
-                                          "for you to pass on.\n";
-                            return int(ExitOk);
-                        }
-                        Cli::printTable({{u"host"_s, smtp.host},
-                                         {u"port"_s, QString::number(smtp.port)},
-                                         {u"security"_s, SmtpConfig::securityName(smtp.security)},
-                                         {u"user"_s, smtp.user.isEmpty() ? u"-"_s : smtp.user},
-                                         {u"password"_s, smtp.password.isEmpty() ? u"-"_s : u"(set)"_s},
-                                         {u"from"_s, smtp.from}});
-                        QDateTime when;
-                        if (const QString error = engine.signInPolicy().smtpLastError(&when); !error.isEmpty())
-                            Cli::out() << "\nLast delivery failed at " << isoTimestamp(when) << ": " << error << "\n";
-                        return int(ExitOk);
-                    });
+        [](const QCommandLineParser &, Engine &engine) {
+            const SmtpConfig smtp = engine.signInPolicy().smtp();
+            if (!smtp.isConfigured()) {
+                Cli::out() << "SMTP is not configured: sign-in codes wait in 'berthd signin-requests' "
+                              "for you to pass on.\n";
+                return int(ExitOk);
+            }
+            Cli::printTable({{u"host"_s, smtp.host}, {u"port"_s, QString::number(smtp.port)},
+                {u"security"_s, SmtpConfig::securityName(smtp.security)},
+                {u"user"_s, smtp.user.isEmpty() ? u"-"_s : smtp.user},
+                {u"password"_s, smtp.password.isEmpty() ? u"-"_s : u"(set)"_s}, {u"from"_s, smtp.from}});
+            QDateTime when;
+            if (const QString error = engine.signInPolicy().smtpLastError(&when); !error.isEmpty())
+                Cli::out() << "\nLast delivery failed at " << isoTimestamp(when) << ": " << error << "\n";
+            return int(ExitOk);
+        });
 }
 
 int smtpSet(const QStringList &arguments)
 {
     const QCommandLineOption host(u"host"_s, u"SMTP server (required)."_s, u"HOST"_s);
-    const QCommandLineOption port(u"port"_s, u"Port (default 587 for starttls, 465 for tls, 25 for none)."_s,
-                                  u"PORT"_s);
+    const QCommandLineOption port(
+        u"port"_s, u"Port (default 587 for starttls, 465 for tls, 25 for none)."_s, u"PORT"_s);
     const QCommandLineOption user(u"user"_s, u"User name, when the server wants one."_s, u"USER"_s);
-    const QCommandLineOption password(u"password"_s, u"Password (visible to other local users; prefer "
-                                                     "--password-file)."_s,
-                                      u"PASSWORD"_s);
-    const QCommandLineOption passwordFile(u"password-file"_s, u"Read the password from the first line of FILE."_s,
-                                          u"FILE"_s);
+    const QCommandLineOption password(u"password"_s,
+        u"Password (visible to other local users; prefer "
+        "--password-file)."_s,
+        u"PASSWORD"_s);
+    const QCommandLineOption passwordFile(
+        u"password-file"_s, u"Read the password from the first line of FILE."_s, u"FILE"_s);
     const QCommandLineOption from(u"from"_s, u"Sender address (required)."_s, u"EMAIL"_s);
     const QCommandLineOption tls(u"tls"_s, u"starttls (default), tls or none."_s, u"MODE"_s, u"starttls"_s);
-    const Cli::Command command{u"smtp set"_s, {}, u"Mail sign-in codes through an SMTP server."_s};
+    const Cli::Command command {u"smtp set"_s, {}, u"Mail sign-in codes through an SMTP server."_s};
     const auto action = [&](const QCommandLineParser &parser, Engine &engine) {
         SmtpConfig config;
         config.security = *SmtpConfig::securityFromName(parser.value(tls));
@@ -133,12 +132,12 @@ int smtpSet(const QStringList &arguments)
 int smtpClear(const QStringList &arguments)
 {
     return Cli::run(arguments, {u"smtp clear"_s, {}, u"Stop mailing codes; you relay them instead."_s},
-                    [](const QCommandLineParser &, Engine &engine) {
-                        if (!engine.signInPolicy().clearSmtp())
-                            return Cli::failure(u"could not change the setting"_s);
-                        Cli::out() << "SMTP is off: sign-in codes wait in 'berthd signin-requests'.\n";
-                        return int(ExitOk);
-                    });
+        [](const QCommandLineParser &, Engine &engine) {
+            if (!engine.signInPolicy().clearSmtp())
+                return Cli::failure(u"could not change the setting"_s);
+            Cli::out() << "SMTP is off: sign-in codes wait in 'berthd signin-requests'.\n";
+            return int(ExitOk);
+        });
 }
 
 int smtpTest(const QStringList &arguments)
@@ -160,10 +159,10 @@ int smtpTest(const QStringList &arguments)
 int plansShow(const QStringList &arguments)
 {
     return Cli::run(arguments, {u"plans show"_s, {}, u"Show the limits of each plan."_s},
-                    [](const QCommandLineParser &, Engine &engine) {
-                        printPlans(engine.planSettings().table());
-                        return int(ExitOk);
-                    });
+        [](const QCommandLineParser &, Engine &engine) {
+            printPlans(engine.planSettings().table());
+            return int(ExitOk);
+        });
 }
 
 int plansSet(const QStringList &arguments)
@@ -171,10 +170,10 @@ int plansSet(const QStringList &arguments)
     QList<QCommandLineOption> options;
     for (const LimitOption &limit : kLimitOptions)
         options.append(QCommandLineOption(limit.name, limit.help, u"N"_s));
-    const Cli::Command command{u"plans set"_s, u"PLAN"_s,
-                               u"Change a plan's limits (agent, free or pro). A running server applies them at its "
-                               "next start."_s,
-                               1, 1};
+    const Cli::Command command {u"plans set"_s, u"PLAN"_s,
+        u"Change a plan's limits (agent, free or pro). A running server applies them at its "
+        "next start."_s,
+        1, 1};
     const auto action = [&command](const QCommandLineParser &parser, Engine &engine) {
         const QString plan = parser.positionalArguments().at(0);
         PlanLimits limits = engine.planSettings().table().limits(plan);
@@ -207,11 +206,11 @@ int plansSet(const QStringList &arguments)
 
 int plansReset(const QStringList &arguments)
 {
-    const Cli::Command command{u"plans reset"_s, u"[PLAN]"_s,
-                               u"Put a plan's limits (or every plan's) back to the defaults."_s, 0, 1};
+    const Cli::Command command {
+        u"plans reset"_s, u"[PLAN]"_s, u"Put a plan's limits (or every plan's) back to the defaults."_s, 0, 1};
     const auto action = [&command](const QCommandLineParser &parser, Engine &engine) {
         const QString plan = parser.positionalArguments().value(0);
-        for (const QString &name : plan.isEmpty() ? PlanTable::plans() : QStringList{plan}) {
+        for (const QString &name : plan.isEmpty() ? PlanTable::plans() : QStringList {plan}) {
             if (const auto reset = engine.planSettings().resetLimits(name); !reset)
                 return Cli::refusal(reset.error(), command.name);
         }

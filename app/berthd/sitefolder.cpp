@@ -1,8 +1,8 @@
 #include "sitefolder.h"
 
+#include "domain/deploymentlimits.h"
 #include "domain/filepath.h"
 #include "domain/folderfiles.h"
-#include "domain/deploymentlimits.h"
 #include "domain/mimetypes.h"
 
 #include <QDir>
@@ -36,15 +36,15 @@ Error problem(const QString &message)
 Result<Content> readHtml(const QFileInfo &info)
 {
     if (info.size() > kMaxHtmlBytes)
-        return tooLarge(
-            u"\"%1\" is %2; a single HTML page can be at most %3"_s.arg(info.fileName(), megabytes(info.size()),
-                                                                           limit(kMaxHtmlBytes)));
+        return tooLarge(u"\"%1\" is %2; a single HTML page can be at most %3"_s.arg(
+            info.fileName(), megabytes(info.size()), limit(kMaxHtmlBytes)));
     QFile file(info.absoluteFilePath());
     if (!file.open(QIODevice::ReadOnly))
         return problem(u"\"%1\" could not be read: %2"_s.arg(info.fileName(), file.errorString()));
     const QByteArray bytes = file.read(kMaxHtmlBytes + 1);
     if (bytes.size() > kMaxHtmlBytes)
-        return tooLarge(u"\"%1\" is over %2; a single HTML page can be at most %2"_s.arg(info.fileName(), limit(kMaxHtmlBytes)));
+        return tooLarge(
+            u"\"%1\" is over %2; a single HTML page can be at most %2"_s.arg(info.fileName(), limit(kMaxHtmlBytes)));
     if (bytes.trimmed().isEmpty())
         return problem(u"\"%1\" is empty"_s.arg(info.fileName()));
     Content content;
@@ -69,15 +69,13 @@ std::optional<Error> checkListing(const QList<FolderFile> &entries, const QStrin
         if (FilePath::normalise(entry.relativePath, &pathError).isNull())
             return problem(pathError);
         if (entry.size > kMaxFileBytes)
-            return tooLarge(
-                u"File \"%1\" is %2; each file can be at most %3"_s.arg(entry.relativePath, megabytes(entry.size),
-                                                                          limit(kMaxFileBytes)));
+            return tooLarge(u"File \"%1\" is %2; each file can be at most %3"_s.arg(
+                entry.relativePath, megabytes(entry.size), limit(kMaxFileBytes)));
         total += entry.size;
     }
     if (total > kMaxTotalBytes)
-        return tooLarge(
-            u"\"%1\" holds %2 of files; a site can be at most %3 in total"_s.arg(folder, megabytes(total),
-                                                                                   limit(kMaxTotalBytes)));
+        return tooLarge(u"\"%1\" holds %2 of files; a site can be at most %3 in total"_s.arg(
+            folder, megabytes(total), limit(kMaxTotalBytes)));
     return std::nullopt;
 }
 
@@ -108,7 +106,8 @@ Result<Content> read(const QString &path)
             return problem(u"\"%1\" could not be read: %2"_s.arg(entry.relativePath, file.errorString()));
         const QByteArray bytes = file.read(kMaxFileBytes + 1);
         if (bytes.size() > kMaxFileBytes) // grew since it was listed
-            return tooLarge(u"File \"%1\" is over %2; each file can be at most %2"_s.arg(entry.relativePath, limit(kMaxFileBytes)));
+            return tooLarge(
+                u"File \"%1\" is over %2; each file can be at most %2"_s.arg(entry.relativePath, limit(kMaxFileBytes)));
         const QString normalised = FilePath::normalise(entry.relativePath, nullptr);
         files.append(QJsonObject {{u"path"_s, normalised}, {u"content"_s, QString::fromLatin1(bytes.toBase64())},
             {u"encoding"_s, u"base64"_s}, {u"contentType"_s, QString::fromLatin1(MimeTypes::forPath(normalised))}});

@@ -26,10 +26,10 @@ QString ApiRouter::bodyTooLarge(RouteBody body)
 }
 
 void ApiRouter::add(const QByteArray &method, const QString &pattern, Handler handler, RouteAccess access,
-                    RouteBody body, const RateRule *perAddress)
+    RouteBody body, const RateRule *perAddress)
 {
     m_routes.append({method, pattern.split(u'/', Qt::SkipEmptyParts), std::move(handler), access, body,
-                     perAddress ? std::optional<RateRule>(*perAddress) : std::nullopt});
+        perAddress ? std::optional<RateRule>(*perAddress) : std::nullopt});
 }
 
 BodyLimit ApiRouter::bodyLimit(const QByteArray &method, const QString &path) const

@@ -68,13 +68,14 @@ public:
     static QString bodyTooLarge(RouteBody body);
 
     // trustedProxies: reverse proxies whose X-Forwarded-For names the client of a per-address limit.
-    ApiRouter(AccountService &accounts, RateLimiter &limiter, int requestsPerMinute,
-              QList<QHostAddress> trustedProxies = {});
+    ApiRouter(
+        AccountService &accounts, RateLimiter &limiter, int requestsPerMinute, QList<QHostAddress> trustedProxies = {});
     Q_DISABLE_COPY_MOVE(ApiRouter)
 
     // pattern: "/deploy/:id/slug" — literal segments and ":name" placeholders.
-    void add(const QByteArray &method, const QString &pattern, Handler handler, RouteAccess access = RouteAccess::ApiKey,
-             RouteBody body = RouteBody::Small, const RateRule *perAddress = nullptr);
+    void add(const QByteArray &method, const QString &pattern, Handler handler,
+        RouteAccess access = RouteAccess::ApiKey, RouteBody body = RouteBody::Small,
+        const RateRule *perAddress = nullptr);
     // Every row of a controller's table, answered by that controller.
     template<typename Controller, std::size_t N>
     void addRoutes(Controller *controller, const ControllerRoute<Controller> (&routes)[N])

@@ -1,6 +1,5 @@
 #include "authcontroller.h"
 
-#include "web/apierror.h"
 #include "domain/agentservice.h"
 #include "domain/otpservice.h"
 #include "domain/randomid.h"
@@ -9,9 +8,10 @@
 #include "domain/siteaddresses.h"
 #include "http/clientaddress.h"
 #include "http/formencoding.h"
+#include "web/apierror.h"
+#include "web/builtinpages.h"
 #include "web/jsonbody.h"
 #include "web/ratelimited.h"
-#include "web/builtinpages.h"
 
 #include <QJsonArray>
 #include <QUrlQuery>

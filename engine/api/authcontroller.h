@@ -1,7 +1,6 @@
 #pragma once
 
 #include "apirouter.h"
-
 #include "domain/ratelimits.h"
 
 #include <QHostAddress>
@@ -22,7 +21,7 @@ class AuthController final
 {
 public:
     AuthController(AgentService &agents, OtpService &otp, SignInPolicy &policy, RateLimiter &limiter,
-                   const SiteAddresses &addresses, QList<QHostAddress> trustedProxies);
+        const SiteAddresses &addresses, QList<QHostAddress> trustedProxies);
     Q_DISABLE_COPY_MOVE(AuthController)
 
     void registerRoutes(ApiRouter &router);

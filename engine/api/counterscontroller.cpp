@@ -1,8 +1,8 @@
 #include "counterscontroller.h"
 
-#include "web/apierror.h"
 #include "domain/clock.h"
 #include "domain/counterservice.h"
+#include "web/apierror.h"
 
 #include <QJsonArray>
 
@@ -34,9 +34,8 @@ void CountersController::list(ApiCall &call)
     }
     QJsonArray array;
     for (const Counter &counter : counters.value())
-        array.append(QJsonObject{{u"name"_s, counter.name},
-                                 {u"value"_s, counter.value},
-                                 {u"updated_at"_s, isoTimestamp(counter.updatedAt)}});
+        array.append(QJsonObject {{u"name"_s, counter.name}, {u"value"_s, counter.value},
+            {u"updated_at"_s, isoTimestamp(counter.updatedAt)}});
     call.sink.send(HttpResponse::json(200, {{u"counters"_s, array}}));
 }
 

@@ -1,9 +1,9 @@
 #include "deploymentscontroller.h"
 
-#include "web/apierror.h"
 #include "deploymentjson.h"
-#include "web/jsonbody.h"
 #include "domain/deploymentservice.h"
+#include "web/apierror.h"
+#include "web/jsonbody.h"
 
 #include <QJsonArray>
 
@@ -98,8 +98,8 @@ void DeploymentsController::remove(ApiCall &call)
         call.sink.send(errorResponse(result.error()));
         return;
     }
-    call.sink.send(HttpResponse::json(200, {{u"id"_s, result.value().id},
-                                            {u"message"_s, u"Deployment %1 deleted"_s.arg(result.value().slug)}}));
+    call.sink.send(HttpResponse::json(
+        200, {{u"id"_s, result.value().id}, {u"message"_s, u"Deployment %1 deleted"_s.arg(result.value().slug)}}));
 }
 
 void DeploymentsController::list(ApiCall &call)

@@ -1,8 +1,8 @@
 #include "keyscontroller.h"
 
-#include "web/apierror.h"
 #include "domain/accountservice.h"
 #include "domain/clock.h"
+#include "web/apierror.h"
 #include "web/jsonbody.h"
 
 #include <QJsonArray>

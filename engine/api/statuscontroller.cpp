@@ -28,15 +28,13 @@ void StatusController::status(ApiCall &call)
     const QString signIn = m_addresses.baseUrl() + u"/auth/login"_s;
     const QString sites = m_addresses.siteUrl(u"<slug>"_s);
     if (call.request.header("accept").contains("text/html")) {
-        call.sink.send(BuiltinPages::response(
-            200, u"home"_s, {{u"version"_s, version}, {u"sites"_s, sites}, {u"sign_in"_s, signIn}, {u"api"_s, m_addresses.baseUrl()}}));
+        call.sink.send(BuiltinPages::response(200, u"home"_s,
+            {{u"version"_s, version}, {u"sites"_s, sites}, {u"sign_in"_s, signIn}, {u"api"_s, m_addresses.baseUrl()}}));
         return;
     }
-    call.sink.send(HttpResponse::json(200, {{u"name"_s, u"Berth"_s},
-                                            {u"version"_s, version},
-                                            {u"api"_s, m_addresses.baseUrl()},
-                                            {u"sites"_s, sites},
-                                            {u"sign_in"_s, signIn}}));
+    call.sink.send(HttpResponse::json(200,
+        {{u"name"_s, u"Berth"_s}, {u"version"_s, version}, {u"api"_s, m_addresses.baseUrl()}, {u"sites"_s, sites},
+            {u"sign_in"_s, signIn}}));
 }
 
 } // namespace berth

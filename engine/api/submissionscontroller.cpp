@@ -1,11 +1,11 @@
 #include "submissionscontroller.h"
 
-#include "web/apierror.h"
 #include "domain/clock.h"
 #include "domain/submissionscsv.h"
 #include "domain/submissionservice.h"
 #include "http/formencoding.h"
 #include "storage/orderedjson.h"
+#include "web/apierror.h"
 
 #include <QJsonArray>
 

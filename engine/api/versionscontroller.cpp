@@ -1,9 +1,9 @@
 #include "versionscontroller.h"
 
-#include "web/apierror.h"
 #include "deploymentjson.h"
 #include "domain/clock.h"
 #include "domain/deploymentservice.h"
+#include "web/apierror.h"
 #include "web/jsonbody.h"
 
 #include <QJsonArray>

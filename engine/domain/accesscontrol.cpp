@@ -27,7 +27,8 @@ AccessControl::AccessControl(const Clock &clock)
 
 bool AccessControl::tokenMatches(const Deployment &deployment, const QByteArray &token)
 {
-    return deployment.isProtected && !deployment.shareToken.isEmpty() && constantTimeEquals(deployment.shareToken, token);
+    return deployment.isProtected && !deployment.shareToken.isEmpty()
+        && constantTimeEquals(deployment.shareToken, token);
 }
 
 QByteArray AccessControl::signature(const Deployment &deployment, qint64 expiry) const

@@ -25,7 +25,7 @@ public:
     void setSecret(QByteArray secret) { m_secret = std::move(secret); }
 
     static bool tokenMatches(const Deployment &deployment, const QByteArray &token); // constant time
-    QByteArray issueCookie(const Deployment &deployment) const;                      // the cookie's value
+    QByteArray issueCookie(const Deployment &deployment) const; // the cookie's value
     bool cookieGrantsAccess(const Deployment &deployment, const QByteArray &value) const;
     // The Set-Cookie header value for a site: host-only, HttpOnly, SameSite=Lax, Secure over https.
     QByteArray setCookieHeader(const Deployment &deployment, bool secure) const;

@@ -29,8 +29,8 @@ Error unknownToken()
 } // namespace
 
 AgentService::AgentService(Database &db, UserRepository &users, ApiKeyRepository &keys, AgentClaimRepository &claims,
-                           DeploymentRepository &deployments, AccountService &accounts, const PlanTable &plans,
-                           const Clock &clock, QObject *parent)
+    DeploymentRepository &deployments, AccountService &accounts, const PlanTable &plans, const Clock &clock,
+    QObject *parent)
     : QObject(parent)
     , m_db(db)
     , m_users(users)
@@ -59,44 +59,45 @@ Result<AgentService::Session> AgentService::createSession()
 
     Transaction transaction(m_db.connection());
     if (!transaction.isActive() || !m_users.insert(session.agent))
-        return Error{Error::Kind::Internal, u"Could not create the agent"_s};
+        return Error {Error::Kind::Internal, u"Could not create the agent"_s};
     auto key = m_accounts.createKey(session.agent.id, u"agent"_s);
     if (!key)
         return key.error();
     session.key = std::move(key).value();
-    const AgentClaim claim{session.agent.id, AccountService::hashSecret(session.claimToken.toLatin1()),
-                           session.agent.createdAt, {}, {}};
+    const AgentClaim claim {
+        session.agent.id, AccountService::hashSecret(session.claimToken.toLatin1()), session.agent.createdAt, {}, {}};
     if (!m_claims.insert(claim) || !transaction.commit())
-        return Error{Error::Kind::Internal, u"Could not create the agent"_s};
+        return Error {Error::Kind::Internal, u"Could not create the agent"_s};
     return session;
 }
 
 Result<AgentService::Claimed> AgentService::claim(const User &claimer, const QString &claimToken)
 {
     if (claimer.plan == u"agent")
-        return Error{Error::Kind::Forbidden, u"Sign in with an account to claim an agent"_s};
+        return Error {Error::Kind::Forbidden, u"Sign in with an account to claim an agent"_s};
     if (!looksLikeClaimToken(claimToken))
         return unknownToken();
     const auto claim = m_claims.findByTokenHash(AccountService::hashSecret(claimToken.toLatin1()));
     if (!claim || claim->claimedAt.isValid())
         return unknownToken();
 
-    Claimed claimed{claim->agentId, {}};
+    Claimed claimed {claim->agentId, {}};
     for (const Deployment &deployment : m_deployments.listForUser(claim->agentId))
         claimed.deploymentIds.append(deployment.id);
     const int total = m_deployments.countForUser(claimer.id) + int(claimed.deploymentIds.size());
     if (!claimed.deploymentIds.isEmpty() && total > m_plans.limits(claimer.plan).deployments)
-        return Error{Error::Kind::Forbidden, DeploymentService::limitReachedMessage(), Error::Code::DeploymentLimitReached};
+        return Error {
+            Error::Kind::Forbidden, DeploymentService::limitReachedMessage(), Error::Code::DeploymentLimitReached};
 
     const QDateTime now = m_clock.now();
     Transaction transaction(m_db.connection());
     if (!transaction.isActive() || !m_deployments.reassignAll(claim->agentId, claimer.id)
         || !m_keys.revokeAllForUser(claim->agentId, now))
-        return Error{Error::Kind::Internal, u"Could not claim the agent"_s};
+        return Error {Error::Kind::Internal, u"Could not claim the agent"_s};
     if (!m_claims.markClaimed(claim->agentId, claimer.id, now))
         return unknownToken(); // spent meanwhile (another process)
     if (!transaction.commit())
-        return Error{Error::Kind::Internal, u"Could not claim the agent"_s};
+        return Error {Error::Kind::Internal, u"Could not claim the agent"_s};
     Q_EMIT agentClaimed(claimed.agentId, claimer.id, claimed.deploymentIds);
     return claimed;
 }

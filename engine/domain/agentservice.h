@@ -25,15 +25,15 @@ class AgentService final : public QObject
 
 public:
     AgentService(Database &db, UserRepository &users, ApiKeyRepository &keys, AgentClaimRepository &claims,
-                 DeploymentRepository &deployments, AccountService &accounts, const PlanTable &plans,
-                 const Clock &clock, QObject *parent = nullptr);
+        DeploymentRepository &deployments, AccountService &accounts, const PlanTable &plans, const Clock &clock,
+        QObject *parent = nullptr);
     Q_DISABLE_COPY_MOVE(AgentService)
 
     struct Session
     {
         User agent;
         AccountService::NewKey key; // shown once
-        QString claimToken;         // "clm_" + 40 base62; shown once
+        QString claimToken; // "clm_" + 40 base62; shown once
     };
     // A new agent with its first key and its claim token, in one transaction.
     Result<Session> createSession();

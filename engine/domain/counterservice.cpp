@@ -15,13 +15,13 @@ namespace {
 Error invalidName()
 {
     return {Error::Kind::BadRequest,
-            u"Invalid counter name: use 1 to %1 letters, digits, hyphens or underscores"_s.arg(
-                    CounterService::kMaxNameLength)};
+        u"Invalid counter name: use 1 to %1 letters, digits, hyphens or underscores"_s.arg(
+            CounterService::kMaxNameLength)};
 }
 } // namespace
 
 CounterService::CounterService(CounterRepository &counters, DeploymentRepository &deployments, UserRepository &users,
-                               const PlanTable &plans, const Clock &clock, QObject *parent)
+    const PlanTable &plans, const Clock &clock, QObject *parent)
     : QObject(parent)
     , m_counters(counters)
     , m_deployments(deployments)
@@ -59,11 +59,11 @@ Result<qint64> CounterService::increment(const Deployment &deployment, const QSt
     case CounterRepository::IncrementResult::Ok:
         break;
     case CounterRepository::IncrementResult::LimitReached:
-        return Error{Error::Kind::Forbidden, u"Counter limit reached"_s, Error::Code::CounterLimitReached};
+        return Error {Error::Kind::Forbidden, u"Counter limit reached"_s, Error::Code::CounterLimitReached};
     case CounterRepository::IncrementResult::Full:
         return Error::insufficientStorage();
     case CounterRepository::IncrementResult::Failed:
-        return Error{Error::Kind::Internal, u"Could not update the counter"_s};
+        return Error {Error::Kind::Internal, u"Could not update the counter"_s};
     }
     Q_EMIT counterChanged(deployment.id, name, value);
     return value;
@@ -82,9 +82,9 @@ Result<Counter> CounterService::remove(const User &owner, const QString &deploym
         return owned.error();
     const auto counter = m_counters.find(deploymentId, name);
     if (!counter)
-        return Error{Error::Kind::NotFound, u"Counter not found"_s, Error::Code::CounterNotFound};
+        return Error {Error::Kind::NotFound, u"Counter not found"_s, Error::Code::CounterNotFound};
     if (!m_counters.remove(deploymentId, name))
-        return Error{Error::Kind::Internal, u"Could not delete the counter"_s};
+        return Error {Error::Kind::Internal, u"Could not delete the counter"_s};
     Q_EMIT counterRemoved(deploymentId, name);
     return *counter;
 }

@@ -25,7 +25,7 @@ public:
     static constexpr int kMaxNameLength = 64;
 
     CounterService(CounterRepository &counters, DeploymentRepository &deployments, UserRepository &users,
-                   const PlanTable &plans, const Clock &clock, QObject *parent = nullptr);
+        const PlanTable &plans, const Clock &clock, QObject *parent = nullptr);
 
     // 1 to kMaxNameLength characters of [A-Za-z0-9_-].
     static bool isValidName(const QString &name);

@@ -4,7 +4,6 @@
 #include "plantable.h"
 
 #include <QString>
-
 #include <optional>
 
 namespace berth {

@@ -1,7 +1,7 @@
 #pragma once
 
-#include "deployrequest.h"
 #include "core/error.h"
+#include "deployrequest.h"
 #include "storage/deployment.h"
 #include "storage/user.h"
 

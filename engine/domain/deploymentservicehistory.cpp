@@ -1,8 +1,8 @@
 // DeploymentService's kept versions, rollback and uploads that name content by hash (issue 15), apart from the deploy
 // path so that each can change without the other.
 #include "clock.h"
-#include "deploymentservice.h"
 #include "deploymentlimits.h"
+#include "deploymentservice.h"
 #include "sitetable.h"
 #include "storage/blobstore.h"
 #include "storage/deploymentrepository.h"

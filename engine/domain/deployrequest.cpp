@@ -1,7 +1,7 @@
 #include "deployrequest.h"
 
-#include "domain/filepath.h"
 #include "domain/deploymentlimits.h"
+#include "domain/filepath.h"
 #include "domain/mimetypes.h"
 #include "domain/slugrules.h"
 

@@ -7,14 +7,14 @@
 namespace berth::Gzip {
 
 namespace {
-constexpr qint64 kMinimumSize = 256;  // below this the headers cost more than compression saves
+constexpr qint64 kMinimumSize = 256; // below this the headers cost more than compression saves
 constexpr int kGzipWindowBits = 15 + 16; // zlib: +16 selects the gzip wrapper
 constexpr int kMemLevel = 9;
 } // namespace
 
 QByteArray compress(const QByteArray &data)
 {
-    z_stream stream{};
+    z_stream stream {};
     if (deflateInit2(&stream, Z_BEST_COMPRESSION, Z_DEFLATED, kGzipWindowBits, kMemLevel, Z_DEFAULT_STRATEGY) != Z_OK)
         return {};
     QByteArray out(qsizetype(deflateBound(&stream, uLong(data.size()))), Qt::Uninitialized);

@@ -12,7 +12,7 @@ struct MailMessage
     QString from;
     QString to;
     QString subject; // ASCII
-    QString body;    // plain text, UTF-8 on the wire
+    QString body; // plain text, UTF-8 on the wire
 };
 
 // Sends mail off the calling thread, so that a slow or absent server never holds up a request. An interface so

@@ -1,7 +1,6 @@
 #include "mimetypes.h"
 
 #include <QMimeDatabase>
-
 #include <iterator>
 
 using namespace Qt::StringLiterals;

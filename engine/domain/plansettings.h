@@ -21,7 +21,7 @@ public:
 
     const PlanTable &table() const { return m_plans; }
     Result<PlanLimits> setLimits(const QString &plan, const PlanLimits &limits); // 400 for an unknown plan
-    Result<PlanLimits> resetLimits(const QString &plan);                         // back to Berth's defaults
+    Result<PlanLimits> resetLimits(const QString &plan); // back to Berth's defaults
 
 private:
     bool store();

@@ -1,7 +1,6 @@
 #include "plantable.h"
 
 #include <QJsonValue>
-
 #include <cmath>
 #include <limits>
 

@@ -4,7 +4,6 @@
 #include <QJsonObject>
 #include <QString>
 #include <QStringList>
-
 #include <optional>
 
 namespace berth {
@@ -25,7 +24,8 @@ struct PlanLimits
     friend bool operator!=(const PlanLimits &a, const PlanLimits &b) { return !(a == b); }
 };
 
-// The limits of each plan: Berth's defaults (README, "Plans and limits"), adjustable by the operator (stored as JSON in the settings).
+// The limits of each plan: Berth's defaults (README, "Plans and limits"), adjustable by the operator (stored as JSON in
+// the settings).
 class PlanTable final
 {
 public:

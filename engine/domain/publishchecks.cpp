@@ -1,7 +1,7 @@
 #include "publishchecks.h"
 
-#include "htmlscanner.h"
 #include "deploymentlimits.h"
+#include "htmlscanner.h"
 
 #include <QFile>
 #include <QHash>

@@ -2,7 +2,6 @@
 
 #include <QList>
 #include <QRandomGenerator>
-
 #include <array>
 #include <cstring>
 

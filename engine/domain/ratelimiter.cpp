@@ -3,7 +3,6 @@
 #include "clock.h"
 
 #include <QMutexLocker>
-
 #include <algorithm>
 #include <vector>
 
@@ -11,9 +10,12 @@ namespace berth {
 
 namespace {
 constexpr qint64 kSweepIntervalMs = 60'000; // how often idle keys are looked for, at most
-constexpr int kEvictionDivisor = 8;         // a full table evicts its least recently used eighth at once
+constexpr int kEvictionDivisor = 8; // a full table evicts its least recently used eighth at once
 
-int secondsUntil(qint64 ms) { return int(std::max<qint64>(1, (ms + 999) / 1000)); }
+int secondsUntil(qint64 ms)
+{
+    return int(std::max<qint64>(1, (ms + 999) / 1000));
+}
 } // namespace
 
 RateLimiter::RateLimiter(const Clock &clock, int maxKeys)

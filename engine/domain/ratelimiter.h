@@ -5,7 +5,6 @@
 #include <QHash>
 #include <QMutex>
 #include <QString>
-
 #include <deque>
 
 namespace berth {

@@ -70,18 +70,18 @@ Result<AllowedEmail> SignInPolicy::allow(const QString &email)
 {
     const auto normalised = EmailAddress::normalised(email);
     if (!normalised)
-        return Error{Error::Kind::BadRequest, u"A valid email address is required"_s};
+        return Error {Error::Kind::BadRequest, u"A valid email address is required"_s};
     const QDateTime now = m_clock.now();
     if (!m_allowList.add(*normalised, now))
-        return Error{Error::Kind::Internal, u"Could not change the allow-list"_s};
-    return AllowedEmail{*normalised, now};
+        return Error {Error::Kind::Internal, u"Could not change the allow-list"_s};
+    return AllowedEmail {*normalised, now};
 }
 
 Result<QString> SignInPolicy::disallow(const QString &email)
 {
     const QString normalised = EmailAddress::normalised(email).value_or(email.trimmed());
     if (!m_allowList.remove(normalised))
-        return Error{Error::Kind::NotFound, u"%1 is not on the allow-list"_s.arg(normalised)};
+        return Error {Error::Kind::NotFound, u"%1 is not on the allow-list"_s.arg(normalised)};
     return normalised;
 }
 
@@ -116,9 +116,12 @@ bool SignInPolicy::allowsAgentSessionFrom(const QHostAddress &client) const
 bool SignInPolicy::isLanAddress(const QHostAddress &address)
 {
     static const QList<QPair<QHostAddress, int>> kLanSubnets = {
-        QHostAddress::parseSubnet(u"10.0.0.0/8"_s),     QHostAddress::parseSubnet(u"172.16.0.0/12"_s),
-        QHostAddress::parseSubnet(u"192.168.0.0/16"_s), QHostAddress::parseSubnet(u"169.254.0.0/16"_s),
-        QHostAddress::parseSubnet(u"fc00::/7"_s),       QHostAddress::parseSubnet(u"fe80::/10"_s),
+        QHostAddress::parseSubnet(u"10.0.0.0/8"_s),
+        QHostAddress::parseSubnet(u"172.16.0.0/12"_s),
+        QHostAddress::parseSubnet(u"192.168.0.0/16"_s),
+        QHostAddress::parseSubnet(u"169.254.0.0/16"_s),
+        QHostAddress::parseSubnet(u"fc00::/7"_s),
+        QHostAddress::parseSubnet(u"fe80::/10"_s),
     };
     if (address.isLoopback())
         return true;
@@ -147,9 +150,9 @@ SmtpConfig SignInPolicy::smtp() const
 Result<SmtpConfig> SignInPolicy::setSmtp(const SmtpConfig &config)
 {
     if (const QString error = config.validationError(); !error.isEmpty())
-        return Error{Error::Kind::BadRequest, error};
+        return Error {Error::Kind::BadRequest, error};
     if (!m_settings.setValue(kSmtp, compact(config.toJson())))
-        return Error{Error::Kind::Internal, u"Could not store the SMTP settings"_s};
+        return Error {Error::Kind::Internal, u"Could not store the SMTP settings"_s};
     return config;
 }
 

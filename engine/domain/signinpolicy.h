@@ -6,7 +6,6 @@
 
 #include <QHostAddress>
 #include <QList>
-
 #include <optional>
 
 namespace berth {
@@ -15,7 +14,12 @@ class Clock;
 class SettingsRepository;
 
 // Where POST /auth/session is answered from: this machine only (the default), also private networks, or anywhere.
-enum class AgentSessionScope { Loopback, Lan, Anywhere };
+enum class AgentSessionScope
+{
+    Loopback,
+    Lan,
+    Anywhere
+};
 
 // The owner's rules for signing in, kept in the database so that they survive restarts and so that `berthd`
 // changes them under a running server: who may sign in (the allow-list, or anyone while sign-ups are open), where
@@ -34,14 +38,14 @@ public:
 
     QList<AllowedEmail> allowList() const;
     Result<AllowedEmail> allow(const QString &email); // 400 for a malformed email; adding twice is fine
-    Result<QString> disallow(const QString &email);   // 404 when it was not on the list
+    Result<QString> disallow(const QString &email); // 404 when it was not on the list
     bool isAllowListed(const QString &email) const;
 
     AgentSessionScope agentSessionScope() const;
     bool setAgentSessionScope(AgentSessionScope scope);
     bool allowsAgentSessionFrom(const QHostAddress &client) const;
     static bool isLanAddress(const QHostAddress &address); // loopback, RFC 1918, link-local, IPv6 unique local
-    static QString scopeName(AgentSessionScope scope);     // "loopback", "lan", "anywhere"
+    static QString scopeName(AgentSessionScope scope); // "loopback", "lan", "anywhere"
     static std::optional<AgentSessionScope> scopeFromName(const QString &name);
 
     SmtpConfig smtp() const; // not configured (empty host) by default

@@ -1,7 +1,6 @@
 #pragma once
 
 #include <QString>
-
 #include <optional>
 
 namespace berth {
@@ -29,9 +28,9 @@ public:
     bool isApiHost(const QString &host) const;
 
 private:
-    QString m_baseUrl;     // without a trailing slash
-    QString m_siteDomain;  // as announced, with port when given
-    QString m_siteHost;    // lower-cased, without port
+    QString m_baseUrl; // without a trailing slash
+    QString m_siteDomain; // as announced, with port when given
+    QString m_siteHost; // lower-cased, without port
     QString m_scheme;
     QString m_apiHost;
 };

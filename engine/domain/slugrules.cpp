@@ -2,7 +2,6 @@
 
 #include <QRandomGenerator>
 #include <QStringList>
-
 #include <iterator>
 
 using namespace Qt::StringLiterals;
@@ -13,16 +12,80 @@ namespace {
 
 // Short, friendly words: two of them plus a suffix stay far below kMaxLength.
 constexpr const char16_t *kAdjectives[] = {
-    u"amber", u"bold",  u"brave", u"bright", u"calm",  u"clever", u"cosy",  u"crisp", u"eager", u"fancy",
-    u"gentle", u"glad", u"golden", u"happy", u"jolly", u"keen",   u"kind",  u"lively", u"lucky", u"merry",
-    u"misty", u"noble", u"proud", u"quick",  u"quiet", u"rapid",  u"shiny", u"silver", u"sunny", u"swift",
-    u"tidy",  u"vivid", u"warm",  u"wise",   u"witty", u"young",
+    u"amber",
+    u"bold",
+    u"brave",
+    u"bright",
+    u"calm",
+    u"clever",
+    u"cosy",
+    u"crisp",
+    u"eager",
+    u"fancy",
+    u"gentle",
+    u"glad",
+    u"golden",
+    u"happy",
+    u"jolly",
+    u"keen",
+    u"kind",
+    u"lively",
+    u"lucky",
+    u"merry",
+    u"misty",
+    u"noble",
+    u"proud",
+    u"quick",
+    u"quiet",
+    u"rapid",
+    u"shiny",
+    u"silver",
+    u"sunny",
+    u"swift",
+    u"tidy",
+    u"vivid",
+    u"warm",
+    u"wise",
+    u"witty",
+    u"young",
 };
 constexpr const char16_t *kNouns[] = {
-    u"bay",    u"brook", u"cedar", u"cloud", u"comet", u"coral", u"dune",   u"falcon", u"fern",  u"field",
-    u"forest", u"grove", u"harbor", u"hill", u"island", u"lake", u"meadow", u"moon",   u"oak",   u"ocean",
-    u"orchid", u"otter", u"panda", u"peak",  u"pine",  u"planet", u"river", u"robin",  u"shore", u"sky",
-    u"spark",  u"star",  u"stone", u"tiger", u"valley", u"wave",
+    u"bay",
+    u"brook",
+    u"cedar",
+    u"cloud",
+    u"comet",
+    u"coral",
+    u"dune",
+    u"falcon",
+    u"fern",
+    u"field",
+    u"forest",
+    u"grove",
+    u"harbor",
+    u"hill",
+    u"island",
+    u"lake",
+    u"meadow",
+    u"moon",
+    u"oak",
+    u"ocean",
+    u"orchid",
+    u"otter",
+    u"panda",
+    u"peak",
+    u"pine",
+    u"planet",
+    u"river",
+    u"robin",
+    u"shore",
+    u"sky",
+    u"spark",
+    u"star",
+    u"stone",
+    u"tiger",
+    u"valley",
+    u"wave",
 };
 
 bool isSlugChar(QChar c)
@@ -66,8 +129,7 @@ QString generate()
     QString suffix;
     for (int i = 0; i < 3; ++i)
         suffix += QLatin1Char(kBase36[QRandomGenerator::system()->bounded(36)]);
-    return pick(kAdjectives, int(std::size(kAdjectives))) + u'-' + pick(kNouns, int(std::size(kNouns))) + u'-'
-        + suffix;
+    return pick(kAdjectives, int(std::size(kAdjectives))) + u'-' + pick(kNouns, int(std::size(kNouns))) + u'-' + suffix;
 }
 
 QString fromName(const QString &name)

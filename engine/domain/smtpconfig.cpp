@@ -37,8 +37,8 @@ QString SmtpConfig::validationError() const
 
 QJsonObject SmtpConfig::toJson() const
 {
-    return {{u"host"_s, host},         {u"port"_s, port}, {u"user"_s, user}, {u"password"_s, password},
-            {u"from"_s, from},         {u"security"_s, securityName(security)}};
+    return {{u"host"_s, host}, {u"port"_s, port}, {u"user"_s, user}, {u"password"_s, password}, {u"from"_s, from},
+        {u"security"_s, securityName(security)}};
 }
 
 std::optional<SmtpConfig> SmtpConfig::fromJson(const QJsonObject &json)

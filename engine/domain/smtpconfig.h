@@ -2,7 +2,6 @@
 
 #include <QJsonObject>
 #include <QString>
-
 #include <optional>
 
 namespace berth {
@@ -11,10 +10,11 @@ namespace berth {
 // server needs it in the clear: protect the data directory).
 struct SmtpConfig
 {
-    enum class Security {
-        None,     // plain SMTP (a relay on this machine or the LAN)
+    enum class Security
+    {
+        None, // plain SMTP (a relay on this machine or the LAN)
         StartTls, // SMTP upgraded with STARTTLS, required (port 587)
-        Tls,      // SMTP over TLS from the first byte (port 465)
+        Tls, // SMTP over TLS from the first byte (port 465)
     };
     static constexpr int kDefaultPort = 587;
 

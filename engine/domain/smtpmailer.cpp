@@ -4,9 +4,7 @@
 
 #include <QHostAddress>
 #include <QtConcurrent>
-
 #include <curl/curl.h>
-
 #include <memory>
 #include <mutex>
 
@@ -102,9 +100,7 @@ QString SmtpMailer::deliver(const SmtpConfig &config, const MailMessage &message
         return u"libcurl could not start"_s;
 
     const QString domain = config.from.section(u'@', 1);
-    Upload upload{compose(message, QDateTime::currentDateTimeUtc(),
-                          RandomId::base62(24) + u'@' + domain),
-                  0};
+    Upload upload {compose(message, QDateTime::currentDateTimeUtc(), RandomId::base62(24) + u'@' + domain), 0};
     std::unique_ptr<curl_slist, CurlDeleter> recipients(
         curl_slist_append(nullptr, angleAddress(message.to).constData()));
     const QByteArray url = SmtpMailer::url(config);

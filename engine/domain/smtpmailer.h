@@ -11,9 +11,9 @@ namespace berth {
 class SmtpMailer final : public Mailer
 {
 public:
-    static constexpr int kMaxThreads = 2;             // mails in flight at once; more wait their turn
+    static constexpr int kMaxThreads = 2; // mails in flight at once; more wait their turn
     static constexpr long kConnectTimeoutSeconds = 10;
-    static constexpr long kTotalTimeoutSeconds = 30;  // a stuck server gives up a thread for no longer
+    static constexpr long kTotalTimeoutSeconds = 30; // a stuck server gives up a thread for no longer
 
     SmtpMailer();
     ~SmtpMailer() override; // waits for the mails in flight

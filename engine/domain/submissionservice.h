@@ -26,7 +26,7 @@ public:
     static constexpr int kMaxPageSize = 500;
 
     SubmissionService(SubmissionRepository &submissions, DeploymentRepository &deployments, UserRepository &users,
-                      const PlanTable &plans, const Clock &clock, QObject *parent = nullptr);
+        const PlanTable &plans, const Clock &clock, QObject *parent = nullptr);
 
     // Stores a visitor's fields (already stripped of _hp and _next) for the deployment. Errors: RateLimited with
     // dailyLimitMessage() once the plan's daily count is reached (nothing stored); at the plan's stored maximum
@@ -39,8 +39,8 @@ public:
     struct Page
     {
         QList<Submission> submissions; // newest first
-        int total = 0;                 // all stored submissions of the deployment
-        QString nextBefore;            // pass as `before` for the next page; empty on the last page
+        int total = 0; // all stored submissions of the deployment
+        QString nextBefore; // pass as `before` for the next page; empty on the last page
     };
     // limit from 1 to kMaxPageSize; beforeId empty or a submission id of this deployment.
     Result<Page> list(const User &owner, const QString &deploymentId, int limit, const QString &beforeId) const;
@@ -53,7 +53,6 @@ Q_SIGNALS:
     void submissionRemoved(const QString &deploymentId, const QString &submissionId);
 
 private:
-
     SubmissionRepository &m_submissions;
     DeploymentRepository &m_deployments;
     UserRepository &m_users;

@@ -79,7 +79,8 @@ void runOnThreadOf(QObject *context, std::function<void()> task)
 
 HttpResponse RequestHandler::tooLarge(const RequestHead & /*head*/, const BodyLimit &limit) const
 {
-    return HttpResponse::jsonError(413, limit.message.isEmpty() ? QStringLiteral("Request body too large") : limit.message);
+    return HttpResponse::jsonError(
+        413, limit.message.isEmpty() ? QStringLiteral("Request body too large") : limit.message);
 }
 
 } // namespace berth

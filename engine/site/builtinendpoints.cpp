@@ -1,16 +1,16 @@
 #include "builtinendpoints.h"
-#include "sitelimits.h"
 
-#include "web/apierror.h"
-#include "web/ratelimited.h"
-#include "web/builtinpages.h"
 #include "domain/counterservice.h"
 #include "domain/ratelimiter.h"
 #include "domain/sitetable.h"
 #include "domain/submissionservice.h"
 #include "http/clientaddress.h"
 #include "localtarget.h"
+#include "sitelimits.h"
 #include "submissionbody.h"
+#include "web/apierror.h"
+#include "web/builtinpages.h"
+#include "web/ratelimited.h"
 
 #include <QUrl>
 

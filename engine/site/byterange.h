@@ -8,7 +8,12 @@ namespace berth {
 // other units or syntax errors are ignored (the whole file is served, as RFC 9110 allows).
 struct ByteRange
 {
-    enum class Kind { None, Satisfiable, Unsatisfiable };
+    enum class Kind
+    {
+        None,
+        Satisfiable,
+        Unsatisfiable
+    };
     Kind kind = Kind::None;
     qint64 first = 0;
     qint64 length = 0;

@@ -1,7 +1,5 @@
 #include "privategate.h"
 
-#include "web/ratelimited.h"
-#include "web/builtinpages.h"
 #include "domain/accesscontrol.h"
 #include "domain/passwordhasher.h"
 #include "domain/ratelimiter.h"
@@ -10,6 +8,8 @@
 #include "http/cookieheader.h"
 #include "http/formencoding.h"
 #include "localtarget.h"
+#include "web/builtinpages.h"
+#include "web/ratelimited.h"
 
 #include <QThreadPool>
 #include <QUrlQuery>

@@ -25,8 +25,8 @@ class PrivateGate final
 public:
     static constexpr char kGatePath[] = "/_gate";
 
-    PrivateGate(const AccessControl &access, RateLimiter &limiter, QThreadPool &workers,
-                QList<QHostAddress> trustedProxies);
+    PrivateGate(
+        const AccessControl &access, RateLimiter &limiter, QThreadPool &workers, QList<QHostAddress> trustedProxies);
     Q_DISABLE_COPY_MOVE(PrivateGate)
 
     void setSecureCookies(bool secure) { m_secureCookies = secure; }

@@ -1,11 +1,11 @@
 #include "siteserver.h"
-#include "sitelimits.h"
 
 #include "domain/sitetable.h"
-#include "web/builtinpages.h"
 #include "siteendpoints.h"
+#include "sitelimits.h"
 #include "sitepathresolver.h"
 #include "siterules.h"
+#include "web/builtinpages.h"
 
 using namespace Qt::StringLiterals;
 

@@ -1,8 +1,8 @@
 #pragma once
 
+#include "http/requesthandler.h"
 #include "privategate.h"
 #include "staticresponder.h"
-#include "http/requesthandler.h"
 
 namespace berth {
 

@@ -1,9 +1,9 @@
 #include "submissionbody.h"
 
-#include "web/jsonbody.h"
 #include "http/formencoding.h"
 #include "http/multipartform.h"
 #include "storage/orderedjson.h"
+#include "web/jsonbody.h"
 
 #include <QHash>
 #include <QJsonArray>
@@ -15,7 +15,10 @@ namespace berth {
 
 namespace {
 
-Error badRequest(const QString &message) { return {Error::Kind::BadRequest, message}; }
+Error badRequest(const QString &message)
+{
+    return {Error::Kind::BadRequest, message};
+}
 
 // Form fields in arrival order; a repeated name (checkboxes, multi-selects) collects its values in an array. Values
 // are gathered first and the object built once: adding to a stored array would copy it per repeat (quadratic).

@@ -12,7 +12,7 @@ namespace berth {
 struct SubmissionBody
 {
     QJsonObject fields; // everything sent, _hp and _next included
-    QStringList order;  // fields' names in the order sent
+    QStringList order; // fields' names in the order sent
     bool isJson = false;
 
     // BadRequest for an empty or malformed body, JSON that is not an object, a file part, or another type.

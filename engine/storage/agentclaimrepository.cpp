@@ -60,8 +60,8 @@ std::optional<AgentClaim> AgentClaimRepository::findWhere(const QString &column,
     QSqlQuery query(m_db.connection());
     query.setForwardOnly(true);
     // column is one of the fixed names above; the value is always bound.
-    query.prepare(u"SELECT agent_id, token_hash, created_at, claimed_at, claimed_by FROM agent_claims WHERE "_s
-                  + column + u" = ?"_s);
+    query.prepare(u"SELECT agent_id, token_hash, created_at, claimed_at, claimed_by FROM agent_claims WHERE "_s + column
+        + u" = ?"_s);
     query.addBindValue(value);
     if (!sql::exec(query, &m_lastError) || !query.next())
         return std::nullopt;

@@ -3,7 +3,6 @@
 #include <QByteArray>
 #include <QDateTime>
 #include <QString>
-
 #include <optional>
 
 namespace berth {
@@ -17,7 +16,7 @@ struct AgentClaim
     QByteArray tokenHash;
     QDateTime createdAt;
     QDateTime claimedAt; // null until spent
-    QString claimedBy;   // the user who claimed it; null until spent (or when that user is gone)
+    QString claimedBy; // the user who claimed it; null until spent (or when that user is gone)
 };
 
 // Agents' claim tokens. Used only on the thread that opened the Database.

@@ -23,9 +23,9 @@ public:
     explicit AllowListRepository(Database &db);
 
     bool contains(const QString &email) const;
-    QList<AllowedEmail> list() const;                         // by email
-    bool add(const QString &email, const QDateTime &when);   // true also when it was there already
-    bool remove(const QString &email);                       // false when it was not there
+    QList<AllowedEmail> list() const; // by email
+    bool add(const QString &email, const QDateTime &when); // true also when it was there already
+    bool remove(const QString &email); // false when it was not there
     QString lastError() const;
 
 private:

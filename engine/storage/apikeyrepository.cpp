@@ -112,7 +112,7 @@ QList<ApiKey> ApiKeyRepository::select(const QString &where, const QVariant &val
     // where is one of the fixed clauses above; the value is always bound.
     query.prepare(u"SELECT id, user_id, key_hash, label, created_at, last_used_at, expires_at, revoked_at "
                   "FROM api_keys "_s
-                  + where + u" ORDER BY created_at DESC, id DESC"_s);
+        + where + u" ORDER BY created_at DESC, id DESC"_s);
     if (!where.isEmpty())
         query.addBindValue(value);
     if (!sql::exec(query, &m_lastError))

@@ -6,7 +6,6 @@
 #include <QDateTime>
 #include <QList>
 #include <QString>
-
 #include <optional>
 
 namespace berth {
@@ -24,9 +23,9 @@ public:
     std::optional<ApiKey> findByHash(const QByteArray &hash) const;
     std::optional<ApiKey> find(const QString &id) const;
     QList<ApiKey> listForUser(const QString &userId) const; // newest first
-    QList<ApiKey> listAll() const;                          // newest first
-    bool touch(const QString &id, const QDateTime &when);   // records last_used_at
-    bool revoke(const QString &id, const QDateTime &when);  // keeps the first revocation time; false if no such key
+    QList<ApiKey> listAll() const; // newest first
+    bool touch(const QString &id, const QDateTime &when); // records last_used_at
+    bool revoke(const QString &id, const QDateTime &when); // keeps the first revocation time; false if no such key
     bool revokeAllForUser(const QString &userId, const QDateTime &when); // the user's live keys; true if none
     QString lastError() const;
 

@@ -29,9 +29,8 @@ CounterRepository::CounterRepository(Database &db)
 {
 }
 
-CounterRepository::IncrementResult CounterRepository::increment(const QString &deploymentId, const QString &name,
-                                                                int maxCounters, const QDateTime &now,
-                                                                qint64 *value)
+CounterRepository::IncrementResult CounterRepository::increment(
+    const QString &deploymentId, const QString &name, int maxCounters, const QDateTime &now, qint64 *value)
 {
     Transaction transaction(m_db.connection());
     if (!transaction.isActive()) {

@@ -4,7 +4,6 @@
 
 #include <QList>
 #include <QString>
-
 #include <optional>
 
 class QSqlQuery;
@@ -21,12 +20,18 @@ class CounterRepository final
 public:
     explicit CounterRepository(Database &db);
 
-    enum class IncrementResult { Ok, LimitReached, Full, Failed }; // Full: SQLITE_FULL, the disk is full
+    enum class IncrementResult
+    {
+        Ok,
+        LimitReached,
+        Full,
+        Failed
+    }; // Full: SQLITE_FULL, the disk is full
 
     // Adds 1 to the counter, creating it at 1 unless the deployment already has maxCounters counters; one
     // transaction. *value receives the new value.
-    IncrementResult increment(const QString &deploymentId, const QString &name, int maxCounters,
-                              const QDateTime &now, qint64 *value);
+    IncrementResult increment(
+        const QString &deploymentId, const QString &name, int maxCounters, const QDateTime &now, qint64 *value);
     // nullopt when the counter does not exist (or on failure: see lastError()).
     std::optional<Counter> find(const QString &deploymentId, const QString &name) const;
     QList<Counter> list(const QString &deploymentId) const; // by name

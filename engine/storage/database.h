@@ -1,8 +1,8 @@
 #pragma once
 
+#include "core/error.h"
 #include "migrations.h"
 #include "transaction.h"
-#include "core/error.h"
 
 #include <QList>
 #include <QSqlDatabase>

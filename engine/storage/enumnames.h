@@ -2,7 +2,6 @@
 
 #include <QLatin1String>
 #include <QString>
-
 #include <cstddef>
 #include <optional>
 

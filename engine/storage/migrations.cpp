@@ -151,8 +151,8 @@ Migration titleSource()
 Migration signInCodes()
 {
     return {4,
-            {
-                    uR"(CREATE TABLE signin_codes (
+        {
+            uR"(CREATE TABLE signin_codes (
                         email TEXT NOT NULL COLLATE NOCASE,
                         allowed INTEGER NOT NULL,
                         code_hash TEXT NOT NULL,
@@ -164,12 +164,12 @@ Migration signInCodes()
                         requested_at TEXT NOT NULL,
                         expires_at TEXT NOT NULL,
                         PRIMARY KEY (email, code_hash)))"_s,
-                    uR"(INSERT INTO signin_codes SELECT email, allowed, code_hash, code_salt, relay_code, tries_left,
+            uR"(INSERT INTO signin_codes SELECT email, allowed, code_hash, code_salt, relay_code, tries_left,
                         delivery, delivery_error, requested_at, expires_at FROM signin_requests)"_s,
-                    u"DROP TABLE signin_requests"_s,
-                    u"ALTER TABLE signin_codes RENAME TO signin_requests"_s,
-                    u"CREATE INDEX signin_requests_expiry ON signin_requests(expires_at)"_s,
-            }};
+            u"DROP TABLE signin_requests"_s,
+            u"ALTER TABLE signin_codes RENAME TO signin_requests"_s,
+            u"CREATE INDEX signin_requests_expiry ON signin_requests(expires_at)"_s,
+        }};
 }
 
 // Version 6: kept versions (issue 15). A version was only the file list being served; now the last N of every

@@ -12,13 +12,20 @@ struct SignInRequest
     // What became of the code. Owner: no SMTP, the owner relays it; Sending: handed to the mailer; Sent: the SMTP
     // server took it; Failed: delivery failed, the owner may relay it; Refused: the email may not sign in, nothing
     // was sent.
-    enum class Delivery { Owner, Sending, Sent, Failed, Refused };
+    enum class Delivery
+    {
+        Owner,
+        Sending,
+        Sent,
+        Failed,
+        Refused
+    };
 
     QString email;
     bool allowed = false;
     QByteArray codeHash; // hex SHA-256 of salt + code
     QByteArray codeSalt;
-    QString relayCode;   // the plain code, only while the owner has to pass it on; null otherwise
+    QString relayCode; // the plain code, only while the owner has to pass it on; null otherwise
     int triesLeft = 0;
     Delivery delivery = Delivery::Refused;
     QString deliveryError;

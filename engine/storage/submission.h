@@ -11,10 +11,10 @@ namespace berth {
 // One form submission a visitor left on a site.
 struct Submission
 {
-    QString id;           // "sub_" + base62
+    QString id; // "sub_" + base62
     QString deploymentId;
-    QJsonObject data;     // the submitted fields, without _hp and _next
-    QDateTime createdAt;  // UTC
+    QJsonObject data; // the submitted fields, without _hp and _next
+    QDateTime createdAt; // UTC
     // data's names in the order the visitor's form sent them (QJsonObject sorts its keys). Rows stored before the
     // order was kept have their names in alphabetical order here.
     QStringList fieldOrder;

@@ -33,8 +33,8 @@ SubmissionRepository::SubmissionRepository(Database &db)
 {
 }
 
-SubmissionRepository::InsertResult SubmissionRepository::insert(const Submission &submission, const QString &day,
-                                                                int perDay, int maxStored, QStringList *pruned)
+SubmissionRepository::InsertResult SubmissionRepository::insert(
+    const Submission &submission, const QString &day, int perDay, int maxStored, QStringList *pruned)
 {
     Transaction transaction(m_db.connection());
     if (!transaction.isActive()) {
@@ -96,8 +96,8 @@ SubmissionRepository::InsertResult SubmissionRepository::insert(const Submission
     return InsertResult::Ok;
 }
 
-std::optional<SubmissionRepository::Page> SubmissionRepository::page(const QString &deploymentId, int limit,
-                                                                     const QString &beforeId) const
+std::optional<SubmissionRepository::Page> SubmissionRepository::page(
+    const QString &deploymentId, int limit, const QString &beforeId) const
 {
     QSqlQuery query(m_db.connection());
     query.setForwardOnly(true);

@@ -4,7 +4,6 @@
 
 #include <QList>
 #include <QString>
-
 #include <optional>
 
 class QSqlQuery;
@@ -21,18 +20,24 @@ class SubmissionRepository final
 public:
     explicit SubmissionRepository(Database &db);
 
-    enum class InsertResult { Ok, DailyLimitReached, Full, Failed }; // Full: SQLITE_FULL, the disk is full
+    enum class InsertResult
+    {
+        Ok,
+        DailyLimitReached,
+        Full,
+        Failed
+    }; // Full: SQLITE_FULL, the disk is full
 
     // In one transaction: refuses when `day` (e.g. "2026-11-21") already counts perDay submissions of the
     // deployment; otherwise deletes the oldest ones so that at most maxStored remain with the new one, inserts it
     // and counts it for the day. *pruned (optional) receives the ids deleted.
-    InsertResult insert(const Submission &submission, const QString &day, int perDay, int maxStored,
-                        QStringList *pruned = nullptr);
+    InsertResult insert(
+        const Submission &submission, const QString &day, int perDay, int maxStored, QStringList *pruned = nullptr);
 
     struct Page
     {
         QList<Submission> submissions; // newest first
-        bool hasMore = false;          // older submissions follow the last one
+        bool hasMore = false; // older submissions follow the last one
     };
     // Up to `limit` submissions, newest first, older than the submission `beforeId` when it is set (a beforeId
     // that names no submission of this deployment gives an empty page). nullopt on failure (see lastError()).

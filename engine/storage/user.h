@@ -8,9 +8,9 @@ namespace berth {
 
 struct User
 {
-    QString id;    // "usr_" + base62
+    QString id; // "usr_" + base62
     QString email; // empty for an agent or the instance owner without one
-    QString plan;  // "agent", "free" or "pro"
+    QString plan; // "agent", "free" or "pro"
     bool isOwner = false;
     QDateTime createdAt;
 };
@@ -20,21 +20,21 @@ struct UserUsage
 {
     User user;
     int deployments = 0;
-    int liveKeys = 0;          // neither revoked nor expired
+    int liveKeys = 0; // neither revoked nor expired
     int submissionsStored = 0; // over all their deployments
-    QDateTime lastActive;      // the latest last_used_at of their keys; null when none was used
+    QDateTime lastActive; // the latest last_used_at of their keys; null when none was used
 };
 
 struct ApiKey
 {
-    QString id;      // "key_" + base62
+    QString id; // "key_" + base62
     QString userId;
     QByteArray hash; // hex SHA-256 of the secret; the secret itself is never stored
     QString label;
     QDateTime createdAt;
     QDateTime lastUsedAt; // null when never used
-    QDateTime expiresAt;  // null: never expires
-    QDateTime revokedAt;  // null: live
+    QDateTime expiresAt; // null: never expires
+    QDateTime revokedAt; // null: live
 };
 
 } // namespace berth

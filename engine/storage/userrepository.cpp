@@ -80,7 +80,7 @@ QList<UserUsage> UserRepository::listWithUsage(const QDateTime &now) const
         return users;
     while (query.next())
         users.append({userFrom(query), query.value(5).toInt(), query.value(6).toInt(), query.value(7).toInt(),
-                      sql::time(query, 8)});
+            sql::time(query, 8)});
     return users;
 }
 

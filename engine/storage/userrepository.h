@@ -4,7 +4,6 @@
 
 #include <QList>
 #include <QString>
-
 #include <optional>
 
 namespace berth {
@@ -21,9 +20,9 @@ public:
 
     std::optional<User> find(const QString &id) const;
     std::optional<User> findByEmail(const QString &email) const; // case-insensitive
-    std::optional<User> owner() const;                           // the is_owner user
-    QList<User> list() const;                                    // oldest first
-    QList<UserUsage> listWithUsage(const QDateTime &now) const;  // oldest first; keys live at `now`
+    std::optional<User> owner() const; // the is_owner user
+    QList<User> list() const; // oldest first
+    QList<UserUsage> listWithUsage(const QDateTime &now) const; // oldest first; keys live at `now`
     bool insert(const User &user); // false also when the email, or the owner role, is taken
     bool setPlan(const QString &id, const QString &plan);
     bool remove(const QString &id);

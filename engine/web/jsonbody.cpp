@@ -12,9 +12,9 @@ Result<QJsonObject> parseObject(const QByteArray &body)
     QJsonParseError parseError;
     const QJsonDocument document = QJsonDocument::fromJson(body, &parseError);
     if (parseError.error != QJsonParseError::NoError)
-        return Error{Error::Kind::BadRequest, u"Malformed JSON: "_s + parseError.errorString()};
+        return Error {Error::Kind::BadRequest, u"Malformed JSON: "_s + parseError.errorString()};
     if (!document.isObject())
-        return Error{Error::Kind::BadRequest, u"Request body must be a JSON object"_s};
+        return Error {Error::Kind::BadRequest, u"Request body must be a JSON object"_s};
     return document.object();
 }
 

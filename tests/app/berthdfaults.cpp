@@ -1,11 +1,10 @@
 // berthd for the crash-safety test: the same commands, plus fault points. With BERTH_FAULT_POINT=<name> in its
 // environment the process kills itself (SIGKILL, nothing flushed) when a deploy reaches the point <name>.
 #include "commands.h"
-#include "engine.h"
 #include "domain/deploymentservice.h"
+#include "engine.h"
 
 #include <QCoreApplication>
-
 #include <csignal>
 
 int main(int argc, char *argv[])

@@ -27,8 +27,8 @@ BerthdProcess::Outcome BerthdProcess::run(const QStringList &arguments)
     return run(arguments, QProcessEnvironment::systemEnvironment());
 }
 
-BerthdProcess::Outcome BerthdProcess::run(const QStringList &arguments, const QProcessEnvironment &environment,
-                                          const QByteArray &input)
+BerthdProcess::Outcome BerthdProcess::run(
+    const QStringList &arguments, const QProcessEnvironment &environment, const QByteArray &input)
 {
     QProcess process;
     process.setProcessEnvironment(environment);

@@ -18,8 +18,8 @@ private Q_SLOTS:
     {
         const auto serve = BerthdProcess::run({u"--help"_s});
         QCOMPARE(serve.exitCode, 0);
-        for (const char *option : {"--listen", "--data-dir", "--site-domain", "--base-url", "--trusted-proxy", "--api-rate",
-                                   "key create"})
+        for (const char *option :
+            {"--listen", "--data-dir", "--site-domain", "--base-url", "--trusted-proxy", "--api-rate", "key create"})
             QVERIFY2(serve.out.contains(option), option);
 
         const auto key = BerthdProcess::run({u"key"_s, u"create"_s, u"--help"_s});
@@ -32,17 +32,17 @@ private Q_SLOTS:
     {
         QTest::addColumn<QStringList>("arguments");
         QTest::addColumn<QByteArray>("message");
-        QTest::newRow("unknown option") << QStringList{u"--frobnicate"_s} << QByteArray("frobnicate");
-        QTest::newRow("bad listen") << QStringList{u"--listen"_s, u"nowhere"_s} << QByteArray("--listen");
-        QTest::newRow("bad port") << QStringList{u"--listen"_s, u"127.0.0.1:99999"_s} << QByteArray("--listen");
-        QTest::newRow("unknown command") << QStringList{u"launch"_s} << QByteArray("launch");
-        QTest::newRow("key without sub") << QStringList{u"key"_s} << QByteArray("create");
-        QTest::newRow("bad plan") << QStringList{u"key"_s, u"create"_s, u"--user"_s, u"a@b.example"_s, u"--plan"_s,
-                                                 u"gold"_s}
-                                  << QByteArray("--plan");
-        QTest::newRow("missing value") << QStringList{u"--data-dir"_s} << QByteArray("data-dir");
-        QTest::newRow("bad proxy") << QStringList{u"--trusted-proxy"_s, u"proxy.lan"_s} << QByteArray("--trusted-proxy");
-        QTest::newRow("bad api rate") << QStringList{u"--api-rate"_s, u"0"_s} << QByteArray("--api-rate");
+        QTest::newRow("unknown option") << QStringList {u"--frobnicate"_s} << QByteArray("frobnicate");
+        QTest::newRow("bad listen") << QStringList {u"--listen"_s, u"nowhere"_s} << QByteArray("--listen");
+        QTest::newRow("bad port") << QStringList {u"--listen"_s, u"127.0.0.1:99999"_s} << QByteArray("--listen");
+        QTest::newRow("unknown command") << QStringList {u"launch"_s} << QByteArray("launch");
+        QTest::newRow("key without sub") << QStringList {u"key"_s} << QByteArray("create");
+        QTest::newRow("bad plan") << QStringList {u"key"_s, u"create"_s, u"--user"_s, u"a@b.example"_s, u"--plan"_s,
+            u"gold"_s} << QByteArray("--plan");
+        QTest::newRow("missing value") << QStringList {u"--data-dir"_s} << QByteArray("data-dir");
+        QTest::newRow("bad proxy") << QStringList {u"--trusted-proxy"_s, u"proxy.lan"_s}
+                                   << QByteArray("--trusted-proxy");
+        QTest::newRow("bad api rate") << QStringList {u"--api-rate"_s, u"0"_s} << QByteArray("--api-rate");
     }
     void badUsageExitsWith2()
     {
@@ -60,9 +60,9 @@ private Q_SLOTS:
         const auto owner = BerthdProcess::run({u"key"_s, u"create"_s, u"--data-dir"_s, dir.path()});
         QCOMPARE(owner.exitCode, 0);
         QVERIFY2(QRegularExpression(u"^bk_[A-Za-z0-9]{32,}\n$"_s).match(QString::fromLatin1(owner.out)).hasMatch(),
-                 owner.out.constData());
-        const auto agent = BerthdProcess::run(
-            {u"key"_s, u"create"_s, u"--user"_s, u"bot@example.com"_s, u"--plan"_s, u"agent"_s, u"--data-dir"_s, dir.path()});
+            owner.out.constData());
+        const auto agent = BerthdProcess::run({u"key"_s, u"create"_s, u"--user"_s, u"bot@example.com"_s, u"--plan"_s,
+            u"agent"_s, u"--data-dir"_s, dir.path()});
         QCOMPARE(agent.exitCode, 0);
         QVERIFY(agent.out.startsWith("bk_") && agent.out != owner.out);
 
@@ -71,7 +71,7 @@ private Q_SLOTS:
         QVERIFY(!server.output().contains("Owner API key")); // the owner existed already: nothing shown again
         berth::test::HttpTestClient client(server.port());
         QCOMPARE(client.api("GET", u"/deploys"_s, owner.out.trimmed()).status, 200);
-        QCOMPARE(client.api("POST", u"/deploy"_s, agent.out.trimmed(), QJsonObject{{u"html"_s, u"hi"_s}}).status, 200);
+        QCOMPARE(client.api("POST", u"/deploy"_s, agent.out.trimmed(), QJsonObject {{u"html"_s, u"hi"_s}}).status, 200);
         QCOMPARE(client.api("GET", u"/deploys"_s, owner.out.trimmed()).json()[u"deployments"_s].toArray().size(), 0);
         QCOMPARE(client.api("GET", u"/deploys"_s, "bk_forged").status, 401);
     }

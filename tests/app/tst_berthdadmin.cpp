@@ -15,10 +15,22 @@ using berth::test::HttpTestClient;
 namespace {
 
 const QList<QStringList> kCommands = {
-    {u"users"_s, u"list"_s},   {u"users"_s, u"plan"_s},      {u"allow"_s, u"list"_s},  {u"allow"_s, u"add"_s},
-    {u"allow"_s, u"remove"_s}, {u"signups"_s},               {u"agents"_s},            {u"signin-requests"_s},
-    {u"keys"_s, u"list"_s},    {u"keys"_s, u"revoke"_s},     {u"smtp"_s, u"show"_s},   {u"smtp"_s, u"set"_s},
-    {u"smtp"_s, u"clear"_s},   {u"smtp"_s, u"test"_s},       {u"plans"_s, u"show"_s},  {u"plans"_s, u"set"_s},
+    {u"users"_s, u"list"_s},
+    {u"users"_s, u"plan"_s},
+    {u"allow"_s, u"list"_s},
+    {u"allow"_s, u"add"_s},
+    {u"allow"_s, u"remove"_s},
+    {u"signups"_s},
+    {u"agents"_s},
+    {u"signin-requests"_s},
+    {u"keys"_s, u"list"_s},
+    {u"keys"_s, u"revoke"_s},
+    {u"smtp"_s, u"show"_s},
+    {u"smtp"_s, u"set"_s},
+    {u"smtp"_s, u"clear"_s},
+    {u"smtp"_s, u"test"_s},
+    {u"plans"_s, u"show"_s},
+    {u"plans"_s, u"set"_s},
     {u"plans"_s, u"reset"_s},
 };
 
@@ -73,33 +85,33 @@ private Q_SLOTS:
     {
         QTest::addColumn<QStringList>("arguments");
         QTest::addColumn<QByteArray>("message");
-        QTest::newRow("group alone") << QStringList{u"users"_s} << QByteArray("list, plan");
-        QTest::newRow("unknown sub") << QStringList{u"allow"_s, u"grant"_s} << QByteArray("grant");
-        QTest::newRow("key alone") << QStringList{u"key"_s} << QByteArray("create, list, revoke");
-        QTest::newRow("missing args") << QStringList{u"users"_s, u"plan"_s, u"a@example.com"_s}
+        QTest::newRow("group alone") << QStringList {u"users"_s} << QByteArray("list, plan");
+        QTest::newRow("unknown sub") << QStringList {u"allow"_s, u"grant"_s} << QByteArray("grant");
+        QTest::newRow("key alone") << QStringList {u"key"_s} << QByteArray("create, list, revoke");
+        QTest::newRow("missing args") << QStringList {u"users"_s, u"plan"_s, u"a@example.com"_s}
                                       << QByteArray("USER PLAN");
-        QTest::newRow("bad plan") << QStringList{u"users"_s, u"plan"_s, u"a@example.com"_s, u"gold"_s}
+        QTest::newRow("bad plan") << QStringList {u"users"_s, u"plan"_s, u"a@example.com"_s, u"gold"_s}
                                   << QByteArray("PLAN");
-        QTest::newRow("bad email") << QStringList{u"allow"_s, u"add"_s, u"nobody"_s} << QByteArray("email");
-        QTest::newRow("extra arg") << QStringList{u"signin-requests"_s, u"now"_s} << QByteArray("now");
-        QTest::newRow("bad state") << QStringList{u"signups"_s, u"maybe"_s} << QByteArray("open or close");
-        QTest::newRow("bad scope") << QStringList{u"agents"_s, u"everywhere"_s} << QByteArray("loopback, lan");
-        QTest::newRow("revoke nothing") << QStringList{u"keys"_s, u"revoke"_s} << QByteArray("KEY_ID");
-        QTest::newRow("smtp no from") << QStringList{u"smtp"_s, u"set"_s, u"--host"_s, u"mail.example.com"_s}
+        QTest::newRow("bad email") << QStringList {u"allow"_s, u"add"_s, u"nobody"_s} << QByteArray("email");
+        QTest::newRow("extra arg") << QStringList {u"signin-requests"_s, u"now"_s} << QByteArray("now");
+        QTest::newRow("bad state") << QStringList {u"signups"_s, u"maybe"_s} << QByteArray("open or close");
+        QTest::newRow("bad scope") << QStringList {u"agents"_s, u"everywhere"_s} << QByteArray("loopback, lan");
+        QTest::newRow("revoke nothing") << QStringList {u"keys"_s, u"revoke"_s} << QByteArray("KEY_ID");
+        QTest::newRow("smtp no from") << QStringList {u"smtp"_s, u"set"_s, u"--host"_s, u"mail.example.com"_s}
                                       << QByteArray("--from");
-        QTest::newRow("smtp bad tls") << QStringList{u"smtp"_s, u"set"_s, u"--host"_s, u"h"_s, u"--from"_s,
-                                                     u"b@example.com"_s, u"--tls"_s, u"ssl"_s}
+        QTest::newRow("smtp bad tls") << QStringList {u"smtp"_s, u"set"_s, u"--host"_s, u"h"_s, u"--from"_s,
+            u"b@example.com"_s, u"--tls"_s, u"ssl"_s}
                                       << QByteArray("--tls");
-        QTest::newRow("smtp bad port") << QStringList{u"smtp"_s, u"set"_s, u"--host"_s, u"h"_s, u"--from"_s,
-                                                      u"b@example.com"_s, u"--port"_s, u"99999"_s}
+        QTest::newRow("smtp bad port") << QStringList {u"smtp"_s, u"set"_s, u"--host"_s, u"h"_s, u"--from"_s,
+            u"b@example.com"_s, u"--port"_s, u"99999"_s}
                                        << QByteArray("port");
-        QTest::newRow("smtp test no to") << QStringList{u"smtp"_s, u"test"_s} << QByteArray("--to");
-        QTest::newRow("plans bad plan") << QStringList{u"plans"_s, u"set"_s, u"gold"_s, u"--deployments"_s, u"1"_s}
+        QTest::newRow("smtp test no to") << QStringList {u"smtp"_s, u"test"_s} << QByteArray("--to");
+        QTest::newRow("plans bad plan") << QStringList {u"plans"_s, u"set"_s, u"gold"_s, u"--deployments"_s, u"1"_s}
                                         << QByteArray("PLAN");
-        QTest::newRow("plans nothing") << QStringList{u"plans"_s, u"set"_s, u"free"_s} << QByteArray("at least one");
-        QTest::newRow("plans negative") << QStringList{u"plans"_s, u"set"_s, u"free"_s, u"--counters"_s, u"-1"_s}
+        QTest::newRow("plans nothing") << QStringList {u"plans"_s, u"set"_s, u"free"_s} << QByteArray("at least one");
+        QTest::newRow("plans negative") << QStringList {u"plans"_s, u"set"_s, u"free"_s, u"--counters"_s, u"-1"_s}
                                         << QByteArray("--counters");
-        QTest::newRow("unknown option") << QStringList{u"users"_s, u"list"_s, u"--frob"_s} << QByteArray("frob");
+        QTest::newRow("unknown option") << QStringList {u"users"_s, u"list"_s, u"--frob"_s} << QByteArray("frob");
     }
     void badUsageExitsWith2()
     {
@@ -119,9 +131,9 @@ private Q_SLOTS:
         int source = 10; // each request from its own loopback address: three a minute each is plenty
         auto otp = [&](const QString &email) {
             berth::test::SourceClient from(server.port(), QHostAddress(u"127.0.0.%1"_s.arg(source++)));
-            const QByteArray body = QJsonDocument(QJsonObject{{u"email"_s, email}}).toJson();
+            const QByteArray body = QJsonDocument(QJsonObject {{u"email"_s, email}}).toJson();
             return from.request("POST", client.apiHost(), u"/auth/otp"_s, body, {{"Content-Type", "application/json"}})
-                    .status;
+                .status;
         };
 
         // Closed sign-ups: only the allow-list gets a code, and the owner relays it.
@@ -133,17 +145,18 @@ private Q_SLOTS:
         QVERIFY(relayedCode(u"eve@example.com"_s).isEmpty());
         const QString code = relayedCode(u"ann@example.com"_s);
         QCOMPARE(code.size(), 6);
-        const auto verified = client.api("POST", u"/auth/verify"_s, {},
-                                         QJsonObject{{u"email"_s, u"ann@example.com"_s}, {u"code"_s, code}});
+        const auto verified = client.api(
+            "POST", u"/auth/verify"_s, {}, QJsonObject {{u"email"_s, u"ann@example.com"_s}, {u"code"_s, code}});
         QCOMPARE(verified.status, 200);
         const QByteArray key = verified.json().value(u"api_key"_s).toString().toLatin1();
-        QCOMPARE(client.api("POST", u"/deploy"_s, key, QJsonObject{{u"html"_s, u"<p>hi</p>"_s}}).status, 200);
+        QCOMPARE(client.api("POST", u"/deploy"_s, key, QJsonObject {{u"html"_s, u"<p>hi</p>"_s}}).status, 200);
 
         // Users with their usage; plans; keys.
         const auto users = admin({u"users"_s, u"list"_s});
         QCOMPARE(users.exitCode, 0);
         QVERIFY(QRegularExpression(u"ann@example\\.com\\s+free\\s+1\\s+1\\s+0\\s+20"_s)
-                        .match(QString::fromUtf8(users.out)).hasMatch());
+                    .match(QString::fromUtf8(users.out))
+                    .hasMatch());
         QVERIFY(users.out.contains("(owner)"));
         QCOMPARE(admin({u"users"_s, u"plan"_s, u"ann@example.com"_s, u"pro"_s}).exitCode, 0);
         QVERIFY(admin({u"users"_s, u"list"_s}).out.contains("ann@example.com  pro"));
@@ -151,7 +164,8 @@ private Q_SLOTS:
 
         const auto listed = admin({u"keys"_s, u"list"_s, u"--user"_s, u"ann@example.com"_s});
         const QString keyId = QRegularExpression(u"(key_\\w+)\\s+ann@example\\.com\\s+sign-in"_s)
-                                      .match(QString::fromUtf8(listed.out)).captured(1);
+                                  .match(QString::fromUtf8(listed.out))
+                                  .captured(1);
         QVERIFY2(!keyId.isEmpty(), listed.out.constData());
         QVERIFY(!listed.out.contains(key)); // no secrets
         QCOMPARE(admin({u"keys"_s, u"revoke"_s, keyId}).exitCode, 0);
@@ -181,7 +195,7 @@ private Q_SLOTS:
         const auto set = admin({u"plans"_s, u"set"_s, u"agent"_s, u"--deployments"_s, u"1"_s, u"--counters"_s, u"3"_s});
         QCOMPARE(set.exitCode, 0);
         QVERIFY2(QRegularExpression(u"agent\\s+1\\s+50\\s+200\\s+3"_s).match(QString::fromUtf8(set.out)).hasMatch(),
-                 set.out.constData());
+            set.out.constData());
         QVERIFY(admin({u"plans"_s, u"show"_s}).out.contains("pro    50"));
         {
             BerthdProcess server(m_dir.path());
@@ -189,8 +203,8 @@ private Q_SLOTS:
             HttpTestClient client(server.port());
             const QJsonObject agent = client.api("POST", u"/auth/session"_s, {}).json();
             const QByteArray key = agent[u"api_key"_s].toString().toLatin1();
-            QCOMPARE(client.api("POST", u"/deploy"_s, key, QJsonObject{{u"html"_s, u"<p>1</p>"_s}}).status, 200);
-            QCOMPARE(client.api("POST", u"/deploy"_s, key, QJsonObject{{u"html"_s, u"<p>2</p>"_s}}).status, 403);
+            QCOMPARE(client.api("POST", u"/deploy"_s, key, QJsonObject {{u"html"_s, u"<p>1</p>"_s}}).status, 200);
+            QCOMPARE(client.api("POST", u"/deploy"_s, key, QJsonObject {{u"html"_s, u"<p>2</p>"_s}}).status, 403);
         }
         const auto reset = admin({u"plans"_s, u"reset"_s});
         QCOMPARE(reset.exitCode, 0);
@@ -206,12 +220,12 @@ private Q_SLOTS:
         passwordFile.close();
         // A port nobody listens on.
         const auto set = admin({u"smtp"_s, u"set"_s, u"--host"_s, u"127.0.0.1"_s, u"--port"_s, u"9"_s, u"--user"_s,
-                                u"berth"_s, u"--password-file"_s, passwordFile.fileName(), u"--from"_s,
-                                u"berth@example.test"_s, u"--tls"_s, u"none"_s});
+            u"berth"_s, u"--password-file"_s, passwordFile.fileName(), u"--from"_s, u"berth@example.test"_s, u"--tls"_s,
+            u"none"_s});
         QCOMPARE(set.exitCode, 0);
         const auto shown = admin({u"smtp"_s, u"show"_s});
-        for (const char *row : {"host\\s+127\\.0\\.0\\.1\n", "security\\s+none\n", "user\\s+berth\n",
-                                "from\\s+berth@example\\.test\n"})
+        for (const char *row :
+            {"host\\s+127\\.0\\.0\\.1\n", "security\\s+none\n", "user\\s+berth\n", "from\\s+berth@example\\.test\n"})
             QVERIFY2(QRegularExpression(QString::fromLatin1(row)).match(QString::fromUtf8(shown.out)).hasMatch(), row);
         QVERIFY(shown.out.contains("(set)"));
         QVERIFY(!shown.out.contains("s3cret"));

@@ -34,14 +34,15 @@ private Q_SLOTS:
     void killedDeployLeavesTheOldVersion()
     {
         QTemporaryDir dir;
-        const QByteArray key =
-            BerthdProcess::run({u"key"_s, u"create"_s, u"--data-dir"_s, dir.path()}).out.trimmed();
+        const QByteArray key = BerthdProcess::run({u"key"_s, u"create"_s, u"--data-dir"_s, dir.path()}).out.trimmed();
         QVERIFY(key.startsWith("bk_"));
-        const QJsonObject v1{{u"slug"_s, u"crash-test"_s},
-                             {u"files"_s, QJsonArray{QJsonObject{{u"path"_s, u"index.html"_s}, {u"content"_s, u"v1"_s}},
-                                                     QJsonObject{{u"path"_s, u"a.css"_s}, {u"content"_s, u"a1"_s}}}}};
-        const QJsonObject v2{{u"files"_s, QJsonArray{QJsonObject{{u"path"_s, u"index.html"_s}, {u"content"_s, u"v2"_s}},
-                                                     QJsonObject{{u"path"_s, u"b.css"_s}, {u"content"_s, u"b2"_s}}}}};
+        const QJsonObject v1 {{u"slug"_s, u"crash-test"_s},
+            {u"files"_s,
+                QJsonArray {QJsonObject {{u"path"_s, u"index.html"_s}, {u"content"_s, u"v1"_s}},
+                    QJsonObject {{u"path"_s, u"a.css"_s}, {u"content"_s, u"a1"_s}}}}};
+        const QJsonObject v2 {{u"files"_s,
+            QJsonArray {QJsonObject {{u"path"_s, u"index.html"_s}, {u"content"_s, u"v2"_s}},
+                QJsonObject {{u"path"_s, u"b.css"_s}, {u"content"_s, u"b2"_s}}}}};
         QString id;
         {
             BerthdProcess server(dir.path());
@@ -84,8 +85,7 @@ private Q_SLOTS:
     void productBerthdHasNoFaultPoints()
     {
         QTemporaryDir dir;
-        const QByteArray key =
-            BerthdProcess::run({u"key"_s, u"create"_s, u"--data-dir"_s, dir.path()}).out.trimmed();
+        const QByteArray key = BerthdProcess::run({u"key"_s, u"create"_s, u"--data-dir"_s, dir.path()}).out.trimmed();
         QVERIFY(!key.isEmpty());
         BerthdProcess::setProgram(QStringLiteral(BERTHD_PATH));
         QProcessEnvironment environment = QProcessEnvironment::systemEnvironment();
@@ -93,8 +93,8 @@ private Q_SLOTS:
         BerthdProcess server(dir.path());
         QVERIFY(server.start(environment));
         HttpTestClient client(server.port());
-        const QJsonObject site{{u"slug"_s, u"no-faults"_s},
-                               {u"files"_s, QJsonArray{QJsonObject{{u"path"_s, u"index.html"_s}, {u"content"_s, u"ok"_s}}}}};
+        const QJsonObject site {{u"slug"_s, u"no-faults"_s},
+            {u"files"_s, QJsonArray {QJsonObject {{u"path"_s, u"index.html"_s}, {u"content"_s, u"ok"_s}}}}};
         QCOMPARE(client.api("POST", u"/deploy"_s, key, site).status, 200);
         QCOMPARE(client.site(u"no-faults"_s).body, QByteArray("ok"));
         BerthdProcess::setProgram(QStringLiteral(BERTHD_FAULTS_PATH));
@@ -105,14 +105,15 @@ private Q_SLOTS:
     void killedRollbackLeavesOneWholeVersion()
     {
         QTemporaryDir dir;
-        const QByteArray key =
-            BerthdProcess::run({u"key"_s, u"create"_s, u"--data-dir"_s, dir.path()}).out.trimmed();
+        const QByteArray key = BerthdProcess::run({u"key"_s, u"create"_s, u"--data-dir"_s, dir.path()}).out.trimmed();
         QVERIFY(key.startsWith("bk_"));
-        const QJsonObject v1{{u"slug"_s, u"roll-crash"_s},
-                             {u"files"_s, QJsonArray{QJsonObject{{u"path"_s, u"index.html"_s}, {u"content"_s, u"v1"_s}},
-                                                     QJsonObject{{u"path"_s, u"a.css"_s}, {u"content"_s, u"a1"_s}}}}};
-        const QJsonObject v2{{u"files"_s, QJsonArray{QJsonObject{{u"path"_s, u"index.html"_s}, {u"content"_s, u"v2"_s}},
-                                                     QJsonObject{{u"path"_s, u"b.css"_s}, {u"content"_s, u"b2"_s}}}}};
+        const QJsonObject v1 {{u"slug"_s, u"roll-crash"_s},
+            {u"files"_s,
+                QJsonArray {QJsonObject {{u"path"_s, u"index.html"_s}, {u"content"_s, u"v1"_s}},
+                    QJsonObject {{u"path"_s, u"a.css"_s}, {u"content"_s, u"a1"_s}}}}};
+        const QJsonObject v2 {{u"files"_s,
+            QJsonArray {QJsonObject {{u"path"_s, u"index.html"_s}, {u"content"_s, u"v2"_s}},
+                QJsonObject {{u"path"_s, u"b.css"_s}, {u"content"_s, u"b2"_s}}}}};
         QString id;
         {
             BerthdProcess server(dir.path());
@@ -130,8 +131,8 @@ private Q_SLOTS:
             if (!server.start(environment))
                 return false;
             HttpTestClient client(server.port());
-            const auto interrupted =
-                client.api("POST", u"/deploy/%1/rollback"_s.arg(id), key, QJsonObject{{u"version"_s, 1}});
+            const auto interrupted
+                = client.api("POST", u"/deploy/%1/rollback"_s.arg(id), key, QJsonObject {{u"version"_s, 1}});
             return interrupted.status == 0 && server.waitForExit(10000)
                 && server.process().exitStatus() == QProcess::CrashExit;
         };

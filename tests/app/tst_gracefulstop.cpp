@@ -37,21 +37,21 @@ private Q_SLOTS:
             while (text.size() < 9 * 1024 * 1024)
                 text += "Lorem ipsum dolor sit amet, " + QByteArray::number(text.size()) + '\n';
             textSize = text.size();
-            QJsonArray files{QJsonObject{{u"path"_s, u"index.html"_s}, {u"content"_s, u"<p>still here</p>"_s}}};
+            QJsonArray files {QJsonObject {{u"path"_s, u"index.html"_s}, {u"content"_s, u"<p>still here</p>"_s}}};
             for (int i = 0; i < 4; ++i) {
-                files.append(QJsonObject{{u"path"_s, u"big%1.txt"_s.arg(i)},
-                                         {u"content"_s, QString::fromLatin1((text + char('a' + i)).toBase64())},
-                                         {u"encoding"_s, u"base64"_s}});
+                files.append(QJsonObject {{u"path"_s, u"big%1.txt"_s.arg(i)},
+                    {u"content"_s, QString::fromLatin1((text + char('a' + i)).toBase64())},
+                    {u"encoding"_s, u"base64"_s}});
             }
-            const QByteArray body = QJsonDocument(QJsonObject{{u"slug"_s, u"last-word"_s}, {u"files"_s, files}})
+            const QByteArray body = QJsonDocument(QJsonObject {{u"slug"_s, u"last-word"_s}, {u"files"_s, files}})
                                         .toJson(QJsonDocument::Compact);
 
             QTcpSocket client;
             client.connectToHost(QHostAddress::LocalHost, server.port());
             QVERIFY(client.waitForConnected(5000));
             client.write("POST /deploy HTTP/1.1\r\nHost: localhost:" + QByteArray::number(server.port())
-                         + "\r\nAuthorization: Bearer " + key + "\r\nContent-Type: application/json\r\nContent-Length: "
-                         + QByteArray::number(body.size()) + "\r\n\r\n" + body);
+                + "\r\nAuthorization: Bearer " + key + "\r\nContent-Type: application/json\r\nContent-Length: "
+                + QByteArray::number(body.size()) + "\r\n\r\n" + body);
             while (client.bytesToWrite() > 0)
                 QVERIFY(client.waitForBytesWritten(10000));
             server.process().terminate(); // SIGTERM while the deploy is processed

@@ -1,12 +1,10 @@
 #pragma once
 
+#include "domain/clock.h"
+#include "engine.h"
 #include "httptestclient.h"
 
-#include "engine.h"
-#include "domain/clock.h"
-
 #include <QTemporaryDir>
-
 #include <memory>
 
 namespace berth::test {
@@ -18,7 +16,7 @@ public:
     EngineFixture();
     ~EngineFixture();
 
-    bool start();   // false (with a QWARN) when the engine does not start
+    bool start(); // false (with a QWARN) when the engine does not start
     // With settings of the test's own (a ManualClock, trusted proxies, limits); the fixture sets the data
     // directory and port 0. Kept for restart().
     bool start(EngineSettings settings);

@@ -53,7 +53,7 @@ QString HttpTestClient::apiHost() const
 }
 
 TestReply HttpTestClient::request(const QByteArray &method, const QString &host, const QString &path,
-                                  const QByteArray &body, const QList<QPair<QByteArray, QByteArray>> &headers)
+    const QByteArray &body, const QList<QPair<QByteArray, QByteArray>> &headers)
 {
     QNetworkRequest request(QUrl(u"http://127.0.0.1:%1%2"_s.arg(m_port).arg(path), QUrl::StrictMode));
     request.setRawHeader("Host", host.toUtf8());
@@ -63,7 +63,8 @@ TestReply HttpTestClient::request(const QByteArray &method, const QString &host,
         request.setRawHeader("Content-Type", "application/json");
     request.setTransferTimeout(kRequestTimeoutMs);
 
-    QNetworkReply *reply = method == "HEAD" ? m_manager.head(request) : m_manager.sendCustomRequest(request, method, body);
+    QNetworkReply *reply
+        = method == "HEAD" ? m_manager.head(request) : m_manager.sendCustomRequest(request, method, body);
     QEventLoop loop;
     QObject::connect(reply, &QNetworkReply::finished, &loop, &QEventLoop::quit);
     if (!reply->isFinished())
@@ -78,8 +79,8 @@ TestReply HttpTestClient::request(const QByteArray &method, const QString &host,
     return result;
 }
 
-TestReply HttpTestClient::api(const QByteArray &method, const QString &path, const QByteArray &key,
-                              const QByteArray &body)
+TestReply HttpTestClient::api(
+    const QByteArray &method, const QString &path, const QByteArray &key, const QByteArray &body)
 {
     QList<QPair<QByteArray, QByteArray>> headers;
     if (!key.isEmpty())
@@ -87,14 +88,14 @@ TestReply HttpTestClient::api(const QByteArray &method, const QString &path, con
     return request(method, apiHost(), path, body, headers);
 }
 
-TestReply HttpTestClient::api(const QByteArray &method, const QString &path, const QByteArray &key,
-                              const QJsonObject &body)
+TestReply HttpTestClient::api(
+    const QByteArray &method, const QString &path, const QByteArray &key, const QJsonObject &body)
 {
     return api(method, path, key, QJsonDocument(body).toJson(QJsonDocument::Compact));
 }
 
 TestReply HttpTestClient::site(const QString &slug, const QString &path, const QByteArray &method,
-                               const QList<QPair<QByteArray, QByteArray>> &headers)
+    const QList<QPair<QByteArray, QByteArray>> &headers)
 {
     return request(method, u"%1.localhost:%2"_s.arg(slug).arg(m_port), path, {}, headers);
 }

@@ -29,13 +29,13 @@ public:
     explicit HttpTestClient(quint16 port);
 
     TestReply request(const QByteArray &method, const QString &host, const QString &path, const QByteArray &body = {},
-                      const QList<QPair<QByteArray, QByteArray>> &headers = {});
+        const QList<QPair<QByteArray, QByteArray>> &headers = {});
     // The API host ("localhost:<port>") with a Bearer key and a JSON body.
     TestReply api(const QByteArray &method, const QString &path, const QByteArray &key, const QByteArray &body = {});
     TestReply api(const QByteArray &method, const QString &path, const QByteArray &key, const QJsonObject &body);
     // GET (or another method) on http://<slug>.localhost:<port><path>.
     TestReply site(const QString &slug, const QString &path = QStringLiteral("/"), const QByteArray &method = "GET",
-                   const QList<QPair<QByteArray, QByteArray>> &headers = {});
+        const QList<QPair<QByteArray, QByteArray>> &headers = {});
 
     quint16 port() const { return m_port; }
     QString apiHost() const;

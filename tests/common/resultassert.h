@@ -5,8 +5,8 @@
 #include <QtTest>
 
 // QVERIFY for a Result<T>: fails the test with the Error's message when the result holds one.
-#define BERTH_VERIFY_OK(expression)                                                                                  \
-    do {                                                                                                             \
-        const auto berthResult = (expression);                                                                       \
-        QVERIFY2(berthResult.ok(), berthResult.ok() ? "" : qPrintable(berthResult.error().message));                 \
+#define BERTH_VERIFY_OK(expression)                                                                                    \
+    do {                                                                                                               \
+        const auto berthResult = (expression);                                                                         \
+        QVERIFY2(berthResult.ok(), berthResult.ok() ? "" : qPrintable(berthResult.error().message));                   \
     } while (false)

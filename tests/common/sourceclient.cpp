@@ -76,7 +76,7 @@ bool SourceConnection::waitAll(const QList<SourceConnection *> &connections, int
 }
 
 QByteArray SourceConnection::request(const QByteArray &method, const QString &host, const QString &path,
-                                     const QByteArray &body, const QList<QPair<QByteArray, QByteArray>> &headers)
+    const QByteArray &body, const QList<QPair<QByteArray, QByteArray>> &headers)
 {
     QByteArray bytes = method + ' ' + path.toUtf8() + " HTTP/1.1\r\nHost: " + host.toUtf8() + "\r\n";
     for (const auto &header : headers)
@@ -87,7 +87,7 @@ QByteArray SourceConnection::request(const QByteArray &method, const QString &ho
 }
 
 TestReply SourceClient::request(const QByteArray &method, const QString &host, const QString &path,
-                                const QByteArray &body, const QList<QPair<QByteArray, QByteArray>> &headers)
+    const QByteArray &body, const QList<QPair<QByteArray, QByteArray>> &headers)
 {
     SourceConnection connection(m_port, m_source);
     connection.send({SourceConnection::request(method, host, path, body, headers)});
@@ -96,8 +96,8 @@ TestReply SourceClient::request(const QByteArray &method, const QString &host, c
     return connection.replies().constFirst();
 }
 
-TestReply SourceClient::site(const QByteArray &method, const QString &slug, const QString &path,
-                             const QByteArray &body, const QList<QPair<QByteArray, QByteArray>> &headers)
+TestReply SourceClient::site(const QByteArray &method, const QString &slug, const QString &path, const QByteArray &body,
+    const QList<QPair<QByteArray, QByteArray>> &headers)
 {
     return request(method, siteHost(slug), path, body, headers);
 }

@@ -29,7 +29,7 @@ public:
 
     // The bytes of one request: Host, Content-Length, and the given headers.
     static QByteArray request(const QByteArray &method, const QString &host, const QString &path,
-                              const QByteArray &body = {}, const QList<QPair<QByteArray, QByteArray>> &headers = {});
+        const QByteArray &body = {}, const QList<QPair<QByteArray, QByteArray>> &headers = {});
 
 private:
     void parse();
@@ -46,13 +46,17 @@ private:
 class SourceClient final
 {
 public:
-    SourceClient(quint16 port, const QHostAddress &source) : m_port(port), m_source(source) { }
+    SourceClient(quint16 port, const QHostAddress &source)
+        : m_port(port)
+        , m_source(source)
+    {
+    }
 
     TestReply request(const QByteArray &method, const QString &host, const QString &path, const QByteArray &body = {},
-                      const QList<QPair<QByteArray, QByteArray>> &headers = {});
+        const QList<QPair<QByteArray, QByteArray>> &headers = {});
     // On http://<slug>.localhost:<port>.
     TestReply site(const QByteArray &method, const QString &slug, const QString &path, const QByteArray &body = {},
-                   const QList<QPair<QByteArray, QByteArray>> &headers = {});
+        const QList<QPair<QByteArray, QByteArray>> &headers = {});
     QString siteHost(const QString &slug) const;
 
 private:

@@ -4,8 +4,8 @@
 // that the API enforces at once.
 #include "accountsdialog.h"
 #include "domain/accountservice.h"
-#include "domain/plantable.h"
 #include "domain/plansettings.h"
+#include "domain/plantable.h"
 #include "domain/signinpolicy.h"
 #include "mailpanel.h"
 #include "settingsdialog.h"

@@ -21,8 +21,8 @@
 #include <QLineEdit>
 #include <QPlainTextEdit>
 #include <QPushButton>
-#include <QSpinBox>
 #include <QRadioButton>
+#include <QSpinBox>
 #include <QStyle>
 #include <QTreeWidget>
 

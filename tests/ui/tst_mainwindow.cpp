@@ -524,9 +524,10 @@ private Q_SLOTS:
                 site = menu->menu();
         }
         QVERIFY(site);
-        for (QAction *action : {actions.openAction, actions.copyUrlAction, actions.copyShareLinkAction,
-                 actions.newShareLinkAction, actions.privateAction, actions.protectionAction, actions.renameAction, actions.editDetailsAction,
-                 actions.redeployAction, actions.submissionsAction, actions.countersAction, actions.deleteAction}) {
+        for (QAction *action :
+            {actions.openAction, actions.copyUrlAction, actions.copyShareLinkAction, actions.newShareLinkAction,
+                actions.privateAction, actions.protectionAction, actions.renameAction, actions.editDetailsAction,
+                actions.redeployAction, actions.submissionsAction, actions.countersAction, actions.deleteAction}) {
             QVERIFY2(!action->shortcut().isEmpty(), qPrintable(action->objectName()));
             QVERIFY2(site->actions().contains(action), qPrintable(action->objectName()));
             QVERIFY2(!action->icon().isNull(), qPrintable(action->objectName()));

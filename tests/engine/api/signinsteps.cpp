@@ -20,10 +20,10 @@ TestReply signIn(EngineFixture &fixture, const QString &email, const QString &cl
 {
     if (!fixture.engine().signInPolicy().allow(email))
         return {};
-    const TestReply sent = fixture.client().api("POST", u"/auth/otp"_s, {}, QJsonObject{{u"email"_s, email}});
+    const TestReply sent = fixture.client().api("POST", u"/auth/otp"_s, {}, QJsonObject {{u"email"_s, email}});
     if (sent.status != 200)
         return sent;
-    QJsonObject verify{{u"email"_s, email}, {u"code"_s, relayedCode(fixture.engine(), email)}};
+    QJsonObject verify {{u"email"_s, email}, {u"code"_s, relayedCode(fixture.engine(), email)}};
     if (!claimToken.isEmpty())
         verify.insert(u"claim_token"_s, claimToken);
     return fixture.client().api("POST", u"/auth/verify"_s, {}, verify);

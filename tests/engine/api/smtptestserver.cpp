@@ -33,8 +33,8 @@ bool SmtpTestServer::start()
 
     // Debian's own interpreter: python3-aiosmtpd is installed for it, not for another python3 first on PATH.
     m_process.setProcessChannelMode(QProcess::MergedChannels);
-    m_process.start(u"/usr/bin/python3"_s,
-                    {u"-u"_s, u"-m"_s, u"aiosmtpd"_s, u"-n"_s, u"-l"_s, u"127.0.0.1:%1"_s.arg(m_port)});
+    m_process.start(
+        u"/usr/bin/python3"_s, {u"-u"_s, u"-m"_s, u"aiosmtpd"_s, u"-n"_s, u"-l"_s, u"127.0.0.1:%1"_s.arg(m_port)});
     if (!m_process.waitForStarted()) {
         qWarning("cannot run /usr/bin/python3 -m aiosmtpd: %s", qPrintable(m_process.errorString()));
         return false;

@@ -1,8 +1,7 @@
 // The management API's per-key limit (300 requests a minute by default, configurable), applied after
 // authentication and to every request whatever its body, over real HTTP. Time is a ManualClock.
-#include "enginefixture.h"
-
 #include "domain/clock.h"
+#include "enginefixture.h"
 
 #include <QtTest>
 
@@ -42,7 +41,7 @@ private Q_SLOTS:
             QCOMPARE(list(key).status, 200);
         const TestReply refused = list(key);
         QCOMPARE(refused.status, 429);
-        QCOMPARE(refused.json(), (QJsonObject{{u"error"_s, u"Rate limit exceeded"_s}}));
+        QCOMPARE(refused.json(), (QJsonObject {{u"error"_s, u"Rate limit exceeded"_s}}));
         QCOMPARE(refused.header("retry-after"), QByteArray("60"));
         m_fixture->clock().advance(60'000);
         QCOMPARE(list(key).status, 200);

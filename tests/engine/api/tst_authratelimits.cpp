@@ -1,6 +1,6 @@
-// The auth endpoints' limits per client IP (README, "Plans and limits": session 5, otp 3, verify 10, login 30 a minute), over real HTTP
-// from several loopback source addresses: every request counts, valid or not; one address's 429 leaves another
-// address and the other endpoints alone; the window slides with the ManualClock.
+// The auth endpoints' limits per client IP (README, "Plans and limits": session 5, otp 3, verify 10, login 30 a
+// minute), over real HTTP from several loopback source addresses: every request counts, valid or not; one address's 429
+// leaves another address and the other endpoints alone; the window slides with the ManualClock.
 #include "enginefixture.h"
 #include "sourceclient.h"
 
@@ -41,7 +41,7 @@ private:
     TestReply call(SourceClient client, const Endpoint &endpoint, const QByteArray &body)
     {
         return client.request(endpoint.method, m_fixture->client().apiHost(), endpoint.path, body,
-                              {{"Content-Type", "application/json"}});
+            {{"Content-Type", "application/json"}});
     }
 
 private Q_SLOTS:
@@ -55,11 +55,11 @@ private Q_SLOTS:
     void limitPerAddress_data()
     {
         QTest::addColumn<Endpoint>("endpoint");
-        QTest::newRow("POST /auth/session") << Endpoint{"POST", u"/auth/session"_s, {}, 5};
-        QTest::newRow("POST /auth/otp") << Endpoint{"POST", u"/auth/otp"_s, R"({"email": "ann@example.com"})", 3};
+        QTest::newRow("POST /auth/session") << Endpoint {"POST", u"/auth/session"_s, {}, 5};
+        QTest::newRow("POST /auth/otp") << Endpoint {"POST", u"/auth/otp"_s, R"({"email": "ann@example.com"})", 3};
         QTest::newRow("POST /auth/verify")
-                << Endpoint{"POST", u"/auth/verify"_s, R"({"email": "ann@example.com", "code": "123456"})", 10};
-        QTest::newRow("GET /auth/login") << Endpoint{"GET", u"/auth/login"_s, {}, 30};
+            << Endpoint {"POST", u"/auth/verify"_s, R"({"email": "ann@example.com", "code": "123456"})", 10};
+        QTest::newRow("GET /auth/login") << Endpoint {"GET", u"/auth/login"_s, {}, 30};
     }
     void limitPerAddress()
     {
@@ -68,19 +68,19 @@ private Q_SLOTS:
         for (int i = 0; i < endpoint.limit; ++i) {
             const QByteArray body = i % 2 == 0 ? endpoint.validBody : QByteArray("{broken");
             const TestReply reply = call(from("127.0.0.2"), endpoint, body);
-            QVERIFY2(reply.status != 429 && reply.status != 0,
-                     qPrintable(u"request %1: %2"_s.arg(i).arg(reply.status)));
+            QVERIFY2(
+                reply.status != 429 && reply.status != 0, qPrintable(u"request %1: %2"_s.arg(i).arg(reply.status)));
             m_fixture->clock().advance(1000);
         }
         const TestReply refused = call(from("127.0.0.2"), endpoint, endpoint.validBody);
         QCOMPARE(refused.status, 429);
-        QCOMPARE(refused.json(), (QJsonObject{{u"error"_s, u"Rate limit exceeded"_s}}));
+        QCOMPARE(refused.json(), (QJsonObject {{u"error"_s, u"Rate limit exceeded"_s}}));
         QCOMPARE(refused.header("retry-after"), QByteArray::number(60 - endpoint.limit));
 
         // Another address is not affected; nor are the other endpoints from the same address.
         QVERIFY(call(from("127.0.0.3"), endpoint, endpoint.validBody).status != 429);
-        const Endpoint other = endpoint.path == u"/auth/login" ? Endpoint{"POST", u"/auth/session"_s, {}, 5}
-                                                                : Endpoint{"GET", u"/auth/login"_s, {}, 30};
+        const Endpoint other = endpoint.path == u"/auth/login" ? Endpoint {"POST", u"/auth/session"_s, {}, 5}
+                                                               : Endpoint {"GET", u"/auth/login"_s, {}, 30};
         QCOMPARE(call(from("127.0.0.2"), other, other.validBody).status, 200);
 
         // Once the first request leaves the window, one more is let through.
@@ -92,8 +92,8 @@ private Q_SLOTS:
     void loginRefusalIsAPageForBrowsers()
     {
         const auto open = [this](const QByteArray &accept) {
-            return from("127.0.0.4").request("GET", m_fixture->client().apiHost(), u"/auth/login"_s, {},
-                                             {{"Accept", accept}});
+            return from("127.0.0.4")
+                .request("GET", m_fixture->client().apiHost(), u"/auth/login"_s, {}, {{"Accept", accept}});
         };
         for (int i = 0; i < 30; ++i)
             QCOMPARE(open("text/html").status, 200);
@@ -105,7 +105,7 @@ private Q_SLOTS:
         QVERIFY(!page.body.contains("{{"));
         const TestReply json = open("application/json");
         QCOMPARE(json.status, 429);
-        QCOMPARE(json.json(), (QJsonObject{{u"error"_s, u"Rate limit exceeded"_s}}));
+        QCOMPARE(json.json(), (QJsonObject {{u"error"_s, u"Rate limit exceeded"_s}}));
     }
 };
 

@@ -1,11 +1,10 @@
 // GET /_counter/:name and POST /_counter/:name/increment (README, "Counters") and the owner's GET|DELETE
 // /deploy/:id/counters, over real HTTP: values, names, the plan's counter cap, the per-IP increment limit, and
 // concurrent increments from several connections. Time is a ManualClock.
-#include "enginefixture.h"
-#include "sourceclient.h"
-
 #include "domain/clock.h"
 #include "domain/counterservice.h"
+#include "enginefixture.h"
+#include "sourceclient.h"
 
 #include <QJsonArray>
 #include <QSignalSpy>
@@ -42,15 +41,15 @@ private:
     TestReply increment(const QString &name, const QString &slug = {})
     {
         clock().advance(1000); // 60 a minute is the per-IP limit: these tests stay under it
-        return client().request("POST", siteHost(slug.isEmpty() ? m_slug : slug),
-                                u"/_counter/%1/increment"_s.arg(name));
+        return client().request(
+            "POST", siteHost(slug.isEmpty() ? m_slug : slug), u"/_counter/%1/increment"_s.arg(name));
     }
     QJsonArray ownerList(const QByteArray &key = {})
     {
         return client()
-                .api("GET", u"/deploy/%1/counters"_s.arg(m_id), key.isEmpty() ? m_key : key)
-                .json()[u"counters"_s]
-                .toArray();
+            .api("GET", u"/deploy/%1/counters"_s.arg(m_id), key.isEmpty() ? m_key : key)
+            .json()[u"counters"_s]
+            .toArray();
     }
     QJsonObject counterJson(const QString &name, qint64 value) const
     {
@@ -129,7 +128,7 @@ private Q_SLOTS:
         QCOMPARE(readReply.status, valid ? 200 : 400);
         QCOMPARE(incremented.status, valid ? 200 : 400);
         if (!valid) {
-            QCOMPARE(readReply.json().keys(), QStringList{u"error"_s});
+            QCOMPARE(readReply.json().keys(), QStringList {u"error"_s});
             QVERIFY(readReply.error().startsWith(u"Invalid counter name"_s));
             QCOMPARE(ownerList().size(), 0);
         }
@@ -155,7 +154,7 @@ private Q_SLOTS:
             QCOMPARE(increment(u"c%1"_s.arg(i), u"agent-counters"_s).status, 200);
         const TestReply refused = increment(u"c10"_s, u"agent-counters"_s);
         QCOMPARE(refused.status, 403);
-        QCOMPARE(refused.json(), (QJsonObject{{u"error"_s, u"Counter limit reached"_s}}));
+        QCOMPARE(refused.json(), (QJsonObject {{u"error"_s, u"Counter limit reached"_s}}));
         QCOMPARE(increment(u"c3"_s, u"agent-counters"_s).json()[u"value"_s].toInt(), 2); // existing ones still count
         QCOMPARE(read(u"c10"_s, u"agent-counters"_s).json()[u"value"_s].toInt(), 0); // reading is always fine
         QCOMPARE(ownerList().size(), 10);
@@ -175,7 +174,7 @@ private Q_SLOTS:
             QCOMPARE(first.site("POST", m_slug, path).status, 200);
         const TestReply refused = first.site("POST", m_slug, path);
         QCOMPARE(refused.status, 429);
-        QCOMPARE(refused.json(), (QJsonObject{{u"error"_s, u"Rate limit exceeded"_s}}));
+        QCOMPARE(refused.json(), (QJsonObject {{u"error"_s, u"Rate limit exceeded"_s}}));
         QCOMPARE(refused.header("retry-after"), QByteArray("60"));
         // Reads are not increments, and another visitor has an allowance of its own.
         QCOMPARE(first.site("GET", m_slug, u"/_counter/hits"_s).json()[u"value"_s].toInt(), 60);
@@ -199,7 +198,7 @@ private Q_SLOTS:
         QList<SourceConnection *> all;
         for (int c = 0; c < kConnections; ++c) {
             connections.push_back(std::make_unique<SourceConnection>(
-                    m_fixture->engine().port(), QHostAddress(u"127.0.1.%1"_s.arg(c + 1))));
+                m_fixture->engine().port(), QHostAddress(u"127.0.1.%1"_s.arg(c + 1))));
             all.append(connections.back().get());
         }
         for (SourceConnection *connection : all)
@@ -241,11 +240,11 @@ private Q_SLOTS:
     {
         increment(u"a"_s);
         const QByteArray other = m_fixture->keyFor(u"other@example.com"_s);
-        for (const auto &[method, path] : QList<QPair<QByteArray, QString>>{
-                     {"GET", u"/deploy/%1/counters"_s.arg(m_id)}, {"DELETE", u"/deploy/%1/counters/a"_s.arg(m_id)}}) {
+        for (const auto &[method, path] : QList<QPair<QByteArray, QString>> {
+                 {"GET", u"/deploy/%1/counters"_s.arg(m_id)}, {"DELETE", u"/deploy/%1/counters/a"_s.arg(m_id)}}) {
             const TestReply theirs = client().api(method, path, other);
             QCOMPARE(theirs.status, 404);
-            QCOMPARE(theirs.json(), (QJsonObject{{u"error"_s, u"Deployment not found"_s}}));
+            QCOMPARE(theirs.json(), (QJsonObject {{u"error"_s, u"Deployment not found"_s}}));
             QCOMPARE(client().api(method, path, {}).status, 401);
         }
         QCOMPARE(ownerList().size(), 1);

@@ -47,9 +47,9 @@ private Q_SLOTS:
     void putReplacesContentKeepingUrl()
     {
         const QString id = create({{u"slug"_s, u"replace-me"_s},
-                                   {u"files"_s, QJsonArray{file(u"index.html"_s, u"v1"_s), file(u"old.css"_s, u"o"_s)}}});
+            {u"files"_s, QJsonArray {file(u"index.html"_s, u"v1"_s), file(u"old.css"_s, u"o"_s)}}});
         const QJsonObject before = get(id);
-        const TestReply reply = put(id, {{u"files"_s, QJsonArray{file(u"index.html"_s, u"v2"_s)}}});
+        const TestReply reply = put(id, {{u"files"_s, QJsonArray {file(u"index.html"_s, u"v2"_s)}}});
         QCOMPARE(reply.status, 200);
         QCOMPARE(reply.json()[u"id"_s].toString(), id);
         QCOMPARE(reply.json()[u"slug"_s].toString(), u"replace-me"_s);
@@ -86,7 +86,7 @@ private Q_SLOTS:
         const QString id = create({{u"html"_s, u"x"_s}});
         TestReply reply = put(id, {{u"slug"_s, u"new-name"_s}});
         QCOMPARE(reply.status, 400);
-        reply = put(id, {{u"html"_s, u"a"_s}, {u"files"_s, QJsonArray{file(u"a.html"_s, u"a"_s)}}});
+        reply = put(id, {{u"html"_s, u"a"_s}, {u"files"_s, QJsonArray {file(u"a.html"_s, u"a"_s)}}});
         QCOMPARE(reply.status, 400);
         reply = client().api("PUT", u"/deploy/"_s + id, m_key, QByteArray("nope"));
         QCOMPARE(reply.status, 400);
@@ -99,7 +99,8 @@ private Q_SLOTS:
     void renameMovesTheSiteAndFreesTheOldSlug()
     {
         const QString id = create({{u"html"_s, u"moving"_s}, {u"slug"_s, u"old-name"_s}});
-        TestReply reply = client().api("PATCH", u"/deploy/%1/slug"_s.arg(id), m_key, QJsonObject{{u"slug"_s, u"new-name"_s}});
+        TestReply reply
+            = client().api("PATCH", u"/deploy/%1/slug"_s.arg(id), m_key, QJsonObject {{u"slug"_s, u"new-name"_s}});
         QCOMPARE(reply.status, 200);
         QCOMPARE(reply.json()[u"slug"_s].toString(), u"new-name"_s);
         QCOMPARE(reply.json()[u"url"_s].toString(), u"http://new-name.localhost:%1"_s.arg(client().port()));
@@ -108,16 +109,17 @@ private Q_SLOTS:
 
         // Someone else can claim the released slug at once.
         const QByteArray other = m_fixture->keyFor(u"claimer@example.com"_s);
-        reply = client().api("POST", u"/deploy"_s, other, QJsonObject{{u"html"_s, u"claimed"_s}, {u"slug"_s, u"old-name"_s}});
+        reply = client().api(
+            "POST", u"/deploy"_s, other, QJsonObject {{u"html"_s, u"claimed"_s}, {u"slug"_s, u"old-name"_s}});
         QCOMPARE(reply.status, 200);
         QCOMPARE(client().site(u"old-name"_s).body, QByteArray("claimed"));
 
-        reply = client().api("PATCH", u"/deploy/%1/slug"_s.arg(id), m_key, QJsonObject{{u"slug"_s, u"old-name"_s}});
+        reply = client().api("PATCH", u"/deploy/%1/slug"_s.arg(id), m_key, QJsonObject {{u"slug"_s, u"old-name"_s}});
         QCOMPARE(reply.status, 409);
         QCOMPARE(reply.error(), u"slug \"old-name\" is already taken"_s);
-        reply = client().api("PATCH", u"/deploy/%1/slug"_s.arg(id), m_key, QJsonObject{{u"slug"_s, u"Bad_Slug"_s}});
+        reply = client().api("PATCH", u"/deploy/%1/slug"_s.arg(id), m_key, QJsonObject {{u"slug"_s, u"Bad_Slug"_s}});
         QCOMPARE(reply.status, 400);
-        reply = client().api("PATCH", u"/deploy/%1/slug"_s.arg(id), m_key, QJsonObject{});
+        reply = client().api("PATCH", u"/deploy/%1/slug"_s.arg(id), m_key, QJsonObject {});
         QCOMPARE(reply.status, 400);
         QCOMPARE(reply.error(), u"slug is required"_s);
     }
@@ -125,8 +127,7 @@ private Q_SLOTS:
     void protectionTransitions()
     {
         const TestReply created = client().api("POST", u"/deploy"_s, m_key,
-                                               QJsonObject{{u"html"_s, u"secret"_s}, {u"protect"_s, true},
-                                                           {u"password"_s, u"hunter22"_s}});
+            QJsonObject {{u"html"_s, u"secret"_s}, {u"protect"_s, true}, {u"password"_s, u"hunter22"_s}});
         QCOMPARE(created.status, 200);
         const QString id = created.json()[u"id"_s].toString();
         const QString shareUrl = created.json()[u"share_url"_s].toString();
@@ -175,11 +176,10 @@ private Q_SLOTS:
         const QByteArray stranger = m_fixture->keyFor(u"stranger@example.com"_s);
         const QString path = u"/deploy/"_s + id;
         for (const TestReply &reply : {client().api("GET", path, stranger),
-                                       client().api("PUT", path, stranger, QJsonObject{{u"title"_s, u"x"_s}}),
-                                       client().api("PATCH", path + u"/slug"_s, stranger,
-                                                    QJsonObject{{u"slug"_s, u"stolen-site"_s}}),
-                                       client().api("DELETE", path, stranger),
-                                       client().api("GET", u"/deploy/dep_doesnotexist0000000"_s, m_key)}) {
+                 client().api("PUT", path, stranger, QJsonObject {{u"title"_s, u"x"_s}}),
+                 client().api("PATCH", path + u"/slug"_s, stranger, QJsonObject {{u"slug"_s, u"stolen-site"_s}}),
+                 client().api("DELETE", path, stranger),
+                 client().api("GET", u"/deploy/dep_doesnotexist0000000"_s, m_key)}) {
             QCOMPARE(reply.status, 404);
             QCOMPARE(reply.json(), QJsonObject({{u"error"_s, u"Deployment not found"_s}}));
         }
@@ -189,8 +189,8 @@ private Q_SLOTS:
 
     void deploymentsSurviveRestart()
     {
-        const QString id = create({{u"files"_s, QJsonArray{file(u"index.html"_s, u"persisted"_s)}},
-                                   {u"slug"_s, u"durable-site"_s}});
+        const QString id = create(
+            {{u"files"_s, QJsonArray {file(u"index.html"_s, u"persisted"_s)}}, {u"slug"_s, u"durable-site"_s}});
         QVERIFY(!id.isEmpty());
         QVERIFY(m_fixture->restart());
         QCOMPARE(client().site(u"durable-site"_s).body, QByteArray("persisted"));
@@ -203,11 +203,11 @@ private Q_SLOTS:
         // A 40 MiB deploy in flight; a page request issued after it must be answered before it.
         QJsonArray files;
         for (int i = 0; i < 4; ++i) {
-            files.append(QJsonObject{{u"path"_s, u"blob%1.bin"_s.arg(i)},
-                                     {u"content"_s, QString::fromLatin1(QByteArray(10 * 1048576 - 1, char('a' + i)).toBase64())},
-                                     {u"encoding"_s, u"base64"_s}});
+            files.append(QJsonObject {{u"path"_s, u"blob%1.bin"_s.arg(i)},
+                {u"content"_s, QString::fromLatin1(QByteArray(10 * 1048576 - 1, char('a' + i)).toBase64())},
+                {u"encoding"_s, u"base64"_s}});
         }
-        const QByteArray body = QJsonDocument(QJsonObject{{u"files"_s, files}}).toJson(QJsonDocument::Compact);
+        const QByteArray body = QJsonDocument(QJsonObject {{u"files"_s, files}}).toJson(QJsonDocument::Compact);
 
         QNetworkAccessManager manager;
         QNetworkRequest deployRequest(QUrl(u"http://127.0.0.1:%1/deploy"_s.arg(client().port())));

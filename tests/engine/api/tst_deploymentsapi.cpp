@@ -28,7 +28,8 @@ private:
     }
     static QJsonObject binaryFile(const QString &path, const QByteArray &content)
     {
-        return {{u"path"_s, path}, {u"content"_s, QString::fromLatin1(content.toBase64())}, {u"encoding"_s, u"base64"_s}};
+        return {
+            {u"path"_s, path}, {u"content"_s, QString::fromLatin1(content.toBase64())}, {u"encoding"_s, u"base64"_s}};
     }
 
 private Q_SLOTS:
@@ -59,9 +60,9 @@ private Q_SLOTS:
 
     void getReturnsEveryField()
     {
-        const QJsonObject created = deploy({{u"html"_s, u"<p>x</p>"_s}, {u"slug"_s, u"field-check"_s},
-                                            {u"title"_s, u"Fields"_s}, {u"favicon"_s, u"🚀"_s}})
-                                        .json();
+        const QJsonObject created = deploy(
+            {{u"html"_s, u"<p>x</p>"_s}, {u"slug"_s, u"field-check"_s}, {u"title"_s, u"Fields"_s},
+                {u"favicon"_s, u"🚀"_s}}).json();
         const TestReply reply = client().api("GET", u"/deploy/"_s + created[u"id"_s].toString(), m_key);
         QCOMPARE(reply.status, 200);
         const QJsonObject d = reply.json();
@@ -84,12 +85,10 @@ private Q_SLOTS:
     void multiFileSiteServesEveryFile()
     {
         const QByteArray png = QByteArray::fromHex("89504e470d0a1a0a0000000d4948445200");
-        const TestReply reply = deploy(
-            {{u"slug"_s, u"multi-site"_s},
-             {u"files"_s, QJsonArray{textFile(u"index.html"_s, u"<h1>Home</h1>"_s),
-                                     textFile(u"css/site.css"_s, u"body{}"_s),
-                                     textFile(u"docs/index.html"_s, u"<h1>Docs</h1>"_s),
-                                     binaryFile(u"img/logo.png"_s, png)}}});
+        const TestReply reply = deploy({{u"slug"_s, u"multi-site"_s},
+            {u"files"_s,
+                QJsonArray {textFile(u"index.html"_s, u"<h1>Home</h1>"_s), textFile(u"css/site.css"_s, u"body{}"_s),
+                    textFile(u"docs/index.html"_s, u"<h1>Docs</h1>"_s), binaryFile(u"img/logo.png"_s, png)}}});
         QCOMPARE(reply.status, 200);
         const QString id = reply.json()[u"id"_s].toString();
         QCOMPARE(client().api("GET", u"/deploy/"_s + id, m_key).json()[u"storage_type"_s].toString(), u"files"_s);
@@ -144,12 +143,9 @@ private Q_SLOTS:
         if (!authorization.isEmpty())
             headers.append({"Authorization", authorization});
         const auto host = client().apiHost();
-        for (const auto &[method, path] : QList<QPair<QByteArray, QString>>{{"POST", u"/deploy"_s},
-                                                                              {"GET", u"/deploys"_s},
-                                                                              {"GET", u"/deploy/dep_x"_s},
-                                                                              {"PUT", u"/deploy/dep_x"_s},
-                                                                              {"PATCH", u"/deploy/dep_x/slug"_s},
-                                                                              {"DELETE", u"/deploy/dep_x"_s}}) {
+        for (const auto &[method, path] : QList<QPair<QByteArray, QString>> {{"POST", u"/deploy"_s},
+                 {"GET", u"/deploys"_s}, {"GET", u"/deploy/dep_x"_s}, {"PUT", u"/deploy/dep_x"_s},
+                 {"PATCH", u"/deploy/dep_x/slug"_s}, {"DELETE", u"/deploy/dep_x"_s}}) {
             const TestReply reply = client().request(method, host, path, "{not json", headers);
             QCOMPARE(reply.status, 401);
             QCOMPARE(reply.json(), QJsonObject({{u"error"_s, u"Unauthorized"_s}}));
@@ -170,18 +166,23 @@ private Q_SLOTS:
         QTest::newRow("empty slug") << QByteArray("{\"html\":\"a\",\"slug\":\"\"}") << QString();
         QTest::newRow("single word") << QByteArray("{\"html\":\"a\",\"slug\":\"site\"}") << QString();
         QTest::newRow("uppercase") << QByteArray("{\"html\":\"a\",\"slug\":\"My-Site\"}") << QString();
-        QTest::newRow("traversal") << QByteArray("{\"files\":[{\"path\":\"../x.html\",\"content\":\"a\"}]}") << QString();
+        QTest::newRow("traversal") << QByteArray("{\"files\":[{\"path\":\"../x.html\",\"content\":\"a\"}]}")
+                                   << QString();
         QTest::newRow("absolute") << QByteArray("{\"files\":[{\"path\":\"/x.html\",\"content\":\"a\"}]}") << QString();
-        QTest::newRow("backslash") << QByteArray("{\"files\":[{\"path\":\"a\\\\b.html\",\"content\":\"a\"}]}") << QString();
-        QTest::newRow("duplicate") << QByteArray("{\"files\":[{\"path\":\"a.html\",\"content\":\"a\"},{\"path\":\"./a.html\",\"content\":\"b\"}]}")
+        QTest::newRow("backslash") << QByteArray("{\"files\":[{\"path\":\"a\\\\b.html\",\"content\":\"a\"}]}")
+                                   << QString();
+        QTest::newRow("duplicate") << QByteArray(
+            "{\"files\":[{\"path\":\"a.html\",\"content\":\"a\"},{\"path\":\"./a.html\",\"content\":\"b\"}]}")
                                    << QString();
         QTest::newRow("no content") << QByteArray("{\"files\":[{\"path\":\"a.html\"}]}") << QString();
-        QTest::newRow("bad encoding") << QByteArray("{\"files\":[{\"path\":\"a\",\"content\":\"a\",\"encoding\":\"hex\"}]}")
+        QTest::newRow("bad encoding") << QByteArray(
+            "{\"files\":[{\"path\":\"a\",\"content\":\"a\",\"encoding\":\"hex\"}]}")
                                       << QString();
-        QTest::newRow("bad base64") << QByteArray("{\"files\":[{\"path\":\"a\",\"content\":\"!!!\",\"encoding\":\"base64\"}]}")
+        QTest::newRow("bad base64") << QByteArray(
+            "{\"files\":[{\"path\":\"a\",\"content\":\"!!!\",\"encoding\":\"base64\"}]}")
                                     << QString();
-        QTest::newRow("password unprotected") << QByteArray("{\"html\":\"a\",\"password\":\"secret\"}")
-                                              << u"password requires protect: true"_s;
+        QTest::newRow("password unprotected")
+            << QByteArray("{\"html\":\"a\",\"password\":\"secret\"}") << u"password requires protect: true"_s;
     }
     void badBodiesAre400()
     {
@@ -204,7 +205,7 @@ private Q_SLOTS:
         QCOMPARE(reply.error(), u"HTML exceeds the 5 MB limit (5.5 MB)"_s);
 
         const QByteArray big(10 * 1048576 + 1, 'x');
-        reply = deploy({{u"files"_s, QJsonArray{binaryFile(u"big.bin"_s, big)}}});
+        reply = deploy({{u"files"_s, QJsonArray {binaryFile(u"big.bin"_s, big)}}});
         QCOMPARE(reply.status, 413);
         QCOMPARE(reply.error(), u"File \"big.bin\" exceeds the 10 MB per-file limit"_s);
 
@@ -286,7 +287,7 @@ private Q_SLOTS:
     void unknownHostIsRefused()
     {
         const TestReply reply = client().request("GET", u"evil.example:%1"_s.arg(client().port()), u"/deploys"_s, {},
-                                                 {{"Authorization", "Bearer " + m_key}});
+            {{"Authorization", "Bearer " + m_key}});
         QCOMPARE(reply.status, 421);
         QVERIFY(!reply.error().isEmpty());
     }

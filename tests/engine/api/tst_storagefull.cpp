@@ -2,7 +2,6 @@
 // {"error": "Not enough storage space on the server"} and nothing of the server's paths or the system's words; the
 // first deploy after space is freed works. The disk is made full by the blob store's write-fault hook and by
 // SQLite's page limit, so no root or real full disk is needed.
-#include "web/apierror.h"
 #include "domain/clock.h"
 #include "domain/counterservice.h"
 #include "domain/deploymentservice.h"
@@ -15,6 +14,7 @@
 #include "storage/deploymentrepository.h"
 #include "storage/submissionrepository.h"
 #include "storage/userrepository.h"
+#include "web/apierror.h"
 
 #include <QJsonDocument>
 #include <QJsonObject>

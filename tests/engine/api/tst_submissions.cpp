@@ -1,9 +1,8 @@
-// POST /_submit (README, "Form submissions") and the owner's GET|DELETE /deploy/:id/submissions, over real HTTP. Time is a
-// ManualClock: days pass without waiting.
-#include "enginefixture.h"
-
+// POST /_submit (README, "Form submissions") and the owner's GET|DELETE /deploy/:id/submissions, over real HTTP. Time
+// is a ManualClock: days pass without waiting.
 #include "domain/clock.h"
 #include "domain/submissionservice.h"
+#include "enginefixture.h"
 
 #include <QDir>
 #include <QJsonArray>
@@ -76,8 +75,8 @@ private:
     berth::ManualClock &clock() { return m_fixture->clock(); }
     QString siteHost(const QString &slug) const { return m_fixture->siteHost(slug); }
     QString deploySite(const QByteArray &key, const QString &slug) { return m_fixture->deploySite(key, slug); }
-    TestReply submit(const QByteArray &body, const QByteArray &contentType = kJson, Headers headers = {},
-                     const QString &slug = {})
+    TestReply submit(
+        const QByteArray &body, const QByteArray &contentType = kJson, Headers headers = {}, const QString &slug = {})
     {
         clock().advance(kSubmitSpacingMs);
         headers.append({"Content-Type", contentType});
@@ -85,9 +84,9 @@ private:
     }
     QJsonObject listing(const QString &query = {}, const QString &id = {})
     {
-        const TestReply reply = client().api("GET", u"/deploy/%1/submissions%2"_s.arg(id.isEmpty() ? m_id : id, query),
-                                             m_key);
-        return reply.status == 200 ? reply.json() : QJsonObject{{u"status"_s, reply.status}};
+        const TestReply reply
+            = client().api("GET", u"/deploy/%1/submissions%2"_s.arg(id.isEmpty() ? m_id : id, query), m_key);
+        return reply.status == 200 ? reply.json() : QJsonObject {{u"status"_s, reply.status}};
     }
     int total() { return listing()[u"total"_s].toInt(-1); }
 
@@ -121,7 +120,7 @@ private Q_SLOTS:
         QVERIFY(list[u"next_before"_s].isNull());
         const QJsonObject stored = list[u"submissions"_s].toArray().at(0).toObject();
         QCOMPARE(stored[u"id"_s].toString(), id);
-        QCOMPARE(stored[u"data"_s].toObject(), (QJsonObject{{u"name"_s, u"Ada"_s}, {u"age"_s, 36}}));
+        QCOMPARE(stored[u"data"_s].toObject(), (QJsonObject {{u"name"_s, u"Ada"_s}, {u"age"_s, 36}}));
         QCOMPARE(stored[u"created_at"_s].toString(), berth::isoTimestamp(clock().now()));
     }
 
@@ -131,7 +130,7 @@ private Q_SLOTS:
         QCOMPARE(reply.status, 303);
         QCOMPARE(reply.header("location"), QByteArray("/thanks?form=1"));
         const QJsonObject data = listing()[u"submissions"_s].toArray().at(0).toObject()[u"data"_s].toObject();
-        QCOMPARE(data, (QJsonObject{{u"name"_s, u"Ada Lovelace"_s}, {u"sum"_s, u"1+1"_s}, {u"note"_s, u"café"_s}}));
+        QCOMPARE(data, (QJsonObject {{u"name"_s, u"Ada Lovelace"_s}, {u"sum"_s, u"1+1"_s}, {u"note"_s, u"café"_s}}));
 
         // An absolute URL on this very site is a path on it too.
         const QByteArray next = QUrl::toPercentEncoding(u"http://%1/done"_s.arg(siteHost(m_slug)));
@@ -153,7 +152,8 @@ private Q_SLOTS:
         QTest::newRow("sibling site") << QByteArray("http://other-site.localhost:PORT/")
                                       << QByteArray("http://other-site.localhost:PORT/") << QByteArray("/");
         QTest::newRow("no referer") << QByteArray() << QByteArray() << QByteArray("/");
-        QTest::newRow("escaped back link") << QByteArray() << here + "/a?q=%22%3E%3Cb%3E" << QByteArray("/a?q=%22%3E%3Cb%3E");
+        QTest::newRow("escaped back link")
+            << QByteArray() << here + "/a?q=%22%3E%3Cb%3E" << QByteArray("/a?q=%22%3E%3Cb%3E");
     }
     void formPostWithoutUsableNextShowsThankYouPage()
     {
@@ -194,9 +194,9 @@ private Q_SLOTS:
         const TestReply reply = submit(body, "multipart/form-data; boundary=XyZ", {{"Accept", "application/json"}});
         QCOMPARE(reply.status, 200);
         const QJsonObject data = listing()[u"submissions"_s].toArray().at(0).toObject()[u"data"_s].toObject();
-        QCOMPARE(data, (QJsonObject{{u"name"_s, u"Grace"_s},
-                                    {u"topic"_s, QJsonArray{u"ships"_s, u"compilers"_s}},
-                                    {u"bio"_s, u"line 1\r\nline 2"_s}}));
+        QCOMPARE(data,
+            (QJsonObject {{u"name"_s, u"Grace"_s}, {u"topic"_s, QJsonArray {u"ships"_s, u"compilers"_s}},
+                {u"bio"_s, u"line 1\r\nline 2"_s}}));
     }
 
     void rejectionsStoreNothing_data()
@@ -206,7 +206,8 @@ private Q_SLOTS:
         QTest::addColumn<QString>("error"); // empty: any message
         QTest::newRow("honeypot json") << kJson << QByteArray(R"({"name":"x","_hp":"bot"})")
                                        << u"Submission rejected"_s;
-        QTest::newRow("honeypot form") << kForm << QByteArray("name=x&_hp=http%3A%2F%2Fspam") << u"Submission rejected"_s;
+        QTest::newRow("honeypot form") << kForm << QByteArray("name=x&_hp=http%3A%2F%2Fspam")
+                                       << u"Submission rejected"_s;
         QTest::newRow("honeypot number") << kJson << QByteArray(R"({"name":"x","_hp":1})") << u"Submission rejected"_s;
         QTest::newRow("empty json") << kJson << QByteArray() << u"Submission is empty"_s;
         QTest::newRow("empty object") << kJson << QByteArray("{}") << u"Submission is empty"_s;
@@ -235,7 +236,7 @@ private Q_SLOTS:
         // A script asking for JSON gets JSON.
         const TestReply reply = submit(body, contentType, {{"Accept", "application/json"}});
         QCOMPARE(reply.status, 400);
-        QCOMPARE(reply.json().keys(), QStringList{u"error"_s});
+        QCOMPARE(reply.json().keys(), QStringList {u"error"_s});
         if (!error.isEmpty())
             QCOMPARE(reply.error(), error);
         // A browser's form post gets a page with the same status and words; a JSON body always gets JSON.
@@ -261,7 +262,7 @@ private Q_SLOTS:
         const QByteArray over = prefix + QByteArray(10241 - prefix.size() - suffix.size(), 'a') + suffix;
         const TestReply reply = submit(over);
         QCOMPARE(reply.status, 413);
-        QCOMPARE(reply.json(), (QJsonObject{{u"error"_s, u"Submission exceeds the 10 KB limit"_s}}));
+        QCOMPARE(reply.json(), (QJsonObject {{u"error"_s, u"Submission exceeds the 10 KB limit"_s}}));
         // Refused by the front door before the body is read: a browser's form post reads why on a page, a script
         // that asks for JSON gets JSON.
         const TestReply page = submit("message=" + QByteArray(20000, 'b'), kForm);
@@ -270,7 +271,7 @@ private Q_SLOTS:
         QVERIFY2(page.body.contains("Submission exceeds the 10 KB limit"), page.body.constData());
         const TestReply script = submit("message=" + QByteArray(20000, 'b'), kForm, {{"Accept", "application/json"}});
         QCOMPARE(script.status, 413);
-        QCOMPARE(script.json(), (QJsonObject{{u"error"_s, u"Submission exceeds the 10 KB limit"_s}}));
+        QCOMPARE(script.json(), (QJsonObject {{u"error"_s, u"Submission exceeds the 10 KB limit"_s}}));
         QCOMPARE(total(), 1);
     }
 
@@ -283,7 +284,7 @@ private Q_SLOTS:
             QCOMPARE(submit(R"({"n":1})", kJson, {}, u"agent-form"_s).status, 200);
         const TestReply refused = submit(R"({"n":51})", kJson, {}, u"agent-form"_s);
         QCOMPARE(refused.status, 429);
-        QCOMPARE(refused.json(), (QJsonObject{{u"error"_s, u"Daily submission limit reached"_s}}));
+        QCOMPARE(refused.json(), (QJsonObject {{u"error"_s, u"Daily submission limit reached"_s}}));
         const QDateTime midnight(kStart.date().addDays(1), QTime(0, 0), Qt::UTC);
         QCOMPARE(refused.header("retry-after").toLongLong(), clock().now().secsTo(midnight));
         // Another site's count is its own (the owner here is on Pro).
@@ -304,8 +305,8 @@ private Q_SLOTS:
         for (int i = 0; i < 201; ++i) {
             if (i > 0 && i % 50 == 0)
                 clock().advance(24 * 60 * 60 * 1000LL);
-            const TestReply reply = submit(QJsonDocument(QJsonObject{{u"n"_s, i}}).toJson(), kJson, {},
-                                           u"agent-prune"_s);
+            const TestReply reply
+                = submit(QJsonDocument(QJsonObject {{u"n"_s, i}}).toJson(), kJson, {}, u"agent-prune"_s);
             QCOMPARE(reply.status, 200);
             ids.append(reply.json()[u"id"_s].toString());
         }
@@ -322,7 +323,7 @@ private Q_SLOTS:
     {
         QStringList ids;
         for (int i = 0; i < 57; ++i)
-            ids.prepend(submit(QJsonDocument(QJsonObject{{u"n"_s, i}}).toJson()).json()[u"id"_s].toString());
+            ids.prepend(submit(QJsonDocument(QJsonObject {{u"n"_s, i}}).toJson()).json()[u"id"_s].toString());
         QJsonObject page = listing();
         QCOMPARE(page[u"total"_s].toInt(), 57);
         QCOMPARE(page[u"submissions"_s].toArray().size(), 50); // the default page
@@ -356,7 +357,7 @@ private Q_SLOTS:
         QFETCH(QString, query);
         const TestReply reply = client().api("GET", u"/deploy/%1/submissions%2"_s.arg(m_id, query), m_key);
         QCOMPARE(reply.status, 400);
-        QCOMPARE(reply.json().keys(), QStringList{u"error"_s});
+        QCOMPARE(reply.json().keys(), QStringList {u"error"_s});
         QCOMPARE(client().api("GET", u"/deploy/%1/submissions?limit=500"_s.arg(m_id), m_key).status, 200);
     }
 
@@ -364,13 +365,13 @@ private Q_SLOTS:
     {
         const QString sid = submit(R"({"secret":"yes"})").json()[u"id"_s].toString();
         const QByteArray other = m_fixture->keyFor(u"other@example.com"_s);
-        for (const auto &[method, path] : QList<QPair<QByteArray, QString>>{
-                     {"GET", u"/deploy/%1/submissions"_s.arg(m_id)},
-                     {"GET", u"/deploy/%1/submissions?format=csv"_s.arg(m_id)},
-                     {"DELETE", u"/deploy/%1/submissions/%2"_s.arg(m_id, sid)}}) {
+        for (const auto &[method, path] :
+            QList<QPair<QByteArray, QString>> {{"GET", u"/deploy/%1/submissions"_s.arg(m_id)},
+                {"GET", u"/deploy/%1/submissions?format=csv"_s.arg(m_id)},
+                {"DELETE", u"/deploy/%1/submissions/%2"_s.arg(m_id, sid)}}) {
             const TestReply theirs = client().api(method, path, other);
             QCOMPARE(theirs.status, 404);
-            QCOMPARE(theirs.json(), (QJsonObject{{u"error"_s, u"Deployment not found"_s}}));
+            QCOMPARE(theirs.json(), (QJsonObject {{u"error"_s, u"Deployment not found"_s}}));
             QCOMPARE(client().api(method, path, {}).status, 401);
         }
         QCOMPARE(client().api("GET", u"/deploy/dep_missing/submissions"_s, m_key).status, 404);
@@ -425,7 +426,7 @@ private Q_SLOTS:
         const QList<QStringList> rows = parseCsv(csv.body);
         QCOMPARE(rows.size(), 4);
         const QStringList header = rows.at(0);
-        QCOMPARE(header.mid(0, 2), (QStringList{u"id"_s, u"created_at"_s}));
+        QCOMPARE(header.mid(0, 2), (QStringList {u"id"_s, u"created_at"_s}));
 
         const QJsonArray listed = listing()[u"submissions"_s].toArray(); // same order: newest first
         for (int r = 0; r < 3; ++r) {
@@ -440,7 +441,7 @@ private Q_SLOTS:
                 const QJsonValue value = data.value(field);
                 QString expected = value.toString();
                 if (value.isArray() || value.isDouble() || value.isBool()) {
-                    const QByteArray json = QJsonDocument(QJsonArray{value}).toJson(QJsonDocument::Compact);
+                    const QByteArray json = QJsonDocument(QJsonArray {value}).toJson(QJsonDocument::Compact);
                     expected = QString::fromUtf8(json.mid(1, json.size() - 2));
                 }
                 QCOMPARE(row.at(c), expected);

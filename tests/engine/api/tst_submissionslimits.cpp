@@ -1,9 +1,8 @@
 // The per-IP limit of POST /_submit (10 a minute) over real HTTP from distinct loopback sources, Retry-After, and
 // which address counts: the TCP peer, or X-Forwarded-For only from a configured proxy. Time is a ManualClock.
+#include "domain/clock.h"
 #include "enginefixture.h"
 #include "sourceclient.h"
-
-#include "domain/clock.h"
 
 #include <QtTest>
 
@@ -41,8 +40,7 @@ private:
         return SourceClient(m_fixture->engine().port(), QHostAddress(QString::fromLatin1(address)));
     }
     static TestReply submit(SourceClient client, const QByteArray &body = kValid,
-                            const QByteArray &contentType = "application/json",
-                            QList<QPair<QByteArray, QByteArray>> headers = {})
+        const QByteArray &contentType = "application/json", QList<QPair<QByteArray, QByteArray>> headers = {})
     {
         headers.append({"Content-Type", contentType});
         return client.site("POST", kSlug, u"/_submit"_s, body, headers);
@@ -50,7 +48,7 @@ private:
     static void verifyRateLimited(const TestReply &reply, int retryAfter)
     {
         QCOMPARE(reply.status, 429);
-        QCOMPARE(reply.json(), (QJsonObject{{u"error"_s, u"Rate limit exceeded"_s}}));
+        QCOMPARE(reply.json(), (QJsonObject {{u"error"_s, u"Rate limit exceeded"_s}}));
         QCOMPARE(reply.header("retry-after").toInt(), retryAfter);
     }
 
@@ -72,8 +70,8 @@ private Q_SLOTS:
         m_fixture->clock().advance(1);
         QCOMPARE(submit(from("127.0.0.2")).status, 200);
         verifyRateLimited(submit(from("127.0.0.2")), 1); // the second of the ten leaves 1 s later
-        const QJsonObject listed =
-                m_fixture->client().api("GET", u"/deploy/%1/submissions"_s.arg(m_id), m_fixture->ownerKey()).json();
+        const QJsonObject listed
+            = m_fixture->client().api("GET", u"/deploy/%1/submissions"_s.arg(m_id), m_fixture->ownerKey()).json();
         QCOMPARE(listed[u"total"_s].toInt(), 12); // nothing refused was stored
     }
 
@@ -98,8 +96,7 @@ private Q_SLOTS:
             const QByteArray forged = "10.0.0." + QByteArray::number(i);
             QCOMPARE(submit(from("127.0.0.5"), kValid, "application/json", {{"X-Forwarded-For", forged}}).status, 200);
         }
-        verifyRateLimited(submit(from("127.0.0.5"), kValid, "application/json", {{"X-Forwarded-For", "10.9.9.9"}}),
-                          60);
+        verifyRateLimited(submit(from("127.0.0.5"), kValid, "application/json", {{"X-Forwarded-For", "10.9.9.9"}}), 60);
     }
 
     void forwardedForFromATrustedProxy()
@@ -117,8 +114,7 @@ private Q_SLOTS:
         verifyRateLimited(viaProxy("10.0.0.1, 127.0.0.6"), 60);
         QCOMPARE(viaProxy("10.0.0.2").status, 200);
         // A peer that is not the proxy is itself the client, whatever it forwards.
-        QCOMPARE(submit(from("127.0.0.7"), kValid, "application/json", {{"X-Forwarded-For", "10.0.0.1"}}).status,
-                 200);
+        QCOMPARE(submit(from("127.0.0.7"), kValid, "application/json", {{"X-Forwarded-For", "10.0.0.1"}}).status, 200);
     }
 };
 

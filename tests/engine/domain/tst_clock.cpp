@@ -57,8 +57,8 @@ void TestClock::isoTimestamp_data()
     QTest::addColumn<QDateTime>("time");
     QTest::addColumn<QString>("expected");
     QTest::newRow("utc") << QDateTime(QDate(2026, 11, 21), QTime(6, 0), QTimeZone::utc()) << u"2026-11-21T06:00:00Z"_s;
-    QTest::newRow("milliseconds dropped") << QDateTime(QDate(2026, 11, 21), QTime(6, 0, 1, 999), QTimeZone::utc())
-                                          << u"2026-11-21T06:00:01Z"_s;
+    QTest::newRow("milliseconds dropped")
+        << QDateTime(QDate(2026, 11, 21), QTime(6, 0, 1, 999), QTimeZone::utc()) << u"2026-11-21T06:00:01Z"_s;
     QTest::newRow("offset converted") << QDateTime(QDate(2026, 11, 21), QTime(8, 30), QTimeZone(2 * 3600))
                                       << u"2026-11-21T06:30:00Z"_s;
     QTest::newRow("invalid") << QDateTime() << QString();

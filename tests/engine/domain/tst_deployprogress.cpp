@@ -2,8 +2,8 @@
 // order with the bytes stored, a cancel before the commit ends the deploy with PublishCancelled and leaves nothing
 // stored (no deployment, no blob, the old version of an update still served), and a cancel once the commit has
 // begun is refused and the deploy completes.
-#include "domain/deploymentservice.h"
 #include "domain/accountservice.h"
+#include "domain/deploymentservice.h"
 #include "domain/deployprogress.h"
 #include "domain/mimetypes.h"
 #include "enginefixture.h"

@@ -1,6 +1,6 @@
+#include "domain/deploymentlimits.h"
 #include "domain/deployrequest.h"
 #include "domain/filepath.h"
-#include "domain/deploymentlimits.h"
 #include "domain/slugrules.h"
 
 #include <QJsonArray>

@@ -1,6 +1,6 @@
 // The deploy rules applied to requests built in-process (the dashboard), not parsed from JSON.
-#include "domain/deployrequest.h"
 #include "domain/deploymentlimits.h"
+#include "domain/deployrequest.h"
 
 #include <QtTest>
 

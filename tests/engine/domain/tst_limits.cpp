@@ -61,7 +61,7 @@ void TestLimits::defaults()
 
 void TestLimits::plans()
 {
-    QCOMPARE(PlanTable::plans(), (QStringList{u"agent"_s, u"free"_s, u"pro"_s}));
+    QCOMPARE(PlanTable::plans(), (QStringList {u"agent"_s, u"free"_s, u"pro"_s}));
     QVERIFY(PlanTable::isPlan(u"pro"_s));
     QVERIFY(!PlanTable::isPlan(u"Pro"_s));
     QVERIFY(!PlanTable::isPlan(u"enterprise"_s));
@@ -72,18 +72,18 @@ void TestLimits::unknownPlanGetsFree()
 {
     PlanTable table;
     table.setLimits(u"free"_s, {7, 8, 9, 10});
-    QCOMPARE(table.limits(u"enterprise"_s), (PlanLimits{7, 8, 9, 10}));
-    QCOMPARE(table.limits(QString()), (PlanLimits{7, 8, 9, 10}));
+    QCOMPARE(table.limits(u"enterprise"_s), (PlanLimits {7, 8, 9, 10}));
+    QCOMPARE(table.limits(QString()), (PlanLimits {7, 8, 9, 10}));
 }
 
 void TestLimits::setLimits()
 {
     PlanTable table;
     table.setLimits(u"pro"_s, {100, 2000, 20000, 200});
-    QCOMPARE(table.limits(u"pro"_s), (PlanLimits{100, 2000, 20000, 200}));
-    QCOMPARE(table.limits(u"agent"_s), (PlanLimits{5, 50, 200, 10})); // others untouched
+    QCOMPARE(table.limits(u"pro"_s), (PlanLimits {100, 2000, 20000, 200}));
+    QCOMPARE(table.limits(u"agent"_s), (PlanLimits {5, 50, 200, 10})); // others untouched
     table.setLimits(u"gold"_s, {1, 1, 1, 1});
-    QCOMPARE(table.limits(u"gold"_s), (PlanLimits{5, 250, 500, 50})); // ignored: still free's
+    QCOMPARE(table.limits(u"gold"_s), (PlanLimits {5, 250, 500, 50})); // ignored: still free's
 }
 
 void TestLimits::jsonRoundTrip()
@@ -101,7 +101,7 @@ void TestLimits::jsonRoundTrip()
 void TestLimits::jsonShape()
 {
     const QJsonObject json = PlanTable().toJson();
-    QCOMPARE(json.keys(), (QStringList{u"agent"_s, u"free"_s, u"pro"_s}));
+    QCOMPARE(json.keys(), (QStringList {u"agent"_s, u"free"_s, u"pro"_s}));
     const QJsonObject free = json.value("free"_L1).toObject();
     QCOMPARE(free.value("deployments"_L1).toInt(), 5);
     QCOMPARE(free.value("submissions_per_day"_L1).toInt(), 250);
@@ -115,7 +115,7 @@ void TestLimits::fromJsonPartial()
     const auto json = QJsonDocument::fromJson(R"({"pro": {"deployments": 75}})"_ba).object();
     const std::optional<PlanTable> table = PlanTable::fromJson(json);
     QVERIFY(table);
-    QCOMPARE(table->limits(u"pro"_s), (PlanLimits{75, 1000, 10000, 100}));
+    QCOMPARE(table->limits(u"pro"_s), (PlanLimits {75, 1000, 10000, 100}));
     QCOMPARE(table->limits(u"free"_s), PlanTable().limits(u"free"_s));
     QVERIFY(PlanTable::fromJson(QJsonObject()));
 }

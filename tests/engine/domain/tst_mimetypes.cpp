@@ -123,8 +123,7 @@ void TestMimeTypes::normaliseDeclared_data()
     QTest::newRow("trimmed, lowercased") << u"  Image/PNG  "_s << u"x.bin"_s << "image/png"_ba;
     QTest::newRow("text gets charset") << u"text/html"_s << png << "text/html; charset=utf-8"_ba;
     QTest::newRow("json gets charset") << u"application/json"_s << png << "application/json; charset=utf-8"_ba;
-    QTest::newRow("charset kept") << u"text/plain; charset=iso-8859-1"_s << png
-                                  << "text/plain; charset=iso-8859-1"_ba;
+    QTest::newRow("charset kept") << u"text/plain; charset=iso-8859-1"_s << png << "text/plain; charset=iso-8859-1"_ba;
     QTest::newRow("charset any case") << u"text/plain;CHARSET=UTF-8"_s << png << "text/plain; CHARSET=UTF-8"_ba;
     QTest::newRow("other param") << u"text/csv; header=present"_s << png
                                  << "text/csv; header=present; charset=utf-8"_ba;

@@ -4,8 +4,8 @@
 #include <QtTest>
 
 using namespace Qt::StringLiterals;
-using berth::PageMetadata;
 using berth::injectPageMetadata;
+using berth::PageMetadata;
 
 class TestPageMetadata : public QObject
 {
@@ -14,19 +14,20 @@ class TestPageMetadata : public QObject
     static PageMetadata full()
     {
         return {u"Launch \"day\""_s, u"All <about> it"_s, u"🚀"_s, u"https://example.com/card.png"_s,
-                u"http://launch-day.localhost:8080/"_s};
+            u"http://launch-day.localhost:8080/"_s};
     }
 
 private Q_SLOTS:
     void nothingSetLeavesTheDocumentAlone()
     {
         const QByteArray html = "<html><head><title>Mine</title></head><body>x</body></html>";
-        QCOMPARE(injectPageMetadata(html, PageMetadata{{}, {}, {}, {}, u"http://a-b.localhost/"_s}), html);
+        QCOMPARE(injectPageMetadata(html, PageMetadata {{}, {}, {}, {}, u"http://a-b.localhost/"_s}), html);
     }
 
     void everyTagIsWrittenIntoHead()
     {
-        const QByteArray out = injectPageMetadata("<!doctype html><html><head><meta charset=utf-8></head><body>x</body></html>", full());
+        const QByteArray out
+            = injectPageMetadata("<!doctype html><html><head><meta charset=utf-8></head><body>x</body></html>", full());
         QVERIFY(out.contains("<title>Launch &quot;day&quot;</title>"));
         QVERIFY(out.contains("<meta name=\"description\" content=\"All &lt;about&gt; it\">"));
         QVERIFY(out.contains("<meta property=\"og:title\" content=\"Launch &quot;day&quot;\">"));

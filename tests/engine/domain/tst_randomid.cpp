@@ -105,8 +105,8 @@ void TestRandomId::tokenShape()
     QCOMPARE(token.size(), length);
     for (const char c : token)
         QVERIFY((c >= '0' && c <= '9') || (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || c == '-' || c == '_');
-    const auto decoded = QByteArray::fromBase64Encoding(token, QByteArray::Base64UrlEncoding
-                                                                   | QByteArray::AbortOnBase64DecodingErrors);
+    const auto decoded = QByteArray::fromBase64Encoding(
+        token, QByteArray::Base64UrlEncoding | QByteArray::AbortOnBase64DecodingErrors);
     QVERIFY(decoded);
     QCOMPARE(decoded.decoded.size(), bytes);
 }

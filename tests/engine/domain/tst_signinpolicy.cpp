@@ -24,7 +24,7 @@ class TestSignInPolicy final : public QObject
 
 private:
     QTemporaryDir m_dir;
-    ManualClock m_clock{kStart};
+    ManualClock m_clock {kStart};
     std::unique_ptr<Database> m_db;
     std::unique_ptr<SettingsRepository> m_settings;
     std::unique_ptr<AllowListRepository> m_allowList;
@@ -56,8 +56,8 @@ private Q_SLOTS:
         QTest::addColumn<QString>("input");
         QTest::addColumn<QString>("expected"); // null: refused
         QTest::newRow("plain") << u"ann@example.com"_s << u"ann@example.com"_s;
-        QTest::newRow("trimmed, lower-cased") << u"  Ann.Lee+berth@Mail.Example.COM "_s
-                                              << u"ann.lee+berth@mail.example.com"_s;
+        QTest::newRow("trimmed, lower-cased")
+            << u"  Ann.Lee+berth@Mail.Example.COM "_s << u"ann.lee+berth@mail.example.com"_s;
         QTest::newRow("single-label domain") << u"root@localhost"_s << u"root@localhost"_s;
         QTest::newRow("empty") << u""_s << QString();
         QTest::newRow("no at") << u"ann.example.com"_s << QString();
@@ -104,9 +104,9 @@ private Q_SLOTS:
 
     void agentSessionScope()
     {
-        const QHostAddress loopback4(u"127.0.0.1"_s), loopback6(u"::1"_s), lan(u"192.168.1.20"_s),
-                lan10(u"10.2.3.4"_s), lan172(u"172.20.0.5"_s), linkLocal(u"fe80::1"_s), ula(u"fd12::5"_s),
-                publicV4(u"203.0.113.9"_s), notLan172(u"172.32.0.1"_s), publicV6(u"2001:db8::1"_s);
+        const QHostAddress loopback4(u"127.0.0.1"_s), loopback6(u"::1"_s), lan(u"192.168.1.20"_s), lan10(u"10.2.3.4"_s),
+            lan172(u"172.20.0.5"_s), linkLocal(u"fe80::1"_s), ula(u"fd12::5"_s), publicV4(u"203.0.113.9"_s),
+            notLan172(u"172.32.0.1"_s), publicV6(u"2001:db8::1"_s);
         QCOMPARE(m_policy->agentSessionScope(), AgentSessionScope::Loopback);
         QVERIFY(m_policy->allowsAgentSessionFrom(loopback4));
         QVERIFY(m_policy->allowsAgentSessionFrom(loopback6));
@@ -175,17 +175,17 @@ private Q_SLOTS:
         PlanTable plans;
         PlanSettings settings(*m_settings, plans);
         QVERIFY(settings.load());
-        QCOMPARE(plans.limits(u"agent"_s), (PlanLimits{5, 50, 200, 10}));
+        QCOMPARE(plans.limits(u"agent"_s), (PlanLimits {5, 50, 200, 10}));
         QCOMPARE(plans.limits(u"pro"_s).deployments, 50);
         QVERIFY(settings.setLimits(u"agent"_s, {2, 20, 30, 4}));
-        QCOMPARE(plans.limits(u"agent"_s), (PlanLimits{2, 20, 30, 4})); // the very table the services read
+        QCOMPARE(plans.limits(u"agent"_s), (PlanLimits {2, 20, 30, 4})); // the very table the services read
         QCOMPARE(settings.setLimits(u"gold"_s, {1, 1, 1, 1}).error().kind, Error::Kind::BadRequest);
         QCOMPARE(settings.setLimits(u"free"_s, {-1, 1, 1, 1}).error().kind, Error::Kind::BadRequest);
 
         PlanTable later; // the next start
         QVERIFY(PlanSettings(*m_settings, later).load());
-        QCOMPARE(later.limits(u"agent"_s), (PlanLimits{2, 20, 30, 4}));
-        QCOMPARE(later.limits(u"free"_s), (PlanLimits{5, 250, 500, 50}));
+        QCOMPARE(later.limits(u"agent"_s), (PlanLimits {2, 20, 30, 4}));
+        QCOMPARE(later.limits(u"free"_s), (PlanLimits {5, 250, 500, 50}));
 
         QVERIFY(settings.resetLimits(u"agent"_s));
         QCOMPARE(plans.limits(u"agent"_s), PlanTable().limits(u"agent"_s));

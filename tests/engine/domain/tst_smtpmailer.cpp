@@ -15,8 +15,8 @@ class TestSmtpMailer final : public QObject
 private Q_SLOTS:
     void composesAPlainTextMessage()
     {
-        const MailMessage message{u"berth@example.com"_s, u"ann@example.com"_s, u"Your Berth sign-in code"_s,
-                                  u"Code: 123456\n\nBye \u00e9\n"_s};
+        const MailMessage message {u"berth@example.com"_s, u"ann@example.com"_s, u"Your Berth sign-in code"_s,
+            u"Code: 123456\n\nBye \u00e9\n"_s};
         const QDateTime date(QDate(2026, 11, 21), QTime(6, 0), Qt::UTC);
         const QByteArray mail = SmtpMailer::compose(message, date, u"abc@example.com"_s);
         const QByteArray headers = mail.left(mail.indexOf("\r\n\r\n"));

@@ -126,8 +126,8 @@ private Q_SLOTS:
         client.connectToHost(QHostAddress::LocalHost, m_fixture->engine().port());
         QVERIFY(client.waitForConnected(5000));
         client.write("POST /deploy HTTP/1.1\r\nHost: " + m_fixture->client().apiHost().toLatin1()
-                     + "\r\nAuthorization: Bearer " + m_fixture->ownerKey()
-                     + "\r\nContent-Type: application/json\r\nContent-Length: 83886080\r\n\r\n");
+            + "\r\nAuthorization: Bearer " + m_fixture->ownerKey()
+            + "\r\nContent-Type: application/json\r\nContent-Length: 83886080\r\n\r\n");
         client.flush();
         QByteArray answer;
         QTRY_VERIFY_WITH_TIMEOUT((answer += client.readAll()).contains("}"), 5000);

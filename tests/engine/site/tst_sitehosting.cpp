@@ -1,12 +1,11 @@
 // What a visitor's browser gets from a site, on the wire: path resolution, missing files, headers,
 // conditional requests, ranges, gzip, HEAD, streaming of large files, page metadata, and that no
 // request path reaches anything outside the deployment.
-#include "enginefixture.h"
 #include "engine/http/rawclient.h"
+#include "enginefixture.h"
 
 #include <QJsonArray>
 #include <QtTest>
-
 #include <zlib.h>
 
 using namespace Qt::StringLiterals;
@@ -17,7 +16,7 @@ using berth::test::RawResponse;
 namespace {
 QByteArray gunzip(const QByteArray &data)
 {
-    z_stream stream{};
+    z_stream stream {};
     if (inflateInit2(&stream, 15 + 16) != Z_OK)
         return {};
     QByteArray out;
@@ -54,17 +53,18 @@ private:
     }
     static QJsonObject file(const QString &path, const QByteArray &content)
     {
-        return {{u"path"_s, path}, {u"content"_s, QString::fromLatin1(content.toBase64())}, {u"encoding"_s, u"base64"_s}};
+        return {
+            {u"path"_s, path}, {u"content"_s, QString::fromLatin1(content.toBase64())}, {u"encoding"_s, u"base64"_s}};
     }
     RawResponse get(const QString &slug, const QByteArray &target, const QByteArray &extraHeaders = {},
-                    const QByteArray &method = "GET")
+        const QByteArray &method = "GET")
     {
         RawClient client;
         RawResponse response;
         if (!client.connectTo(m_fixture->client().port()))
             return response;
-        client.send(method + ' ' + target + " HTTP/1.1\r\nHost: " + slug.toLatin1() + ".localhost:"
-                    + QByteArray::number(m_fixture->client().port()) + "\r\n" + extraHeaders + "\r\n");
+        client.send(method + ' ' + target + " HTTP/1.1\r\nHost: " + slug.toLatin1()
+            + ".localhost:" + QByteArray::number(m_fixture->client().port()) + "\r\n" + extraHeaders + "\r\n");
         client.waitResponse(&response, method == "HEAD", 30000);
         return response;
     }
@@ -77,22 +77,22 @@ private Q_SLOTS:
             m_big[i] = char((i * 7919) % 251);
         m_fixture = std::make_unique<EngineFixture>();
         QVERIFY(m_fixture->start());
-        QVERIFY(!deploy({{u"slug"_s, u"full-site"_s},
-                         {u"files"_s, QJsonArray{file(u"index.html"_s, "<h1>Home</h1>"),
-                                                 file(u"about.html"_s, "<h1>About</h1>"),
-                                                 file(u"docs/index.html"_s, "<h1>Docs</h1>"),
-                                                 file(u"css/site.css"_s, m_css),
-                                                 file(u"media/video.bin"_s, m_big),
-                                                 file(u"favicon.ico"_s, QByteArray::fromHex("00000100")),
-                                                 file(u"og-image.png"_s, QByteArray::fromHex("89504e47")),
-                                                 file(u"404.html"_s, "<h1>Custom missing</h1>")}}})
+        QVERIFY(!deploy(
+            {{u"slug"_s, u"full-site"_s},
+                {u"files"_s,
+                    QJsonArray {file(u"index.html"_s, "<h1>Home</h1>"), file(u"about.html"_s, "<h1>About</h1>"),
+                        file(u"docs/index.html"_s, "<h1>Docs</h1>"), file(u"css/site.css"_s, m_css),
+                        file(u"media/video.bin"_s, m_big), file(u"favicon.ico"_s, QByteArray::fromHex("00000100")),
+                        file(u"og-image.png"_s, QByteArray::fromHex("89504e47")),
+                        file(u"404.html"_s, "<h1>Custom missing</h1>")}}})
                      .isEmpty());
-        QVERIFY(!deploy({{u"slug"_s, u"spa-site"_s}, {u"is_spa"_s, true},
-                         {u"files"_s, QJsonArray{file(u"index.html"_s, "<div id=app></div>"),
-                                                 file(u"app.js"_s, "console.log(1)")}}})
+        QVERIFY(!deploy(
+            {{u"slug"_s, u"spa-site"_s}, {u"is_spa"_s, true},
+                {u"files"_s,
+                    QJsonArray {file(u"index.html"_s, "<div id=app></div>"), file(u"app.js"_s, "console.log(1)")}}})
                      .isEmpty());
-        QVERIFY(!deploy({{u"slug"_s, u"bare-site"_s}, {u"files"_s, QJsonArray{file(u"index.html"_s, "bare")}}})
-                     .isEmpty());
+        QVERIFY(
+            !deploy({{u"slug"_s, u"bare-site"_s}, {u"files"_s, QJsonArray {file(u"index.html"_s, "bare")}}}).isEmpty());
     }
     void cleanupTestCase() { m_fixture.reset(); }
 
@@ -175,11 +175,13 @@ private Q_SLOTS:
     {
         const RawResponse first = get(u"full-site"_s, "/css/site.css", "Accept-Encoding: identity\r\n");
         const QByteArray etag = first.header("etag");
-        RawResponse again = get(u"full-site"_s, "/css/site.css", "Accept-Encoding: identity\r\nIf-None-Match: " + etag + "\r\n");
+        RawResponse again
+            = get(u"full-site"_s, "/css/site.css", "Accept-Encoding: identity\r\nIf-None-Match: " + etag + "\r\n");
         QCOMPARE(again.status, 304);
         QVERIFY(again.body.isEmpty());
         QCOMPARE(again.header("etag"), etag);
-        again = get(u"full-site"_s, "/css/site.css", "If-None-Match: \"something-else\"\r\nAccept-Encoding: identity\r\n");
+        again = get(
+            u"full-site"_s, "/css/site.css", "If-None-Match: \"something-else\"\r\nAccept-Encoding: identity\r\n");
         QCOMPARE(again.status, 200);
     }
 
@@ -244,12 +246,10 @@ private Q_SLOTS:
 
     void singleHtmlPagesCarryTheirMetadata()
     {
-        const QString id = deploy({{u"slug"_s, u"meta-page"_s},
-                                   {u"html"_s, u"<html><head><title>Old</title></head><body>Hi</body></html>"_s},
-                                   {u"title"_s, u"Launch"_s},
-                                   {u"description"_s, u"The launch page"_s},
-                                   {u"favicon"_s, u"🚀"_s},
-                                   {u"og_image"_s, u"https://example.com/card.png"_s}});
+        const QString id = deploy(
+            {{u"slug"_s, u"meta-page"_s}, {u"html"_s, u"<html><head><title>Old</title></head><body>Hi</body></html>"_s},
+                {u"title"_s, u"Launch"_s}, {u"description"_s, u"The launch page"_s}, {u"favicon"_s, u"🚀"_s},
+                {u"og_image"_s, u"https://example.com/card.png"_s}});
         QVERIFY(!id.isEmpty());
         RawResponse page = get(u"meta-page"_s, "/", "Accept-Encoding: identity\r\n");
         QCOMPARE(page.body.count("<title>"), 1);
@@ -261,8 +261,10 @@ private Q_SLOTS:
         const QByteArray etag = page.header("etag");
 
         // A field change is visible at once, with a new ETag.
-        QCOMPARE(m_fixture->client().api("PUT", u"/deploy/"_s + id, m_fixture->ownerKey(),
-                                         QJsonObject{{u"title"_s, u"Relaunch"_s}}).status, 200);
+        QCOMPARE(m_fixture->client()
+                     .api("PUT", u"/deploy/"_s + id, m_fixture->ownerKey(), QJsonObject {{u"title"_s, u"Relaunch"_s}})
+                     .status,
+            200);
         page = get(u"meta-page"_s, "/", "Accept-Encoding: identity\r\n");
         QVERIFY(page.body.contains("<title>Relaunch</title>"));
         QVERIFY(page.header("etag") != etag);

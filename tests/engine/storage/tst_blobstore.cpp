@@ -1,5 +1,5 @@
-#include "storage/blobstore.h"
 #include "common/resultassert.h"
+#include "storage/blobstore.h"
 
 #include <QAtomicInt>
 #include <QDir>
@@ -56,9 +56,9 @@ private Q_SLOTS:
     {
         // FIPS 180-2 test vector, and the empty input.
         QCOMPARE(BlobStore::hashOf("abc"),
-                 QByteArrayLiteral("ba7816bf8f01cfea414140de5dae2223b00361a396177a9cb410ff61f20015ad"));
+            QByteArrayLiteral("ba7816bf8f01cfea414140de5dae2223b00361a396177a9cb410ff61f20015ad"));
         QCOMPARE(BlobStore::hashOf({}),
-                 QByteArrayLiteral("e3b0c44298fc1c149afbf4c8996fb92427ae41e4649b934ca495991b7852b855"));
+            QByteArrayLiteral("e3b0c44298fc1c149afbf4c8996fb92427ae41e4649b934ca495991b7852b855"));
     }
 
     void identicalContentIsStoredOnce()
@@ -70,8 +70,8 @@ private Q_SLOTS:
         QCOMPARE(hash, BlobStore::hashOf(data));
         QCOMPARE(m_store->put(data), hash);
 
-        const QString expected = m_store->rootDir() + u'/' + QLatin1String(hash.left(2)) + u'/'
-                + QLatin1String(hash.mid(2));
+        const QString expected
+            = m_store->rootDir() + u'/' + QLatin1String(hash.left(2)) + u'/' + QLatin1String(hash.mid(2));
         QCOMPARE(m_store->pathOf(hash), expected);
         QCOMPARE(filesUnder(m_store->rootDir()), QStringList {QDir(m_store->rootDir()).relativeFilePath(expected)});
         QVERIFY(m_store->contains(hash));

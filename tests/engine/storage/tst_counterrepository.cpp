@@ -1,6 +1,5 @@
 // CounterRepository: created by the first increment, capped per deployment, listed by name, removed.
 #include "sitedatarows.h"
-
 #include "storage/counterrepository.h"
 
 #include <QTemporaryDir>

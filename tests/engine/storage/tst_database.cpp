@@ -1,5 +1,5 @@
-#include "storage/database.h"
 #include "common/resultassert.h"
+#include "storage/database.h"
 
 #include <QFile>
 #include <QSqlError>
@@ -82,10 +82,9 @@ private Q_SLOTS:
             QVERIFY(db.open());
             QVERIFY(Database::latestSchemaVersion() >= 1);
             QCOMPARE(db.schemaVersion(), Database::latestSchemaVersion());
-            QCOMPARE(scalar(db, u"SELECT MAX(version) FROM schema_version"_s).toInt(),
-                     Database::latestSchemaVersion());
-            for (const QString &table : {u"users"_s, u"api_keys"_s, u"deployments"_s, u"versions"_s, u"files"_s,
-                                        u"settings"_s})
+            QCOMPARE(scalar(db, u"SELECT MAX(version) FROM schema_version"_s).toInt(), Database::latestSchemaVersion());
+            for (const QString &table :
+                {u"users"_s, u"api_keys"_s, u"deployments"_s, u"versions"_s, u"files"_s, u"settings"_s})
                 QVERIFY2(!columnsOf(db, table).isEmpty(), qPrintable(table));
             QVERIFY(exec(db, u"INSERT INTO settings (key, value) VALUES (?, ?)"_s, {u"k"_s, u"v"_s}));
         }
@@ -122,8 +121,8 @@ private Q_SLOTS:
         }
         {
             // The first statement succeeds, the second fails: neither may remain.
-            const Migration broken {2,
-                                    {u"ALTER TABLE notes ADD COLUMN tag TEXT"_s, u"INSERT INTO missing VALUES (1)"_s}};
+            const Migration broken {
+                2, {u"ALTER TABLE notes ADD COLUMN tag TEXT"_s, u"INSERT INTO missing VALUES (1)"_s}};
             Database db(path, {NotesV1, broken});
             const Result<void> opened = db.open();
             QVERIFY(!opened);

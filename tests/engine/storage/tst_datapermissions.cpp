@@ -1,8 +1,8 @@
 // The data directory is its owner's alone: the folder 0700, the database and its -wal and -shm files 0600, blobs
 // owner-read-only (0400) in 0700 folders; data an earlier Berth left readable to all is fixed when it opens.
+#include "common/resultassert.h"
 #include "storage/blobstore.h"
 #include "storage/database.h"
-#include "common/resultassert.h"
 
 #include <QDir>
 #include <QFile>

@@ -18,7 +18,7 @@ private Q_SLOTS:
     {
         // Nested objects and arrays, strings with quotes, brackets and commas, escaped keys, a repeated key.
         const QByteArray text = " {\"zeta\": {\"a\": 1, \"b\": [1, \"]\", {\"c\": \"}\"}]}, \"al\\\"pha\": "
-                                 "\"x,\\\"y\\\"\", \"mid\\u00e9\": [], \"zeta\": 2, \"\": null}";
+                                "\"x,\\\"y\\\"\", \"mid\\u00e9\": [], \"zeta\": 2, \"\": null}";
         QVERIFY(!QJsonDocument::fromJson(text).isNull());
         QCOMPARE(OrderedJson::keys(text), (QStringList {u"zeta"_s, u"al\"pha"_s, u"midé"_s, QString()}));
     }

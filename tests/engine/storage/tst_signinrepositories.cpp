@@ -1,12 +1,12 @@
 // Schema version 3 (sign-in): an instance at version 2 is brought forward with its accounts intact; the allow-list,
 // sign-in requests and agent claims; and the account queries the owner's controls and claims use.
+#include "common/resultassert.h"
 #include "sitedatarows.h"
 #include "storage/agentclaimrepository.h"
 #include "storage/allowlistrepository.h"
 #include "storage/apikeyrepository.h"
 #include "storage/signinrequestrepository.h"
 #include "storage/submissionrepository.h"
-#include "common/resultassert.h"
 
 #include <QSqlQuery>
 #include <QTemporaryDir>

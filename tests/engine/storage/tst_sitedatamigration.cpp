@@ -1,10 +1,9 @@
 // Schema version 2 (submissions, submission_days, counters): an instance at version 1 is brought forward with its
 // data intact, and deleting a deployment deletes what its visitors left (ON DELETE CASCADE).
+#include "common/resultassert.h"
 #include "sitedatarows.h"
-
 #include "storage/counterrepository.h"
 #include "storage/submissionrepository.h"
-#include "common/resultassert.h"
 
 #include <QSqlQuery>
 #include <QTemporaryDir>
@@ -51,7 +50,7 @@ private Q_SLOTS:
         // The new tables work for the deployment that predates them.
         SubmissionRepository submissions(db);
         QCOMPARE(submissions.insert({u"sub_1"_s, u"dep_old"_s, {{u"a"_s, u"b"_s}}, T0}, u"2026-11-21"_s, 10, 10),
-                 SubmissionRepository::InsertResult::Ok);
+            SubmissionRepository::InsertResult::Ok);
         CounterRepository counters(db);
         qint64 value = 0;
         QCOMPARE(counters.increment(u"dep_old"_s, u"visits"_s, 10, T0, &value), CounterRepository::IncrementResult::Ok);
@@ -70,9 +69,9 @@ private Q_SLOTS:
         CounterRepository counters(db);
         for (const QString &id : {u"dep_gone"_s, u"dep_kept"_s}) {
             for (int i = 0; i < 3; ++i) {
-                QCOMPARE(submissions.insert({u"sub_%1_%2"_s.arg(id).arg(i), id, {{u"n"_s, i}}, T0}, u"2026-11-21"_s,
-                                            10, 10),
-                         SubmissionRepository::InsertResult::Ok);
+                QCOMPARE(
+                    submissions.insert({u"sub_%1_%2"_s.arg(id).arg(i), id, {{u"n"_s, i}}, T0}, u"2026-11-21"_s, 10, 10),
+                    SubmissionRepository::InsertResult::Ok);
             }
             qint64 value = 0;
             QCOMPARE(counters.increment(id, u"visits"_s, 10, T0, &value), CounterRepository::IncrementResult::Ok);
@@ -92,12 +91,12 @@ private Q_SLOTS:
         QTemporaryDir dir;
         Database db(dir.filePath(u"berth.sqlite"_s));
         QVERIFY(db.open());
-        QCOMPARE(SubmissionRepository(db).insert({u"sub_x"_s, u"dep_none"_s, {{u"a"_s, 1}}, T0}, u"2026-11-21"_s, 10,
-                                                 10),
-                 SubmissionRepository::InsertResult::Failed);
+        QCOMPARE(
+            SubmissionRepository(db).insert({u"sub_x"_s, u"dep_none"_s, {{u"a"_s, 1}}, T0}, u"2026-11-21"_s, 10, 10),
+            SubmissionRepository::InsertResult::Failed);
         qint64 value = 0;
         QCOMPARE(CounterRepository(db).increment(u"dep_none"_s, u"x"_s, 10, T0, &value),
-                 CounterRepository::IncrementResult::Failed);
+            CounterRepository::IncrementResult::Failed);
     }
 };
 

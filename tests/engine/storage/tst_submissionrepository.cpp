@@ -1,6 +1,5 @@
 // SubmissionRepository: the daily count, pruning at the stored maximum in the insert's transaction, paging.
 #include "sitedatarows.h"
-
 #include "storage/submissionrepository.h"
 
 #include <QJsonArray>
@@ -54,7 +53,7 @@ private Q_SLOTS:
 
     void storesAndReadsBack()
     {
-        const Submission s{u"sub_1"_s, kDep, {{u"name"_s, u"Ada"_s}, {u"tags"_s, QJsonArray{u"a"_s, u"b"_s}}}, T0};
+        const Submission s {u"sub_1"_s, kDep, {{u"name"_s, u"Ada"_s}, {u"tags"_s, QJsonArray {u"a"_s, u"b"_s}}}, T0};
         QCOMPARE(m_repo->insert(s, kDay, 10, 10), InsertResult::Ok);
         const auto found = m_repo->find(kDep, u"sub_1"_s);
         QVERIFY(found);
@@ -86,12 +85,12 @@ private Q_SLOTS:
             QCOMPARE(m_repo->insert(submission(i), kDay, 100, 5), InsertResult::Ok);
         QStringList pruned;
         QCOMPARE(m_repo->insert(submission(5), kDay, 100, 5, &pruned), InsertResult::Ok);
-        QCOMPARE(pruned, QStringList{submission(0).id});
+        QCOMPARE(pruned, QStringList {submission(0).id});
         QCOMPARE(m_repo->count(kDep), 5);
         const auto page = m_repo->page(kDep, 10);
         QVERIFY(page);
-        QCOMPARE(ids(page->submissions), (QStringList{submission(5).id, submission(4).id, submission(3).id,
-                                                      submission(2).id, submission(1).id}));
+        QCOMPARE(ids(page->submissions),
+            (QStringList {submission(5).id, submission(4).id, submission(3).id, submission(2).id, submission(1).id}));
         // A lowered maximum prunes down to it in one insert.
         QCOMPARE(m_repo->insert(submission(6), kDay, 100, 2, &pruned), InsertResult::Ok);
         QCOMPARE(pruned.size(), 4);
@@ -114,13 +113,13 @@ private Q_SLOTS:
             QCOMPARE(m_repo->insert(submission(i), kDay, 100, 100), InsertResult::Ok);
         auto page = m_repo->page(kDep, 3);
         QVERIFY(page);
-        QCOMPARE(ids(page->submissions), (QStringList{submission(6).id, submission(5).id, submission(4).id}));
+        QCOMPARE(ids(page->submissions), (QStringList {submission(6).id, submission(5).id, submission(4).id}));
         QVERIFY(page->hasMore);
         page = m_repo->page(kDep, 3, submission(4).id);
-        QCOMPARE(ids(page->submissions), (QStringList{submission(3).id, submission(2).id, submission(1).id}));
+        QCOMPARE(ids(page->submissions), (QStringList {submission(3).id, submission(2).id, submission(1).id}));
         QVERIFY(page->hasMore);
         page = m_repo->page(kDep, 3, submission(1).id);
-        QCOMPARE(ids(page->submissions), QStringList{submission(0).id});
+        QCOMPARE(ids(page->submissions), QStringList {submission(0).id});
         QVERIFY(!page->hasMore);
         page = m_repo->page(kDep, 7);
         QCOMPARE(page->submissions.size(), 7);

@@ -1,9 +1,9 @@
 // Schema version 6 (kept versions, issue 15): an instance at version 5 is brought forward with each deployment's one
 // version numbered 1 and carrying the deployment's metadata; later updates keep versions and prune the oldest.
+#include "common/resultassert.h"
 #include "storage/database.h"
 #include "storage/deploymentrepository.h"
 #include "storage/versionrepository.h"
-#include "common/resultassert.h"
 
 #include <QSqlError>
 #include <QSqlQuery>
