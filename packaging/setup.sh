@@ -36,6 +36,8 @@ build_packages+=(libavahi-client-dev)
 test_packages=(
     clang libclang-rt-14-dev valgrind
 )
+# The formatting check: every .cpp and .h as .clang-format says (Debian 12's clang-format 14).
+test_packages+=(clang-format)
 # The LAN test: two network namespaces, each with its own D-Bus and Avahi daemons.
 test_packages+=(dbus avahi-daemon avahi-utils iproute2 curl bc)
 
@@ -88,8 +90,20 @@ build() {
 
 # The bounded fuzz run first (its chatter goes to a log), then the ASan/UBSan run (likewise), then CTest, so the
 # suite's summary closes the output.
+# Every tracked .cpp and .h formatted as .clang-format says; the files that are not are named.
+check_format() {
+    local unformatted
+    unformatted=$(cd "$top" && git ls-files '*.cpp' '*.h' | grep -v '/node_modules/' \
+        | xargs clang-format --dry-run -Werror 2>&1 | grep -oE '^[^: ]+\.(cpp|h)' | sort -u || true)
+    [ -z "$unformatted" ] && { echo "setup: formatting: every file follows .clang-format"; return 0; }
+    echo "setup: formatting: these files do not follow .clang-format (run clang-format -i on them):"
+    echo "$unformatted" | sed 's/^/  /'
+    return 1
+}
+
 run_tests() {
     local status=0 fuzz_log="$top/build/fuzz-run.log"
+    check_format || status=1
     echo "setup: fuzzing every parser, a few seconds each (log: $fuzz_log)"
     if "$top/tests/fuzz/run-fuzz.sh" > "$fuzz_log" 2>&1; then
         grep -E '^fuzz: .*no finding' "$fuzz_log" || true
