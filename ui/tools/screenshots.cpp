@@ -212,8 +212,6 @@ bool save(QWidget *widget, const QString &path)
     return ok;
 }
 
-} // namespace
-
 // Every dialog, the empty window and the publish sheet's other states, for a person to look at.
 bool review(MainWindow &window, Engine &engine, AppSettings &settings, const QString &folder, const QDir &out)
 {
@@ -283,6 +281,8 @@ bool review(MainWindow &window, Engine &engine, AppSettings &settings, const QSt
     QApplication::setPalette(dark);
     return ok && save(&window, out.filePath(u"empty-dark.png"_s));
 }
+
+} // namespace
 
 int main(int argc, char *argv[])
 {
