@@ -17,7 +17,7 @@ struct Submission
     QDateTime createdAt; // UTC
     // data's names in the order the visitor's form sent them (QJsonObject sorts its keys). Rows stored before the
     // order was kept have their names in alphabetical order here.
-    QStringList fieldOrder;
+    QStringList fieldOrder = {};
 
     // data's names as they are shown: fieldOrder, then any name of data it lacks.
     QStringList fields() const

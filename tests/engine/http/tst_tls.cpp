@@ -95,12 +95,14 @@ QByteArray TestTls::exchangeTls(QSslSocket &socket, const QByteArray &request)
 {
     socket.write(request);
     QByteArray received;
-    QTest::qWaitFor(
+    // Whatever arrived within the time: the callers compare it with what they expect.
+    const bool complete = QTest::qWaitFor(
         [&] {
             received += socket.readAll();
             return received.contains("\r\n\r\nhello") || socket.state() == QAbstractSocket::UnconnectedState;
         },
         5000);
+    Q_UNUSED(complete)
     return received;
 }
 
