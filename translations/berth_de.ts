@@ -275,6 +275,34 @@
         <source>%1 no longer follows its folder</source>
         <translation>%1 folgt seinem Ordner nicht mehr</translation>
     </message>
+    <message>
+        <source>&amp;New Share Link…</source>
+        <translation>&amp;Neuer Freigabelink…</translation>
+    </message>
+    <message>
+        <source>Give this private site a new share link; the current one stops working</source>
+        <translation>Dieser privaten Website einen neuen Freigabelink geben; der bisherige funktioniert dann nicht mehr</translation>
+    </message>
+    <message>
+        <source>New Share Link</source>
+        <translation>Neuer Freigabelink</translation>
+    </message>
+    <message>
+        <source>Give “%1” a new share link? The current link stops working at once, also for people who already opened the site with it; they need the new one.</source>
+        <translation>„%1“ einen neuen Freigabelink geben? Der bisherige Link funktioniert sofort nicht mehr, auch für alle, die die Website damit schon geöffnet haben; sie brauchen den neuen.</translation>
+    </message>
+    <message>
+        <source>&amp;New Link</source>
+        <translation>&amp;Neuer Link</translation>
+    </message>
+    <message>
+        <source>Share Link</source>
+        <translation>Freigabelink</translation>
+    </message>
+    <message>
+        <source>%1 has a new share link (copied); the old one no longer works.</source>
+        <translation>%1 hat einen neuen Freigabelink (kopiert); der alte funktioniert nicht mehr.</translation>
+    </message>
 </context>
 <context>
     <name>berth::DeploymentTableModel</name>
@@ -1280,10 +1308,6 @@ Im lokalen Netzwerk: %1</translation>
         </translation>
     </message>
     <message>
-        <source>There is no index.html at the top of the folder, so the site&apos;s address shows “Not found” until one is added.</source>
-        <translation>Im Ordner liegt oben keine index.html; die Adresse der Website zeigt daher „Nicht gefunden“, bis eine hinzukommt.</translation>
-    </message>
-    <message>
         <source>“%1” was just taken by another site. Choose another slug.</source>
         <translation>„%1“ wurde gerade von einer anderen Website belegt. Wählen Sie ein anderes Kürzel.</translation>
     </message>
@@ -1523,6 +1547,22 @@ Im lokalen Netzwerk: %1</translation>
     <message>
         <source>The number of versions kept could not be saved.</source>
         <translation>Die Zahl der aufbewahrten Versionen konnte nicht gespeichert werden.</translation>
+    </message>
+    <message>
+        <source>Serving threads</source>
+        <translation>Threads für Anfragen</translation>
+    </message>
+    <message>
+        <source>One per core (%1)</source>
+        <translation>Einer je Kern (%1)</translation>
+    </message>
+    <message>
+        <source>Threads that answer visitors and the API; more serve more visitors at once</source>
+        <translation>Threads, die Besuchern und der API antworten; mehr bedienen mehr Besucher gleichzeitig</translation>
+    </message>
+    <message>
+        <source>Serving &amp;threads:</source>
+        <translation>&amp;Threads für Anfragen:</translation>
     </message>
 </context>
 <context>

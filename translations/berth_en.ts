@@ -275,6 +275,34 @@
         <source>%1 no longer follows its folder</source>
         <translation type="unfinished"></translation>
     </message>
+    <message>
+        <source>&amp;New Share Link…</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Give this private site a new share link; the current one stops working</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>New Share Link</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Give “%1” a new share link? The current link stops working at once, also for people who already opened the site with it; they need the new one.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>&amp;New Link</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Share Link</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>%1 has a new share link (copied); the old one no longer works.</source>
+        <translation type="unfinished"></translation>
+    </message>
 </context>
 <context>
     <name>berth::DeploymentTableModel</name>
@@ -1259,10 +1287,6 @@ On the local network: %1</source>
         </translation>
     </message>
     <message>
-        <source>There is no index.html at the top of the folder, so the site&apos;s address shows “Not found” until one is added.</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
         <source>“%1” was just taken by another site. Choose another slug.</source>
         <translation type="unfinished"></translation>
     </message>
@@ -1308,6 +1332,26 @@ On the local network: %1</source>
     </message>
     <message>
         <source>Cancelling…</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Before you publish, have a look at these:</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Pre-publish checks</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Some lines of _redirects or _headers were skipped:</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Replace &amp;Anyway</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Publish &amp;Anyway</source>
         <translation type="unfinished"></translation>
     </message>
 </context>
@@ -1501,6 +1545,22 @@ On the local network: %1</source>
     </message>
     <message>
         <source>The number of versions kept could not be saved.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Serving threads</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>One per core (%1)</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Threads that answer visitors and the API; more serve more visitors at once</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Serving &amp;threads:</source>
         <translation type="unfinished"></translation>
     </message>
 </context>
