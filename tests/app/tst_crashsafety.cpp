@@ -28,6 +28,14 @@ class TestCrashSafety : public QObject
         return count;
     }
 
+    // A deploy body of index.html and one stylesheet: the two versions the crash tests switch between.
+    static QJsonObject twoFiles(const char *index, const QString &cssPath, const char *css)
+    {
+        return {{u"files"_s,
+            QJsonArray {QJsonObject {{u"path"_s, u"index.html"_s}, {u"content"_s, QString::fromLatin1(index)}},
+                QJsonObject {{u"path"_s, cssPath}, {u"content"_s, QString::fromLatin1(css)}}}}};
+    }
+
 private Q_SLOTS:
     void init() { BerthdProcess::setProgram(QStringLiteral(BERTHD_FAULTS_PATH)); }
 
@@ -36,13 +44,9 @@ private Q_SLOTS:
         QTemporaryDir dir;
         const QByteArray key = BerthdProcess::run({u"key"_s, u"create"_s, u"--data-dir"_s, dir.path()}).out.trimmed();
         QVERIFY(key.startsWith("bk_"));
-        const QJsonObject v1 {{u"slug"_s, u"crash-test"_s},
-            {u"files"_s,
-                QJsonArray {QJsonObject {{u"path"_s, u"index.html"_s}, {u"content"_s, u"v1"_s}},
-                    QJsonObject {{u"path"_s, u"a.css"_s}, {u"content"_s, u"a1"_s}}}}};
-        const QJsonObject v2 {{u"files"_s,
-            QJsonArray {QJsonObject {{u"path"_s, u"index.html"_s}, {u"content"_s, u"v2"_s}},
-                QJsonObject {{u"path"_s, u"b.css"_s}, {u"content"_s, u"b2"_s}}}}};
+        QJsonObject v1 = twoFiles("v1", u"a.css"_s, "a1");
+        v1.insert(u"slug"_s, u"crash-test"_s);
+        const QJsonObject v2 = twoFiles("v2", u"b.css"_s, "b2");
         QString id;
         {
             BerthdProcess server(dir.path());
@@ -107,13 +111,9 @@ private Q_SLOTS:
         QTemporaryDir dir;
         const QByteArray key = BerthdProcess::run({u"key"_s, u"create"_s, u"--data-dir"_s, dir.path()}).out.trimmed();
         QVERIFY(key.startsWith("bk_"));
-        const QJsonObject v1 {{u"slug"_s, u"roll-crash"_s},
-            {u"files"_s,
-                QJsonArray {QJsonObject {{u"path"_s, u"index.html"_s}, {u"content"_s, u"v1"_s}},
-                    QJsonObject {{u"path"_s, u"a.css"_s}, {u"content"_s, u"a1"_s}}}}};
-        const QJsonObject v2 {{u"files"_s,
-            QJsonArray {QJsonObject {{u"path"_s, u"index.html"_s}, {u"content"_s, u"v2"_s}},
-                QJsonObject {{u"path"_s, u"b.css"_s}, {u"content"_s, u"b2"_s}}}}};
+        QJsonObject v1 = twoFiles("v1", u"a.css"_s, "a1");
+        v1.insert(u"slug"_s, u"roll-crash"_s);
+        const QJsonObject v2 = twoFiles("v2", u"b.css"_s, "b2");
         QString id;
         {
             BerthdProcess server(dir.path());
