@@ -23,7 +23,9 @@ bool EngineFixture::start(EngineSettings settings)
 {
     m_settings = std::move(settings);
     m_settings.dataDir = m_dir.path();
-    m_settings.listenPort = 0;
+    // Berth's default 8080 may be taken by a running Berth: a free port instead, unless the test names its own.
+    if (m_settings.listenPort == EngineSettings().listenPort)
+        m_settings.listenPort = 0;
     // CTest runs the HTTP suites twice: with one serving thread and with several (BERTH_TEST_SERVING_THREADS).
     if (m_settings.servingThreads == 0)
         m_settings.servingThreads = qEnvironmentVariableIntValue("BERTH_TEST_SERVING_THREADS");

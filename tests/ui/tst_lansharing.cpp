@@ -47,10 +47,17 @@ Reply getFromLan(quint16 port, const QString &path, const QByteArray &host = {})
     return result;
 }
 
-// Site ports of this test run's own, so that parallel runs and other programs are unlikely to hold them.
+// Ports of this test run's own: the engine's, then its 20 site ports. They lie below the kernel's ephemeral range
+// (32768 and up), so that no client socket of another test (left in TIME_WAIT on 127.0.0.2 by the per-address
+// tests, say) can hold one, and vary by process so that parallel runs are unlikely to meet.
+quint16 mainPort()
+{
+    return quint16(20000 + (QCoreApplication::applicationPid() % 600) * 21);
+}
+
 quint16 firstSitePort()
 {
-    return quint16(30000 + (QCoreApplication::applicationPid() % 1000) * 20);
+    return quint16(mainPort() + 1);
 }
 } // namespace
 
@@ -70,6 +77,7 @@ private Q_SLOTS:
     {
         EngineSettings settings;
         settings.lanTestAddresses = {kLanAddress};
+        settings.listenPort = mainPort();
         settings.sitePortFirst = firstSitePort();
         settings.sitePortLast = firstSitePort() + 19;
         m_dashboard = std::make_unique<Dashboard>();
