@@ -27,9 +27,10 @@ ResponseSink::ResponseSink(QObject *connection, std::shared_ptr<ThreadMailbox> m
     m_state->send = std::move(send);
 }
 
-ResponseSink::ResponseSink(QObject *connection, SendFunction send)
-    : ResponseSink(connection, nullptr, std::move(send))
+ResponseSink::ResponseSink(QObject *owner, SendFunction send)
+    : ResponseSink(owner, nullptr, std::move(send))
 {
+    m_state->context = owner;
 }
 
 void ResponseSink::send(HttpResponse response) const
@@ -57,7 +58,7 @@ bool ResponseSink::isConnected() const
 
 QObject *ResponseSink::context() const
 {
-    return m_state->context ? m_state->context : m_state->connection.data();
+    return m_state->context;
 }
 
 void ResponseSink::continueOn(QObject *context)

@@ -45,13 +45,17 @@ public:
     using SendFunction = std::function<void(HttpResponse)>;
 
     ResponseSink(QObject *connection, std::shared_ptr<ThreadMailbox> mailbox, SendFunction send);
-    ResponseSink(QObject *connection, SendFunction send); // for a connection that is only ever answered on its thread
+    // For a long-lived object answered only on its own thread (the MCP controller's inner calls): it is the context.
+    ResponseSink(QObject *owner, SendFunction send);
 
     void send(HttpResponse response) const;
     // Whether the client is still there; on the connection's thread only.
     bool isConnected() const;
-    // The object to continue on after asynchronous work, e.g. QFuture::then(sink.context(), ...): the connection
-    // itself (so the work is dropped when the client leaves), or the object a dispatcher named with continueOn().
+    // The object to continue on after asynchronous work, e.g. QFuture::then(sink.context(), ...): the long-lived
+    // object a dispatcher named with continueOn() (the engine thread's), or the owner given to the constructor. Null
+    // for a request answered on its serving thread: its continuations take no context, since send() may be called
+    // from any thread. Never the connection: a client may leave while the work runs, and Qt 6.4's
+    // QFuture::then(context) does not cope with a context destroyed before the future finishes.
     QObject *context() const;
     // Names the object on whose thread a handler's continuations should run (the engine thread's, for handlers
     // that were carried there).

@@ -100,7 +100,9 @@ void PrivateGate::checkPassword(const HttpRequest &request, const Site &site, Re
     const Deployment deployment = site.deployment;
     QtConcurrent::run(&m_workers, [hash = deployment.passwordHash, password] {
         return PasswordHasher::verify(hash, password);
-    }).then(sink.context(), [this, sink, deployment, next, secure = m_secureCookies || request.secure](bool correct) {
+    }).then([this, sink, deployment, next, secure = m_secureCookies || request.secure](bool correct) {
+        // On the worker that checked: what follows is thread-safe, and send() carries the answer to the connection's
+        // thread, or drops it when the visitor has left.
         if (!correct) {
             sink.send(denied(deployment, next, u"That password is not right. Try again."_s));
             return;

@@ -25,7 +25,7 @@ void TestHandler::handle(const HttpRequest &request, ResponseSink sink)
             gate.acquire();
             ++workersDone;
             return QByteArrayLiteral("slow done");
-        }).then(sink.context(), [this, sink](const QByteArray &body) {
+        }).then([this, sink](const QByteArray &body) { // on the worker: send() carries the answer over
             ++continuations;
             sink.send(HttpResponse::bytes(200, "text/plain", body));
         });

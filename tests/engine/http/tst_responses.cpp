@@ -336,14 +336,16 @@ void TestResponses::disconnectMidWorkerResponse()
     QTRY_COMPARE(m_service->liveConnections(), 0);
     m_handler->gate.release();
     QTRY_COMPARE(m_handler->workersDone.load(), 1);
-    // The continuation's context (the connection) is gone: it never runs, and nothing is written anywhere.
+    // The continuation runs on the worker after the connection is gone; its answer goes nowhere (not to the next
+    // client, who may get the same socket number), and the pipelined request behind it was never handled.
+    QTRY_COMPARE(m_handler->continuations.load(), 1);
     RawClient next;
     QVERIFY(next.connectTo(m_service->serverPort()));
     next.send("GET / HTTP/1.1\r\nHost: a.test\r\n\r\n");
     RawResponse r;
     QVERIFY(next.waitResponse(&r));
     QCOMPARE(r.status, 200);
-    QCOMPARE(m_handler->continuations.load(), 0);
+    QCOMPARE(r.body, QByteArray("hello"));
     QCOMPARE(m_handler->calls, 2);
 }
 
@@ -359,7 +361,7 @@ void TestResponses::sendAfterDisconnectIsHarmless()
     }
     QTRY_VERIFY(!m_handler->laterSink->isConnected());
     QTRY_COMPARE(m_service->liveConnections(), 0);
-    QTRY_VERIFY(m_handler->laterSink->context() == nullptr);
+    QVERIFY(m_handler->laterSink->context() == nullptr); // never the connection, which is gone
     m_handler->laterSink->send(HttpResponse::bytes(200, "text/plain", "nobody"));
     m_handler->laterSink->send(HttpResponse::bytes(200, "text/plain", "twice"));
 }
