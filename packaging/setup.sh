@@ -83,6 +83,14 @@ install_browser_test_modules() {
     (cd "$top/tests/mcp-conformance" && npm ci --no-audit --no-fund)
 }
 
+# Runs a step and prints its wall time, so that a CI log shows where its 30 minutes go.
+timed() {
+    local start=$SECONDS status=0
+    "$@" || status=$?
+    echo "setup: $1 took $((SECONDS - start)) s"
+    return $status
+}
+
 build() {
     cmake --preset "$preset" -S "$top" >/dev/null
     cmake --build "$build_dir" --parallel "$(nproc)"
@@ -105,8 +113,8 @@ run_tests() {
     local status=0 fuzz_log="$top/build/fuzz-run.log"
     check_format || status=1
     echo "setup: fuzzing every parser, a few seconds each (log: $fuzz_log)"
-    if "$top/tests/fuzz/run-fuzz.sh" > "$fuzz_log" 2>&1; then
-        grep -E '^fuzz: .*no finding' "$fuzz_log" || true
+    if timed "$top/tests/fuzz/run-fuzz.sh" > "$fuzz_log" 2>&1; then
+        grep -E '^fuzz: .*no finding|^setup: .* took' "$fuzz_log" || true
     else
         status=1
         # The targets' summaries, or (when none ran, e.g. the fuzz build failed) the end of the log.
@@ -118,9 +126,9 @@ run_tests() {
     # behaviour fails. The whole suite that way does not fit CI's 30 minutes beside the release run (README,
     # "Sanitizers"): tests/sanitize/run-asan.sh runs it.
     echo "setup: the serving suites under ASan and UBSan (build/asan)"
-    "$top/tests/sanitize/run-asan.sh" --ci >"$top/build/asan-run.log" 2>&1 || { status=1; tail -n 60 "$top/build/asan-run.log"; }
-    grep -E 'tests passed|tests failed' "$top/build/asan-run.log" || true
-    (cd "$build_dir" && QT_QPA_PLATFORM=offscreen ctest --output-on-failure --parallel "$(nproc)" --timeout 300) || status=$?
+    timed "$top/tests/sanitize/run-asan.sh" --ci >"$top/build/asan-run.log" 2>&1 || { status=1; tail -n 60 "$top/build/asan-run.log"; }
+    grep -E 'tests passed|tests failed|^setup: .* took' "$top/build/asan-run.log" || true
+    (cd "$build_dir" && export QT_QPA_PLATFORM=offscreen && timed ctest --output-on-failure --parallel "$(nproc)" --timeout 300) || status=$?
     return $status
 }
 
@@ -143,10 +151,10 @@ case "$command" in
         exec "$build_dir/app/berthd/berthd" "$@"
         ;;
     test)
-        install_missing "${build_packages[@]}" "${test_packages[@]}"
-        install_node
-        install_browser_test_modules
-        build
+        timed install_missing "${build_packages[@]}" "${test_packages[@]}"
+        timed install_node
+        timed install_browser_test_modules
+        timed build
         run_tests
         ;;
     *) echo "usage: $0 [run|test|build|deps]" >&2; exit 2 ;;
