@@ -305,8 +305,12 @@ bool Engine::start(QString *error)
         }
         m_parts->http->setTls(credentials.configuration, m_settings.httpsPort, m_settings.httpsRedirect);
     }
-    if (!m_parts->http->listen(m_settings.listenAddress, m_settings.listenPort, error))
+    if (const Result<void> listening = m_parts->http->listen(m_settings.listenAddress, m_settings.listenPort);
+        !listening) {
+        if (error)
+            *error = listening.error().message;
         return false;
+    }
 
     // With HTTPS, the addresses announced (API, sites, share links, QR codes) are the HTTPS ones.
     const quint16 port = tls ? m_parts->http->httpsPort() : m_parts->http->serverPort();

@@ -1,7 +1,7 @@
 #include "frontdoor.h"
 
 #include "connectionbudget.h"
-#include "httpconnection.h"
+#include "guardedsocket.h"
 #include "requestframer.h"
 #include "requesthandler.h"
 
@@ -28,14 +28,25 @@ FrontDoor::~FrontDoor()
 {
     m_mailbox->close(); // answers finished on other threads from now on find no one to deliver to
     // Connections report to this object when they go: delete them while it is still whole.
-    qDeleteAll(findChildren<HttpConnection *>(Qt::FindDirectChildrenOnly));
+    qDeleteAll(findChildren<QTcpSocket *>(Qt::FindDirectChildrenOnly));
+}
+
+QList<ConnectionGuard *> FrontDoor::connections() const
+{
+    QList<ConnectionGuard *> guards;
+    for (QTcpSocket *socket : findChildren<QTcpSocket *>(Qt::FindDirectChildrenOnly))
+        guards.append(&ConnectionGuard::of(socket));
+    return guards;
 }
 
 void FrontDoor::incomingConnection(qintptr descriptor)
 {
-    auto *connection = new HttpConnection(*this, this);
+    // Plain connections are plain QTcpSockets: a QSslSocket costs a second buffer layer even unencrypted.
+    QTcpSocket *socket = isTls() ? static_cast<QTcpSocket *>(new GuardedSocket<QSslSocket>(*this, this))
+                                 : new GuardedSocket<QTcpSocket>(*this, this);
+    ConnectionGuard *connection = &ConnectionGuard::of(socket);
     if (!connection->adopt(descriptor)) {
-        delete connection;
+        delete socket;
         ::close(int(descriptor));
         return;
     }
@@ -55,15 +66,15 @@ void FrontDoor::incomingConnection(qintptr descriptor)
     connection->setCounted();
     // Qt 6.4 emits pendingConnectionAvailable from here, synchronously: QtHttpServer connects its readyRead slot
     // now, after the guard's.
-    addPendingConnection(connection);
+    addPendingConnection(socket);
 }
 
 bool FrontDoor::shedIdleConnection()
 {
     // The connection idle longest on this thread makes room: a keep-alive client reconnects when it needs to,
     // a refused one gets nothing.
-    HttpConnection *oldest = nullptr;
-    for (HttpConnection *connection : findChildren<HttpConnection *>(Qt::FindDirectChildrenOnly)) {
+    ConnectionGuard *oldest = nullptr;
+    for (ConnectionGuard *connection : connections()) {
         if (connection->isIdle() && (!oldest || connection->idleSince() < oldest->idleSince()))
             oldest = connection;
     }
@@ -77,7 +88,7 @@ void FrontDoor::drain()
 {
     pauseAccepting();
     close();
-    for (HttpConnection *connection : findChildren<HttpConnection *>(Qt::FindDirectChildrenOnly))
+    for (ConnectionGuard *connection : connections())
         connection->drain();
 }
 

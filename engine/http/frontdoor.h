@@ -13,12 +13,12 @@
 namespace berth {
 
 class ConnectionBudget;
-class HttpConnection;
+class ConnectionGuard;
 class RequestHandler;
 class ThreadMailbox;
 
 // The guard in front of QtHttpServer on one serving thread: the QTcpServer handed to QAbstractHttpServer::bind().
-// It wraps every accepted socket in an HttpConnection (whose readyRead slot is connected before QtHttpServer's),
+// It wraps every accepted socket in a GuardedSocket (whose guard's readyRead slot is connected before QtHttpServer's),
 // admits it against the budget all threads share (503 beyond, after closing this thread's oldest idle connection),
 // keeps accepting after accept errors such as EMFILE, and holds what this thread's connections share: the handler,
 // the limits, the response writer and the mailbox through which other threads answer them.
@@ -58,6 +58,7 @@ protected:
     void incomingConnection(qintptr descriptor) override;
 
 private:
+    QList<ConnectionGuard *> connections() const; // this thread's, on it only
     void onAcceptError(QAbstractSocket::SocketError error);
     bool shedIdleConnection();
 

@@ -1,6 +1,6 @@
 #include "httpserveradapter.h"
 
-#include "httpconnection.h"
+#include "connectionguard.h"
 
 namespace berth {
 
@@ -11,8 +11,8 @@ HttpServerAdapter::HttpServerAdapter(QObject *parent)
 
 bool HttpServerAdapter::handleRequest(const QHttpServerRequest &request, QTcpSocket *socket)
 {
-    // Every socket comes from the FrontDoor, which only creates HttpConnections.
-    static_cast<HttpConnection *>(socket)->dispatch(request);
+    // Every socket comes from the FrontDoor, which only creates guarded sockets.
+    ConnectionGuard::of(socket).dispatch(request);
     return true;
 }
 

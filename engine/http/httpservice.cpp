@@ -50,29 +50,26 @@ void HttpService::setTls(const QSslConfiguration &configuration, quint16 httpsPo
     m_redirect = redirect;
 }
 
-bool HttpService::listen(const QHostAddress &address, quint16 port, QString *error)
+Result<void> HttpService::listen(const QHostAddress &address, quint16 port)
 {
-    if (!m_lanes.isEmpty()) {
-        if (error)
-            *error = u"Already listening"_s;
-        return false;
-    }
+    if (!m_lanes.isEmpty())
+        return Error {Error::Kind::BadRequest, u"Already listening"_s};
     const int threads = qMax(0, m_config.servingThreads);
-    ListenSockets sockets = ListenSockets::open(address, port, qMax(1, threads), m_config.listenBacklog, error);
-    if (sockets.descriptors.isEmpty())
-        return false;
+    Result<ListenSockets> opened = ListenSockets::open(address, port, qMax(1, threads), m_config.listenBacklog);
+    if (!opened)
+        return opened.error();
+    ListenSockets sockets = std::move(opened).value();
     m_port = sockets.port;
     ListenSockets tlsSockets;
     if (!m_tls.isNull()) {
-        QString reason;
-        tlsSockets = ListenSockets::open(
-            address, m_httpsPort, int(sockets.descriptors.size()), m_config.listenBacklog, &reason);
-        if (tlsSockets.descriptors.isEmpty()) {
+        Result<ListenSockets> tlsOpened
+            = ListenSockets::open(address, m_httpsPort, int(sockets.descriptors.size()), m_config.listenBacklog);
+        if (!tlsOpened) {
             sockets.closeAll();
-            if (error)
-                *error = u"HTTPS port %1: %2"_s.arg(m_httpsPort).arg(reason);
-            return false;
+            return Error {
+                tlsOpened.error().kind, u"HTTPS port %1: %2"_s.arg(m_httpsPort).arg(tlsOpened.error().message)};
         }
+        tlsSockets = std::move(tlsOpened).value();
         m_httpsPort = tlsSockets.port;
         if (m_redirect)
             m_redirector = std::make_unique<HttpsRedirect>(m_handler, m_httpsPort);
@@ -113,16 +110,16 @@ bool HttpService::listen(const QHostAddress &address, quint16 port, QString *err
             }
         });
         if (!adopted) {
-            if (error)
-                *error = (lane.tlsDoor && !lane.tlsDoor->isListening() ? lane.tlsDoor : lane.door)->errorString();
+            const QString reason
+                = (lane.tlsDoor && !lane.tlsDoor->isListening() ? lane.tlsDoor : lane.door)->errorString();
             for (int rest = i; rest < sockets.descriptors.size(); ++rest)
                 ::close(sockets.descriptors.at(rest));
             for (int rest = i; rest < tlsSockets.descriptors.size(); ++rest)
                 ::close(tlsSockets.descriptors.at(rest));
-            return false;
+            return Error {Error::Kind::Unavailable, reason};
         }
     }
-    return true;
+    return {};
 }
 
 int HttpService::addListener(const QHostAddress &address, quint16 port, RequestHandler &handler, QString *error)
@@ -132,9 +129,13 @@ int HttpService::addListener(const QHostAddress &address, quint16 port, RequestH
             *error = u"Not serving"_s;
         return -1;
     }
-    ListenSockets sockets = ListenSockets::open(address, port, int(m_lanes.size()), m_config.listenBacklog, error);
-    if (sockets.descriptors.isEmpty())
+    Result<ListenSockets> opened = ListenSockets::open(address, port, int(m_lanes.size()), m_config.listenBacklog);
+    if (!opened) {
+        if (error)
+            *error = opened.error().message;
         return -1;
+    }
+    ListenSockets sockets = std::move(opened).value();
     const int id = m_nextListenerId++;
     for (int i = 0; i < m_lanes.size(); ++i) {
         Lane &lane = m_lanes[i];

@@ -1,5 +1,6 @@
 #pragma once
 
+#include "core/error.h"
 #include "httpconfig.h"
 
 #include <QHash>
@@ -38,7 +39,9 @@ public:
     // redirect: the plain port answers every request with 308 to the same host and target on the HTTPS port.
     void setTls(const QSslConfiguration &configuration, quint16 httpsPort, bool redirect);
 
-    bool listen(const QHostAddress &address, quint16 port, QString *error = nullptr); // port 0 picks a free one
+    // Port 0 picks a free one (serverPort() tells which). Fails with Unavailable (the port is taken, say), or
+    // BadRequest when already listening.
+    Result<void> listen(const QHostAddress &address, quint16 port);
     // More listening addresses after listen(), answered by another handler (which must outlive the listener):
     // LAN sharing's addresses and per-site ports. Each serving thread gets its own front door on it, under the
     // same connection budget. Returns an id for removeListener(), or -1 with the reason in error.

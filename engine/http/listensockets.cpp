@@ -82,7 +82,7 @@ quint16 boundPort(int fd)
 
 } // namespace
 
-ListenSockets ListenSockets::open(const QHostAddress &address, quint16 port, int count, int backlog, QString *error)
+Result<ListenSockets> ListenSockets::open(const QHostAddress &address, quint16 port, int count, int backlog)
 {
     ListenSockets sockets;
     QString reason;
@@ -90,11 +90,8 @@ ListenSockets ListenSockets::open(const QHostAddress &address, quint16 port, int
     if (reusePort && port != 0) {
         // A group of SO_REUSEPORT sockets would silently share the port with another server of the same user.
         const int probe = boundSocket(socketAddress(address, port), false, &reason);
-        if (probe < 0) {
-            if (error)
-                *error = reason;
-            return {};
-        }
+        if (probe < 0)
+            return Error {Error::Kind::Unavailable, reason};
         ::close(probe);
     }
     for (int i = 0; i < count; ++i) {
@@ -105,9 +102,7 @@ ListenSockets ListenSockets::open(const QHostAddress &address, quint16 port, int
                 ::close(fd);
             }
             sockets.closeAll();
-            if (error)
-                *error = reason;
-            return {};
+            return Error {Error::Kind::Unavailable, reason};
         }
         if (i == 0)
             sockets.port = boundPort(fd);

@@ -1,5 +1,7 @@
 #pragma once
 
+#include "core/error.h"
+
 #include <QHostAddress>
 #include <QList>
 #include <QString>
@@ -14,7 +16,8 @@ struct ListenSockets
     QList<int> descriptors; // listening, non-blocking, close-on-exec
     quint16 port = 0;
 
-    static ListenSockets open(const QHostAddress &address, quint16 port, int count, int backlog, QString *error);
+    // count sockets, or why not (the port is taken, say): nothing stays open on failure.
+    static Result<ListenSockets> open(const QHostAddress &address, quint16 port, int count, int backlog);
     void closeAll();
 };
 

@@ -92,9 +92,9 @@ int main(int argc, char **argv)
     HttpConfig config;
     config.maxConnections = 10000;
     HttpService service(handler, config);
-    QString error;
-    if (!service.listen(QHostAddress::LocalHost, quint16(args.at(2).toUInt()), &error)) {
-        std::fprintf(stderr, "listen failed: %s\n", qPrintable(error));
+    if (const Result<void> listening = service.listen(QHostAddress::LocalHost, quint16(args.at(2).toUInt()));
+        !listening) {
+        std::fprintf(stderr, "listen failed: %s\n", qPrintable(listening.error().message));
         return 1;
     }
     std::printf("berth_benchserver on 127.0.0.1:%u\n", service.serverPort());

@@ -56,8 +56,8 @@ void TestConnections::start(HttpConfig config)
     m_service.reset();
     m_handler = std::make_unique<TestHandler>();
     m_service = std::make_unique<HttpService>(*m_handler, config);
-    QString error;
-    QVERIFY2(m_service->listen(QHostAddress::LocalHost, 0, &error), qPrintable(error));
+    const Result<void> listening = m_service->listen(QHostAddress::LocalHost, 0);
+    QVERIFY2(listening.ok(), qPrintable(listening.ok() ? QString() : listening.error().message));
 }
 
 void TestConnections::servesGetAndKeepsAlive()

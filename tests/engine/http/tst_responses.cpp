@@ -78,7 +78,7 @@ void TestResponses::init()
 {
     m_handler = std::make_unique<TestHandler>();
     m_service = std::make_unique<HttpService>(*m_handler);
-    QVERIFY(m_service->listen(QHostAddress::LocalHost, 0));
+    QVERIFY(m_service->listen(QHostAddress::LocalHost, 0).ok());
 }
 
 void TestResponses::cleanup()

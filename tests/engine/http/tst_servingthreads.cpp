@@ -113,6 +113,7 @@ private Q_SLOTS:
     void clientThatNeverReadsIsBounded();
     void unauthorisedUploadRefusedFromItsHead();
     void drainAnswersInProgressAndRefusesNew();
+    void listenFailuresAreResults();
 
 private:
     void start(HttpConfig config);
@@ -129,8 +130,8 @@ void TestServingThreads::start(HttpConfig config)
     if (config.servingThreads == 0)
         config.servingThreads = 4;
     m_service = std::make_unique<HttpService>(*m_handler, config);
-    QString error;
-    QVERIFY2(m_service->listen(QHostAddress::LocalHost, 0, &error), qPrintable(error));
+    const Result<void> listening = m_service->listen(QHostAddress::LocalHost, 0);
+    QVERIFY2(listening.ok(), qPrintable(listening.ok() ? QString() : listening.error().message));
     QCOMPARE(m_service->servingThreads(), config.servingThreads);
 }
 
@@ -393,6 +394,26 @@ void TestServingThreads::drainAnswersInProgressAndRefusesNew()
     QVERIFY(busy.waitClosed());
     QCOMPARE(m_handler->calls.load(), 2); // /later and idle's "/": the pipelined one never ran
     QTRY_COMPARE(m_service->liveConnections(), 0);
+}
+
+void TestServingThreads::listenFailuresAreResults()
+{
+    start({});
+    // A port another server holds is refused, not shared, even with SO_REUSEPORT on several threads.
+    ThreadHandler otherHandler;
+    HttpConfig config;
+    config.servingThreads = 2;
+    HttpService other(otherHandler, config);
+    const Result<void> taken = other.listen(QHostAddress::LocalHost, port());
+    QVERIFY(!taken.ok());
+    QCOMPARE(taken.error().kind, Error::Kind::Unavailable);
+    QVERIFY(!taken.error().message.isEmpty());
+    QCOMPARE(other.servingThreads(), 0);
+
+    const Result<void> again = m_service->listen(QHostAddress::LocalHost, 0);
+    QVERIFY(!again.ok());
+    QCOMPARE(again.error().kind, Error::Kind::BadRequest);
+    QCOMPARE(m_service->serverPort(), port()); // the first listener is untouched
 }
 
 QTEST_GUILESS_MAIN(TestServingThreads)

@@ -67,8 +67,8 @@ void TestTls::start(HttpConfig config, bool redirect)
     m_handler = std::make_unique<TestHandler>();
     m_service = std::make_unique<HttpService>(*m_handler, config);
     m_service->setTls(m_credentials.configuration, 0, redirect);
-    QString error;
-    QVERIFY2(m_service->listen(QHostAddress::LocalHost, 0, &error), qPrintable(error));
+    const Result<void> listening = m_service->listen(QHostAddress::LocalHost, 0);
+    QVERIFY2(listening.ok(), qPrintable(listening.ok() ? QString() : listening.error().message));
     QVERIFY(m_service->httpsPort() != 0 && m_service->httpsPort() != m_service->serverPort());
 }
 

@@ -1,37 +1,42 @@
 #pragma once
 
 #include "requestframer.h"
+#include "responseoutput.h"
 
 #include <QBasicTimer>
 #include <QElapsedTimer>
 #include <QHostAddress>
-#include <QSslSocket>
-#include <memory>
+#include <QMetaObject>
+#include <array>
 
 QT_BEGIN_NAMESPACE
+class QAbstractSocket;
 class QHttpServerRequest;
+class QSslSocket;
+class QTimerEvent;
 QT_END_NAMESPACE
 
 namespace berth {
 
-class FileStreamer;
 class FrontDoor;
 struct HttpResponse;
 
-// One client connection, guarded. Its readyRead slot is connected before QtHttpServer's, so it sees every byte
-// first: it frames each request head itself and lets QtHttpServer parse a request only once the guard has accepted
-// it; until then, and while a response is in progress, it keeps the bytes inside its own read transaction, where
-// QtHttpServer cannot see them. Refusals, timeouts, 100-continue, the response and the file streaming are all here.
-// QtHttpServer deletes the socket (and so this guard) after the client disconnects. On an HTTPS door the connection
-// is a TLS server socket whose handshake is the first phase; on a plain one the QSslSocket stays unencrypted.
-class HttpConnection final : public QSslSocket
+// The guard of one client connection, whatever its socket class (see GuardedSocket: a plain QTcpSocket, or a
+// QSslSocket on an HTTPS door). Its readyRead slot is connected before QtHttpServer's, so it sees every byte first:
+// it frames each request head itself and lets QtHttpServer parse a request only once it has accepted it; until
+// then, and while a response is in progress, it keeps the bytes inside its own read transaction, where QtHttpServer
+// cannot see them. Refusals, timeouts, 100-continue, the response and the file streaming are all here. It lives
+// inside its socket, which QtHttpServer deletes after the client disconnects.
+class ConnectionGuard final
 {
-    Q_OBJECT
-
 public:
-    HttpConnection(FrontDoor &door, QObject *parent);
-    ~HttpConnection() override;
-    Q_DISABLE_COPY_MOVE(HttpConnection)
+    // tls is the same socket when the door is HTTPS, else null.
+    ConnectionGuard(QAbstractSocket &socket, QSslSocket *tls, FrontDoor &door);
+    ~ConnectionGuard();
+    Q_DISABLE_COPY_MOVE(ConnectionGuard)
+
+    // The guard of a socket the FrontDoor made (every socket it hands to QtHttpServer is a GuardedSocket).
+    static ConnectionGuard &of(QObject *socket);
 
     // Adopts an accepted descriptor and connects the guard's slots (before QtHttpServer gets the socket).
     bool adopt(qintptr descriptor);
@@ -43,11 +48,6 @@ public:
     // Called by QtHttpServer's handleRequest once it has parsed the request the guard framed and approved.
     void dispatch(const QHttpServerRequest &parsed);
 
-    // Unsent bytes: with TLS, also those already encrypted but not yet taken by the kernel.
-    qint64 bytesToWrite() const override;
-    // While the guard holds a full read buffer's worth, nothing more is read from the TCP socket (see throttled()).
-    qint64 bytesAvailable() const override;
-
     // Between requests with nothing left to send, since idleSince() (ms on a monotonic clock).
     bool isIdle() const;
     qint64 idleSince() const { return m_idleSince; }
@@ -56,9 +56,11 @@ public:
     // A graceful stop: the request in progress (if any) is answered with Connection: close; new ones get 503.
     void drain();
 
-protected:
-    void timerEvent(QTimerEvent *event) override;
-    qint64 readData(char *data, qint64 maxSize) override;
+    // For the socket's overrides. While the guard holds a full read buffer's worth, nothing more is read from the
+    // socket: bytesAvailable() shows only what is buffered, readData() reads nothing.
+    bool throttled() const;
+    // The socket's timer events: true if it was the guard's.
+    bool timerEvent(QTimerEvent *event);
 
 private:
     enum class Phase
@@ -76,6 +78,7 @@ private:
         Gone, // disconnected
     };
 
+    void startTls();
     void onEncrypted();
     void onReadyRead();
     void onBytesWritten();
@@ -86,10 +89,10 @@ private:
     void onAuthorized(bool authorized);
     bool overBodyDeadline() const;
     void hold();
-    bool throttled() const;
     void discard();
     void respond(quint64 serial, HttpResponse response);
     void pumpFile();
+    void afterOutput(ResponseOutput::Progress progress);
     void finishResponse();
     void resume();
     void refuse(int status, const QString &message);
@@ -103,10 +106,13 @@ private:
     void armTimer(int ms);
     void noteIdle();
 
+    QAbstractSocket &m_socket;
+    QSslSocket *m_tls;
     FrontDoor &m_door;
     RequestFramer m_framer;
     FramedHead m_head; // the approved head QtHttpServer is parsing, until dispatch
-    std::unique_ptr<FileStreamer> m_streamer;
+    ResponseOutput m_output;
+    std::array<QMetaObject::Connection, 6> m_slots; // undone first thing in the destructor
     QBasicTimer m_timer;
     QElapsedTimer m_bodyClock; // since the body was let in: its minimum rate
     QElapsedTimer m_sendClock; // since the client last took response bytes: the send stall

@@ -1,0 +1,262 @@
+// ConnectionGuard, second half: answering, holding what follows, closing and the timeouts (the first half,
+// connectionguard.cpp, accepts connections and reads requests).
+#include "connectionbudget.h"
+#include "connectionguard.h"
+#include "frontdoor.h"
+#include "httpconfig.h"
+#include "responsewriter.h"
+
+#include <QAbstractSocket>
+#include <QTimerEvent>
+#include <sys/socket.h>
+
+namespace berth {
+
+using namespace Qt::StringLiterals;
+
+void ConnectionGuard::respond(quint64 serial, HttpResponse response)
+{
+    if (serial != m_serial || m_phase != Phase::Waiting)
+        return; // the client left, or this request was already answered
+    m_sendClock.start();
+    m_keepAlive = m_keepAlive && !response.header("connection").toLower().contains("close");
+    afterOutput(m_output.start(m_door.writer(), std::move(response), m_keepAlive, m_isHead));
+}
+
+void ConnectionGuard::pumpFile()
+{
+    afterOutput(m_output.pump());
+}
+
+void ConnectionGuard::afterOutput(ResponseOutput::Progress progress)
+{
+    switch (progress) {
+    case ResponseOutput::Progress::Failed:
+        qWarning("berth: read error while streaming a file; connection dropped");
+        m_socket.abort();
+        return;
+    case ResponseOutput::Progress::Streaming:
+        if (m_phase != Phase::Streaming) { // the first pieces of a file: the client's bytesWritten drive the rest
+            m_phase = Phase::Streaming;
+            armTimer(m_door.config().sendStallTimeoutMs);
+        }
+        m_door.noteUnsent(m_socket.bytesToWrite());
+        return;
+    case ResponseOutput::Progress::Done:
+        m_door.noteUnsent(m_socket.bytesToWrite());
+        finishResponse();
+        return;
+    }
+}
+
+void ConnectionGuard::finishResponse()
+{
+    releaseUploadSlot();
+    if (!m_keepAlive)
+        return closeAfterWrite();
+    if (m_socket.bytesToWrite() > m_door.config().maxUnsentBytes) {
+        // A client that sends requests but does not read the answers gets no more answers queued for it: its next
+        // requests wait (TCP backpressure beyond the read buffer) until it has read most of what it asked for.
+        m_phase = Phase::Backlogged;
+        m_sendClock.start();
+        armTimer(m_door.config().sendStallTimeoutMs);
+        return;
+    }
+    m_phase = Phase::Idle;
+    noteIdle();
+    armTimer(m_door.config().idleTimeoutMs);
+    if (m_socket.isTransactionStarted())
+        m_socket.rollbackTransaction(); // the held bytes (pipelined requests) become visible again
+    if (m_socket.bytesAvailable() > 0) // QtHttpServer reads one request per readyRead: wake it for the next one
+        QMetaObject::invokeMethod(
+            &m_socket, [this] { resume(); }, Qt::QueuedConnection);
+}
+
+void ConnectionGuard::resume()
+{
+    if (m_phase == Phase::Idle && m_socket.bytesAvailable() > 0)
+        Q_EMIT m_socket.readyRead();
+}
+
+void ConnectionGuard::hold()
+{
+    if (m_socket.bytesAvailable() == 0)
+        return;
+    if (!m_socket.isTransactionStarted()) {
+        m_socket.startTransaction();
+        m_held = 0;
+    }
+    // Everything visible is kept in the transaction, so that QtHttpServer (next in line) sees none of it;
+    // throttled() bounds how much that can become.
+    const qint64 held = m_socket.skip(m_socket.bytesAvailable());
+    if (held > 0)
+        m_held += held;
+}
+
+bool ConnectionGuard::throttled() const
+{
+    // A QSslSocket buffers above its TCP socket: the TCP socket's read buffer size alone would not stop a client that
+    // pipelines requests behind a slow answer, as its bytes move up into the transaction. Once a read buffer's worth
+    // is held, the rest stays in the TCP socket (and then in the kernel: backpressure) until the hold ends.
+    switch (m_phase) {
+    case Phase::Handshake:
+    case Phase::Authorizing:
+    case Phase::Waiting:
+    case Phase::Streaming:
+    case Phase::Backlogged:
+        return m_held >= kReadBufferBytes && m_socket.isTransactionStarted();
+    default:
+        return false;
+    }
+}
+
+void ConnectionGuard::discard()
+{
+    if (m_socket.isTransactionStarted())
+        m_socket.commitTransaction();
+    const qint64 dropped = m_socket.skip(m_socket.bytesAvailable());
+    if (m_phase == Phase::Lingering && dropped > 0 && (m_lingered += dropped) > kLingerMaxBytes)
+        m_socket.abort();
+}
+
+void ConnectionGuard::onBytesWritten()
+{
+    m_sendClock.start();
+    if (m_phase == Phase::Streaming) {
+        armTimer(m_door.config().sendStallTimeoutMs);
+        pumpFile();
+    } else if (m_phase == Phase::Backlogged) {
+        armTimer(m_door.config().sendStallTimeoutMs);
+        if (m_socket.bytesToWrite() <= m_door.config().maxUnsentBytes / 2)
+            finishResponse();
+    } else if (m_phase == Phase::Closing && m_socket.bytesToWrite() == 0) {
+        startLinger();
+    }
+}
+
+void ConnectionGuard::onDisconnected()
+{
+    m_phase = Phase::Gone;
+    m_timer.stop();
+    m_output.reset(); // closes the file at once
+    releaseUploadSlot();
+    releaseBudget();
+}
+
+void ConnectionGuard::refuse(int status, const QString &message)
+{
+    sendRefusal(m_door.writer().refusal(status, message));
+}
+
+void ConnectionGuard::refuse(const HttpResponse &response)
+{
+    sendRefusal(m_door.writer().refusal(response));
+}
+
+void ConnectionGuard::sendRefusal(const QByteArray &bytes)
+{
+    if (m_phase == Phase::Closing || m_phase == Phase::Lingering || m_phase == Phase::Gone)
+        return;
+    detachParser();
+    m_socket.write(bytes);
+    closeAfterWrite();
+}
+
+void ConnectionGuard::closeAfterWrite()
+{
+    detachParser();
+    releaseUploadSlot();
+    m_output.reset();
+    m_phase = Phase::Closing;
+    armTimer(m_door.config().sendStallTimeoutMs);
+    discard();
+    if (m_socket.bytesToWrite() == 0)
+        startLinger();
+}
+
+void ConnectionGuard::startLinger()
+{
+    m_phase = Phase::Lingering;
+    armTimer(kLingerMs);
+    discard();
+    if (m_socket.state() == QAbstractSocket::ConnectedState)
+        ::shutdown(int(m_socket.socketDescriptor()), SHUT_WR); // FIN after our answer; the client's close ends it
+}
+
+void ConnectionGuard::detachParser()
+{
+    // QtHttpServer must never parse what follows a refusal or a final response.
+    if (QObject *parser = m_door.parser())
+        QObject::disconnect(&m_socket, &QIODevice::readyRead, parser, nullptr);
+}
+
+void ConnectionGuard::releaseUploadSlot()
+{
+    if (m_holdsUploadSlot) {
+        m_holdsUploadSlot = false;
+        m_door.budget().releaseUpload();
+    }
+}
+
+void ConnectionGuard::releaseBudget()
+{
+    if (m_visitor) {
+        m_visitor = false;
+        m_door.budget().releaseVisitor();
+    }
+    if (m_counted) {
+        m_counted = false;
+        m_door.budget().release(m_peer);
+    }
+}
+
+void ConnectionGuard::armTimer(int ms)
+{
+    if (ms > 0)
+        m_timer.start(ms, Qt::CoarseTimer, &m_socket);
+    else
+        m_timer.stop();
+}
+
+bool ConnectionGuard::timerEvent(QTimerEvent *event)
+{
+    if (event->timerId() != m_timer.timerId())
+        return false;
+    m_timer.stop();
+    switch (m_phase) {
+    case Phase::Handshake:
+        m_socket.abort();
+        break;
+    case Phase::Idle:
+        if (m_socket.bytesToWrite() > 0) { // the last response is still leaving: not idle yet, unless it stalls
+            if (m_sendClock.isValid() && m_sendClock.elapsed() > m_door.config().sendStallTimeoutMs)
+                m_socket.abort();
+            else
+                armTimer(m_door.config().idleTimeoutMs);
+            break;
+        }
+        closeAfterWrite();
+        break;
+    case Phase::Head:
+        refuse(408, u"Request header timeout"_s);
+        break;
+    case Phase::Body:
+        refuse(408, u"Request body timeout"_s);
+        break;
+    case Phase::Authorizing:
+        refuse(503, u"Could not check the credentials in time; retry later"_s);
+        break;
+    case Phase::Backlogged:
+    case Phase::Streaming:
+    case Phase::Closing:
+    case Phase::Lingering:
+        m_socket.abort();
+        break;
+    case Phase::Waiting:
+    case Phase::Gone:
+        break;
+    }
+    return true;
+}
+
+} // namespace berth

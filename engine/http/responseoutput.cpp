@@ -1,0 +1,76 @@
+#include "responseoutput.h"
+
+#include "filestreamer.h"
+#include "responsewriter.h"
+
+#include <QAbstractSocket>
+
+namespace berth {
+
+using namespace Qt::StringLiterals;
+
+namespace {
+
+// In-memory bodies up to this size go out in the same write as the head.
+constexpr qsizetype kCoalesceBytes = 16 * 1024;
+
+} // namespace
+
+ResponseOutput::ResponseOutput(QAbstractSocket &socket)
+    : m_socket(socket)
+{
+}
+
+ResponseOutput::~ResponseOutput() = default;
+
+ResponseOutput::Progress ResponseOutput::start(
+    ResponseWriter &writer, HttpResponse response, bool keepAlive, bool headOnly)
+{
+    const bool hasBody = ResponseWriter::statusHasBody(response.status);
+    if (!response.filePath.isEmpty() && hasBody) {
+        auto streamer = std::make_unique<FileStreamer>();
+        if (streamer->open(response.filePath, response.fileOffset, response.fileLength)) {
+            m_socket.write(writer.head(response, streamer->length(), keepAlive));
+            if (headOnly || streamer->length() == 0)
+                return Progress::Done;
+            m_streamer = std::move(streamer);
+            return pump();
+        }
+        qWarning("berth: cannot stream %s", qUtf8Printable(response.filePath));
+        response = HttpResponse::jsonError(500, u"File unavailable"_s);
+    }
+
+    QByteArray out = writer.head(response, response.body.size(), keepAlive);
+    if (!hasBody || headOnly || response.body.isEmpty()) {
+        m_socket.write(out);
+    } else if (response.body.size() <= kCoalesceBytes) {
+        out.append(response.body);
+        m_socket.write(out);
+    } else {
+        m_socket.write(out);
+        m_socket.write(response.body); // large arrays are queued by reference
+    }
+    return Progress::Done;
+}
+
+ResponseOutput::Progress ResponseOutput::pump()
+{
+    if (!m_streamer)
+        return Progress::Done;
+    if (!m_streamer->pump(m_socket)) {
+        m_streamer.reset();
+        return Progress::Failed;
+    }
+    if (m_streamer->isDone()) {
+        m_streamer.reset();
+        return Progress::Done;
+    }
+    return Progress::Streaming;
+}
+
+void ResponseOutput::reset()
+{
+    m_streamer.reset(); // closes the file at once
+}
+
+} // namespace berth

@@ -1,0 +1,44 @@
+#pragma once
+
+#include "httpresponse.h"
+
+#include <memory>
+
+QT_BEGIN_NAMESPACE
+class QAbstractSocket;
+QT_END_NAMESPACE
+
+namespace berth {
+
+class FileStreamer;
+class ResponseWriter;
+
+// Puts one response on a connection's socket: the head and a small in-memory body in one write, a large body queued
+// by reference, or a file streamed in pieces as the client takes them (see FileStreamer). The connection's guard
+// decides when; this only knows how.
+class ResponseOutput final
+{
+public:
+    enum class Progress
+    {
+        Done, // everything is queued on the socket
+        Streaming, // a file is still being sent: call pump() as the client takes bytes
+        Failed, // a file could not be read any more: the response is broken, drop the connection
+    };
+
+    explicit ResponseOutput(QAbstractSocket &socket);
+    ~ResponseOutput();
+    Q_DISABLE_COPY_MOVE(ResponseOutput)
+
+    // Writes the response; headOnly sends the head a GET would get. A file that cannot be opened is answered 500.
+    Progress start(ResponseWriter &writer, HttpResponse response, bool keepAlive, bool headOnly);
+    Progress pump();
+    // Drops the file being streamed, if any (the connection is closing).
+    void reset();
+
+private:
+    QAbstractSocket &m_socket;
+    std::unique_ptr<FileStreamer> m_streamer;
+};
+
+} // namespace berth
