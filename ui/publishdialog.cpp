@@ -9,6 +9,7 @@
 #include "iconlabel.h"
 #include "icons.h"
 #include "prompter.h"
+#include "publishissuetext.h"
 #include "slugedit.h"
 #include "theme.h"
 
@@ -408,7 +409,8 @@ void PublishDialog::showIssues()
     const QList<PublishIssue> &issues = m_packager.issues();
     m_issues->clear();
     for (const PublishIssue &issue : issues) {
-        auto *item = new QListWidgetItem(issue.message, m_issues);
+        auto *item = new QListWidgetItem(PublishIssueText::describe(issue), m_issues);
+        item->setToolTip(PublishIssueText::kindName(issue.kind));
         item->setData(Qt::UserRole, int(issue.kind));
     }
     m_issuesHeading->setVisible(!issues.isEmpty());
