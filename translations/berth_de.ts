@@ -1357,6 +1357,104 @@ Im lokalen Netzwerk: %1</translation>
     </message>
 </context>
 <context>
+    <name>berth::PublishIssueText</name>
+    <message>
+        <source>No index.html</source>
+        <translation>Keine index.html</translation>
+    </message>
+    <message>
+        <source>Broken link</source>
+        <translation>Defekter Link</translation>
+    </message>
+    <message>
+        <source>Over a limit</source>
+        <translation>Über einer Grenze</translation>
+    </message>
+    <message>
+        <source>Possible secret</source>
+        <translation>Mögliches Geheimnis</translation>
+    </message>
+    <message>
+        <source>Large image</source>
+        <translation>Großes Bild</translation>
+    </message>
+    <message>
+        <source>There is no index.html at the top of the folder: the site&apos;s address will show Not found</source>
+        <translation>Oben im Ordner gibt es keine index.html: unter der Adresse der Website erscheint „Nicht gefunden“</translation>
+    </message>
+    <message>
+        <source>The folder has %L1 files: a site can have at most %L2</source>
+        <translation>Der Ordner enthält %L1 Dateien: eine Website kann höchstens %L2 haben</translation>
+    </message>
+    <message>
+        <source>The folder holds %1: over the %2 limit for a site</source>
+        <translation>Der Ordner enthält %1: mehr als die Grenze von %2 für eine Website</translation>
+    </message>
+    <message>
+        <source>%1 is %2: over the %3 per-file limit</source>
+        <translation>%1 ist %2 groß: mehr als die Grenze von %3 je Datei</translation>
+    </message>
+    <message>
+        <source>%1 is a %2 image: pages that show it load slowly; a smaller or compressed copy helps</source>
+        <translation>%1 ist ein Bild von %2: Seiten, die es zeigen, laden langsam; eine kleinere oder komprimierte Fassung hilft</translation>
+    </message>
+    <message>
+        <source>%1 looks like an environment file (.env), which usually holds passwords and keys</source>
+        <translation>%1 sieht wie eine Umgebungsdatei (.env) aus, die meist Passwörter und Schlüssel enthält</translation>
+    </message>
+    <message>
+        <source>%1 looks like an SSH private key</source>
+        <translation>%1 sieht wie ein privater SSH-Schlüssel aus</translation>
+    </message>
+    <message>
+        <source>%1 contains a private key block</source>
+        <translation>%1 enthält einen privaten Schlüssel (PEM-Block)</translation>
+    </message>
+    <message>
+        <source>%1 contains what looks like an AWS access key</source>
+        <translation>%1 enthält etwas, das wie ein AWS-Zugangsschlüssel aussieht</translation>
+    </message>
+    <message>
+        <source>%1 contains what looks like a GitHub token</source>
+        <translation>%1 enthält etwas, das wie ein GitHub-Token aussieht</translation>
+    </message>
+    <message>
+        <source>%1 contains what looks like a Slack token</source>
+        <translation>%1 enthält etwas, das wie ein Slack-Token aussieht</translation>
+    </message>
+    <message>
+        <source>%1 contains what looks like a Stripe secret key</source>
+        <translation>%1 enthält etwas, das wie ein geheimer Stripe-Schlüssel aussieht</translation>
+    </message>
+    <message>
+        <source>%1 contains what looks like a Google API key</source>
+        <translation>%1 enthält etwas, das wie ein Google-API-Schlüssel aussieht</translation>
+    </message>
+    <message>
+        <source>%1 links to “%2”, which is not in the folder</source>
+        <translation>%1 verlinkt „%2“, das nicht im Ordner liegt</translation>
+    </message>
+    <message>
+        <source>%1 links to “%2”, which is outside the folder</source>
+        <translation>%1 verlinkt „%2“, das außerhalb des Ordners liegt</translation>
+    </message>
+    <message>
+        <source>%1 loads “%2”, which is not in the folder</source>
+        <translation>%1 lädt „%2“, das nicht im Ordner liegt</translation>
+    </message>
+    <message>
+        <source>%1 loads “%2”, which is outside the folder</source>
+        <translation>%1 lädt „%2“, das außerhalb des Ordners liegt</translation>
+    </message>
+    <message numerus="yes">
+        <source>… and %n more of this kind (%1)</source>
+        <translation>
+            <numerusform>… und %n weiterer dieser Art (%1)</numerusform>
+            <numerusform>… und %n weitere dieser Art (%1)</numerusform>
+        </translation>
+    </message>
+</context>
+<context>
     <name>berth::RenameDialog</name>
     <message>
         <source>Rename Site</source>

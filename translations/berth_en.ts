@@ -1356,6 +1356,104 @@ On the local network: %1</source>
     </message>
 </context>
 <context>
+    <name>berth::PublishIssueText</name>
+    <message>
+        <source>No index.html</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Broken link</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Over a limit</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Possible secret</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Large image</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>There is no index.html at the top of the folder: the site&apos;s address will show Not found</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>The folder has %L1 files: a site can have at most %L2</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>The folder holds %1: over the %2 limit for a site</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>%1 is %2: over the %3 per-file limit</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>%1 is a %2 image: pages that show it load slowly; a smaller or compressed copy helps</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>%1 looks like an environment file (.env), which usually holds passwords and keys</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>%1 looks like an SSH private key</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>%1 contains a private key block</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>%1 contains what looks like an AWS access key</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>%1 contains what looks like a GitHub token</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>%1 contains what looks like a Slack token</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>%1 contains what looks like a Stripe secret key</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>%1 contains what looks like a Google API key</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>%1 links to “%2”, which is not in the folder</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>%1 links to “%2”, which is outside the folder</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>%1 loads “%2”, which is not in the folder</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>%1 loads “%2”, which is outside the folder</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message numerus="yes">
+        <source>… and %n more of this kind (%1)</source>
+        <translation>
+            <numerusform>… and %n more of this kind (%1)</numerusform>
+            <numerusform>… and %n more of this kind (%1)</numerusform>
+        </translation>
+    </message>
+</context>
+<context>
     <name>berth::RenameDialog</name>
     <message>
         <source>Rename Site</source>

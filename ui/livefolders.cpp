@@ -7,12 +7,11 @@
 #include "engine.h"
 #include "errortext.h"
 #include "folderpackager.h"
-#include "storage/blobstore.h"
+#include "incrementaldeploy.h"
 
 #include <QFileInfo>
 #include <QFutureWatcher>
 #include <QLocale>
-#include <QSet>
 #include <QTime>
 #include <QtConcurrent>
 
@@ -23,37 +22,10 @@ namespace berth {
 struct LiveFolders::Folder
 {
     std::unique_ptr<FolderWatcher> watcher;
+    IncrementalDeploy deploy;
     bool busy = false; // a sync is under way: another burst waits for it
     bool pending = false;
 };
-
-namespace {
-
-// The packaged folder with every file named by its hash, plus the full request for what the engine lacks.
-struct Prepared
-{
-    Result<PackagedSite> site;
-    DeployRequest byHash;
-};
-
-Prepared prepare(const QString &folder)
-{
-    Prepared prepared {FolderPackager::package(folder, [](int, int) { return true; }), {}};
-    if (!prepared.site || !prepared.site.value().content.files)
-        return prepared;
-    QList<FileUpload> references;
-    for (const FileUpload &file : *prepared.site.value().content.files) {
-        FileUpload reference = file;
-        reference.sha256 = BlobStore::hashOf(file.content);
-        reference.size = file.content.size();
-        reference.content.clear();
-        references.append(std::move(reference));
-    }
-    prepared.byHash.files = std::move(references);
-    return prepared;
-}
-
-} // namespace
 
 LiveFolders::LiveFolders(const DashboardContext &context, DeploymentTableModel &model, QObject *parent)
     : QObject(parent)
@@ -90,6 +62,8 @@ bool LiveFolders::setLive(const QString &deploymentId, bool live)
     if (!folder->watcher->isWatching())
         return false;
     connect(folder->watcher.get(), &FolderWatcher::changed, this, [this, deploymentId] { sync(deploymentId); });
+    connect(&folder->deploy, &IncrementalDeploy::finished, this,
+        [this, deploymentId](const Result<Deployment> &result) { deployed(deploymentId, result); });
     m_folders.insert(deploymentId, folder);
     m_model.setLiveStatus(deploymentId, tr("Live"));
     return true;
@@ -107,65 +81,46 @@ void LiveFolders::sync(const QString &deploymentId)
     folder->busy = true;
     folder->pending = false;
 
-    // Reading and hashing on a worker; the engine's calls on this thread, where it lives.
-    auto *packaging = new QFutureWatcher<Prepared>(this);
+    // Reading on a worker; the engine's calls on this thread, where it lives.
+    auto *packaging = new QFutureWatcher<Result<PackagedSite>>(this);
     connect(packaging, &QFutureWatcherBase::finished, this, [this, packaging, deploymentId] {
-        const Prepared prepared = packaging->result();
+        const Result<PackagedSite> site = packaging->result();
         packaging->deleteLater();
-        if (!m_folders.contains(deploymentId))
+        const auto following = m_folders.value(deploymentId);
+        if (!following)
             return;
-        const auto refuse = [this, deploymentId](const QString &reason) {
-            m_model.setLiveStatus(deploymentId, tr("Live · not synced: %1").arg(reason));
-            Q_EMIT refused(deploymentId, reason);
-            finish(deploymentId);
-        };
-        if (!prepared.site) {
-            refuse(ErrorText::describe(prepared.site.error()));
+        if (!site) {
+            refuse(deploymentId, ErrorText::describe(site.error()));
             return;
         }
-        const DeployRequest full = prepared.site.value().content;
-        DeployRequest request = full.files ? prepared.byHash : full;
-        auto &service = m_context.engine.deployments();
-        auto *deploy = new QFutureWatcher<Result<Deployment>>(this);
-        const auto first = std::make_shared<bool>(true);
-        connect(deploy, &QFutureWatcherBase::finished, this, [this, deploy, deploymentId, full, refuse, first] {
-            const Result<Deployment> result = deploy->result();
-            if (!m_folders.contains(deploymentId)) {
-                deploy->deleteLater();
-                return;
-            }
-            if (!result && *first && !result.error().missing.isEmpty() && full.files) {
-                // The content of what the engine lacks, once; the rest stays named by hash.
-                *first = false;
-                const QSet<QString> missing(result.error().missing.cbegin(), result.error().missing.cend());
-                DeployRequest mixed;
-                mixed.files = QList<FileUpload>();
-                for (const FileUpload &file : *full.files) {
-                    FileUpload entry = file;
-                    if (!missing.contains(file.path)) {
-                        entry.sha256 = BlobStore::hashOf(file.content);
-                        entry.size = file.content.size();
-                        entry.content.clear();
-                    }
-                    mixed.files->append(std::move(entry));
-                }
-                deploy->setFuture(m_context.engine.deployments().update(m_context.owner, deploymentId, mixed));
-                return;
-            }
-            deploy->deleteLater();
-            if (!result) {
-                refuse(ErrorText::describe(result.error()));
-                return;
-            }
-            m_model.setLiveStatus(deploymentId,
-                tr("Live · synced %1").arg(QLocale().toString(QTime::currentTime(), QLocale::ShortFormat)));
-            Q_EMIT synced(deploymentId);
-            finish(deploymentId);
+        following->deploy.start(site.value().content, [this, deploymentId](DeployRequest request) {
+            return m_context.engine.deployments().update(m_context.owner, deploymentId, std::move(request));
         });
-        deploy->setFuture(service.update(m_context.owner, deploymentId, request));
     });
     const QString source = folder->watcher->root();
-    packaging->setFuture(QtConcurrent::run([source] { return prepare(source); }));
+    packaging->setFuture(
+        QtConcurrent::run([source] { return FolderPackager::package(source, [](int, int) { return true; }); }));
+}
+
+void LiveFolders::deployed(const QString &deploymentId, const Result<Deployment> &result)
+{
+    if (!m_folders.contains(deploymentId))
+        return;
+    if (!result) {
+        refuse(deploymentId, ErrorText::describe(result.error()));
+        return;
+    }
+    m_model.setLiveStatus(
+        deploymentId, tr("Live · synced %1").arg(QLocale().toString(QTime::currentTime(), QLocale::ShortFormat)));
+    Q_EMIT synced(deploymentId);
+    finish(deploymentId);
+}
+
+void LiveFolders::refuse(const QString &deploymentId, const QString &reason)
+{
+    m_model.setLiveStatus(deploymentId, tr("Live · not synced: %1").arg(reason));
+    Q_EMIT refused(deploymentId, reason);
+    finish(deploymentId);
 }
 
 void LiveFolders::finish(const QString &deploymentId)

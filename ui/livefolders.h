@@ -1,6 +1,8 @@
 #pragma once
 
+#include "core/error.h"
 #include "dashboardcontext.h"
+#include "storage/deployment.h"
 
 #include <QHash>
 #include <QObject>
@@ -36,6 +38,8 @@ Q_SIGNALS:
 private:
     struct Folder;
     void sync(const QString &deploymentId);
+    void deployed(const QString &deploymentId, const Result<Deployment> &result);
+    void refuse(const QString &deploymentId, const QString &reason);
     void finish(const QString &deploymentId);
 
     DashboardContext m_context;

@@ -9,6 +9,7 @@
 #include "iconlabel.h"
 #include "icons.h"
 #include "prompter.h"
+#include "publishissuetext.h"
 #include "slugedit.h"
 #include "theme.h"
 
@@ -107,8 +108,9 @@ void PublishDialog::build()
         m_summary->setText(tr("Reading files… %1 of %2").arg(done).arg(total));
     });
     connect(&m_packager, &FolderPackager::finished, this, &PublishDialog::onPackaged);
-    connect(&m_deployWatcher, &QFutureWatcherBase::finished, this,
-        [this] { onDeployed(m_deployWatcher.future().result()); });
+    m_deploy.setObjectName(u"incrementalDeploy"_s);
+    m_deploy.setParent(this); // found by tests with findChild; a member, so destroyed before the sheet
+    connect(&m_deploy, &IncrementalDeploy::finished, this, &PublishDialog::onDeployed);
 
     m_packager.start(m_path);
     setStage(Stage::Reading);
@@ -317,15 +319,22 @@ void PublishDialog::deploy()
                 request.password = m_password->text();
         }
     }
-    DeploymentService &service = m_context.engine.deployments();
     m_committing = false;
     m_cancelling = false;
     m_deployProgress = DeployProgress::make();
     connect(m_deployProgress.get(), &DeployProgress::progressed, this, &PublishDialog::onDeployProgress);
     setStage(Stage::Publishing);
-    m_deployWatcher.setFuture(m_target
-            ? service.update(m_context.owner, m_target->id, std::move(request), m_deployProgress)
-            : service.create(m_context.owner, std::move(request), m_deployProgress));
+    // A redeploy of a large site with one changed file sends that file's content only.
+    const auto progress = m_deployProgress;
+    const std::optional<QString> targetId = m_target ? std::optional<QString>(m_target->id) : std::nullopt;
+    m_deploy.start(
+        std::move(request),
+        [this, progress, targetId](DeployRequest part) {
+            DeploymentService &service = m_context.engine.deployments();
+            return targetId ? service.update(m_context.owner, *targetId, std::move(part), progress)
+                            : service.create(m_context.owner, std::move(part), progress);
+        },
+        [progress] { return progress->isCancelled(); });
 }
 
 void PublishDialog::onDeployProgress(DeployProgress::Step step, qint64 done, qint64 total)
@@ -400,7 +409,8 @@ void PublishDialog::showIssues()
     const QList<PublishIssue> &issues = m_packager.issues();
     m_issues->clear();
     for (const PublishIssue &issue : issues) {
-        auto *item = new QListWidgetItem(issue.message, m_issues);
+        auto *item = new QListWidgetItem(PublishIssueText::describe(issue), m_issues);
+        item->setToolTip(PublishIssueText::kindName(issue.kind));
         item->setData(Qt::UserRole, int(issue.kind));
     }
     m_issuesHeading->setVisible(!issues.isEmpty());

@@ -3,10 +3,10 @@
 #include "dashboardcontext.h"
 #include "domain/deployprogress.h"
 #include "folderpackager.h"
+#include "incrementaldeploy.h"
 #include "storage/deployment.h"
 
 #include <QDialog>
-#include <QFutureWatcher>
 #include <memory>
 #include <optional>
 
@@ -82,7 +82,7 @@ private:
     std::optional<Deployment> m_target; // set when replacing
     std::optional<Deployment> m_published;
     FolderPackager m_packager;
-    QFutureWatcher<Result<Deployment>> m_deployWatcher;
+    IncrementalDeploy m_deploy; // sends only the content the engine lacks
     std::shared_ptr<DeployProgress> m_deployProgress; // of the publish in flight
     bool m_committing = false; // the engine's commit began: too late to cancel
     bool m_cancelling = false;

@@ -7,6 +7,7 @@
 #include <QHash>
 #include <QSet>
 #include <QUrl>
+#include <optional>
 
 using namespace Qt::StringLiterals;
 
@@ -82,43 +83,70 @@ bool hasToken(const QByteArray &content, QByteArrayView prefix, qsizetype length
     return false;
 }
 
-// What a file's first bytes give away: a description of the secret, or empty.
-QString secretIn(const QByteArray &content)
+using Finding = PublishIssue::Finding;
+
+// What a file's first bytes give away, if anything.
+std::optional<Finding> secretIn(const QByteArray &content)
 {
     const qsizetype key = content.indexOf("PRIVATE KEY-----");
     if (key >= 0 && content.sliced(qMax<qsizetype>(0, key - 40), qMin<qsizetype>(key, 40)).contains("-----BEGIN"))
-        return u"a private key block"_s;
+        return Finding::PrivateKeyBlock;
     const auto upperOrDigit = [](char c) { return (c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9'); };
     if (hasToken(content, "AKIA", 16, upperOrDigit))
-        return u"what looks like an AWS access key"_s;
+        return Finding::AwsAccessKey;
     for (const QByteArrayView prefix : {QByteArrayView("ghp_"), QByteArrayView("gho_"), QByteArrayView("ghs_"),
              QByteArrayView("ghu_"), QByteArrayView("github_pat_")}) {
         if (hasToken(content, prefix, 22, isAlnum))
-            return u"what looks like a GitHub token"_s;
+            return Finding::GitHubToken;
     }
     const auto tokenChar = [](char c) { return isAlnum(c) || c == '-' || c == '_'; };
     for (const QByteArrayView prefix : {QByteArrayView("xoxb-"), QByteArrayView("xoxp-"), QByteArrayView("xoxa-")}) {
         if (hasToken(content, prefix, 10, tokenChar))
-            return u"what looks like a Slack token"_s;
+            return Finding::SlackToken;
     }
     if (hasToken(content, "sk_live_", 16, isAlnum) || hasToken(content, "rk_live_", 16, isAlnum))
-        return u"what looks like a Stripe secret key"_s;
+        return Finding::StripeSecretKey;
     if (hasToken(content, "AIza", 35, tokenChar))
-        return u"what looks like a Google API key"_s;
-    return {};
+        return Finding::GoogleApiKey;
+    return std::nullopt;
 }
 
 // Names that hold secrets by convention, whatever is in them.
-QString secretByName(const QString &path)
+std::optional<Finding> secretByName(const QString &path)
 {
     const QString name = fileNameOf(path).toLower();
     if (name.endsWith(u".env") || name.startsWith(u"env.") || name == u"env")
-        return u"looks like an environment file (.env), which usually holds passwords and keys"_s;
+        return Finding::EnvFile;
     for (const char *key : {"id_rsa", "id_dsa", "id_ecdsa", "id_ed25519"}) {
         if (name == QLatin1StringView(key))
-            return u"looks like an SSH private key"_s;
+            return Finding::SshKeyFile;
     }
-    return {};
+    return std::nullopt;
+}
+
+// The English line `berthd deploy` prints for a secret found in path.
+QString secretMessage(Finding finding, const QString &path)
+{
+    switch (finding) {
+    case Finding::EnvFile:
+        return u"%1 looks like an environment file (.env), which usually holds passwords and keys"_s.arg(path);
+    case Finding::SshKeyFile:
+        return u"%1 looks like an SSH private key"_s.arg(path);
+    case Finding::PrivateKeyBlock:
+        return u"%1 contains a private key block"_s.arg(path);
+    case Finding::AwsAccessKey:
+        return u"%1 contains what looks like an AWS access key"_s.arg(path);
+    case Finding::GitHubToken:
+        return u"%1 contains what looks like a GitHub token"_s.arg(path);
+    case Finding::SlackToken:
+        return u"%1 contains what looks like a Slack token"_s.arg(path);
+    case Finding::StripeSecretKey:
+        return u"%1 contains what looks like a Stripe secret key"_s.arg(path);
+    case Finding::GoogleApiKey:
+        return u"%1 contains what looks like a Google API key"_s.arg(path);
+    default:
+        return path;
+    }
 }
 
 // Where a relative reference of a page points, as a path relative to the folder; empty when it is not a reference
@@ -180,18 +208,19 @@ struct Collector
     QList<PublishIssue> issues;
     QHash<int, int> counts;
 
-    void add(PublishIssue::Kind kind, const QString &path, const QString &message)
+    void add(PublishIssue issue)
     {
-        if (++counts[int(kind)] <= kMaxIssuesPerKind)
-            issues.append({kind, path, message});
+        if (++counts[int(issue.kind)] <= kMaxIssuesPerKind)
+            issues.append(std::move(issue));
     }
     void finish()
     {
         for (auto it = counts.cbegin(); it != counts.cend(); ++it) {
             if (it.value() > kMaxIssuesPerKind) {
                 const auto kind = PublishIssue::Kind(it.key());
-                issues.append({kind, QString(),
-                    u"... and %1 more of this kind (%2)"_s.arg(it.value() - kMaxIssuesPerKind).arg(kindName(kind))});
+                const int more = it.value() - kMaxIssuesPerKind;
+                issues.append({kind, QString(), u"... and %1 more of this kind (%2)"_s.arg(more).arg(kindName(kind)),
+                    Finding::MoreOfKind, {}, more});
             }
         }
     }
@@ -211,14 +240,14 @@ void checkReferences(Collector &found, const FolderFile &page, const QSet<QStrin
         if (tag.isNamed("base"_L1))
             return; // a <base href> moves every relative reference: leave the page alone
         QStringView value;
-        const char *verb = "links to";
+        bool loads = false;
         if (tag.isNamed("a"_L1) || tag.isNamed("link"_L1) || tag.isNamed("area"_L1)) {
             value = tag.attribute("href"_L1);
         } else if (tag.isNamed("img"_L1) || tag.isNamed("script"_L1) || tag.isNamed("iframe"_L1)
             || tag.isNamed("source"_L1) || tag.isNamed("audio"_L1) || tag.isNamed("video"_L1) || tag.isNamed("embed"_L1)
             || tag.isNamed("track"_L1) || tag.isNamed("input"_L1)) {
             value = tag.attribute("src"_L1);
-            verb = "loads";
+            loads = true;
         }
         if (value.isNull())
             continue;
@@ -229,9 +258,13 @@ void checkReferences(Collector &found, const FolderFile &page, const QSet<QStrin
         if (reported.contains(written))
             continue;
         reported.insert(written);
-        const QString why = target == u"/"_s ? u"which is outside the folder"_s : u"which is not in the folder"_s;
-        found.add(PublishIssue::Kind::BrokenReference, page.relativePath,
-            u"%1 %2 \"%3\", %4"_s.arg(page.relativePath, QLatin1StringView(verb), written, why));
+        const bool outside = target == u"/"_s;
+        const QString why = outside ? u"which is outside the folder"_s : u"which is not in the folder"_s;
+        const Finding finding = loads ? (outside ? Finding::SourceOutside : Finding::SourceMissing)
+                                      : (outside ? Finding::LinkOutside : Finding::LinkMissing);
+        found.add({PublishIssue::Kind::BrokenReference, page.relativePath,
+            u"%1 %2 \"%3\", %4"_s.arg(page.relativePath, loads ? u"loads"_s : u"links to"_s, written, why), finding,
+            written});
     }
 }
 
@@ -264,35 +297,40 @@ QList<PublishIssue> check(const QList<FolderFile> &files)
         total += file.size;
     }
     if (!paths.contains(u"index.html"_s))
-        found.add(PublishIssue::Kind::NoIndex, QString(),
-            u"There is no index.html at the top of the folder: the site's address will show Not found"_s);
+        found.add({PublishIssue::Kind::NoIndex, QString(),
+            u"There is no index.html at the top of the folder: the site's address will show Not found"_s,
+            Finding::NoIndex});
     if (files.size() > kMaxFilesPerDeployment)
-        found.add(PublishIssue::Kind::TooLarge, QString(),
-            u"The folder has %1 files: a site can have at most %2"_s.arg(files.size()).arg(kMaxFilesPerDeployment));
+        found.add({PublishIssue::Kind::TooLarge, QString(),
+            u"The folder has %1 files: a site can have at most %2"_s.arg(files.size()).arg(kMaxFilesPerDeployment),
+            Finding::TooManyFiles, {}, files.size(), kMaxFilesPerDeployment});
     if (total > kMaxTotalBytes)
-        found.add(PublishIssue::Kind::TooLarge, QString(),
-            u"The folder holds %1: over the %2 limit for a site"_s.arg(sizeText(total), sizeText(kMaxTotalBytes)));
+        found.add({PublishIssue::Kind::TooLarge, QString(),
+            u"The folder holds %1: over the %2 limit for a site"_s.arg(sizeText(total), sizeText(kMaxTotalBytes)),
+            Finding::FolderTooLarge, {}, total, kMaxTotalBytes});
 
     qint64 budget = kMaxScannedTotalBytes; // bytes still to be read, over all files
     for (const FolderFile &file : files) {
         const QString extension = extensionOf(file.relativePath);
         if (file.size > kMaxFileBytes)
-            found.add(PublishIssue::Kind::TooLarge, file.relativePath,
+            found.add({PublishIssue::Kind::TooLarge, file.relativePath,
                 u"%1 is %2: over the %3 per-file limit"_s.arg(
-                    file.relativePath, sizeText(file.size), sizeText(kMaxFileBytes)));
+                    file.relativePath, sizeText(file.size), sizeText(kMaxFileBytes)),
+                Finding::FileTooLarge, {}, file.size, kMaxFileBytes});
         if (isImage(extension) && file.size > kLargeImageBytes)
-            found.add(PublishIssue::Kind::LargeImage, file.relativePath,
+            found.add({PublishIssue::Kind::LargeImage, file.relativePath,
                 u"%1 is a %2 image: pages that show it load slowly; a smaller or compressed copy helps"_s.arg(
-                    file.relativePath, sizeText(file.size)));
-        if (const QString why = secretByName(file.relativePath); !why.isEmpty())
-            found.add(PublishIssue::Kind::Secret, file.relativePath, u"%1 %2"_s.arg(file.relativePath, why));
-        else if (!isBinaryMedia(extension) && budget > 0) {
+                    file.relativePath, sizeText(file.size)),
+                Finding::LargeImage, {}, file.size});
+        std::optional<Finding> secret = secretByName(file.relativePath);
+        if (!secret && !isBinaryMedia(extension) && budget > 0) {
             const QByteArray head = readHead(file.absolutePath, qMin(kMaxScannedSecretBytes, budget));
             budget -= head.size();
-            if (const QString what = secretIn(head); !what.isEmpty())
-                found.add(
-                    PublishIssue::Kind::Secret, file.relativePath, u"%1 contains %2"_s.arg(file.relativePath, what));
+            secret = secretIn(head);
         }
+        if (secret)
+            found.add(
+                {PublishIssue::Kind::Secret, file.relativePath, secretMessage(*secret, file.relativePath), *secret});
         if (isHtml(extension) && budget > 0)
             checkReferences(found, file, paths, budget);
     }

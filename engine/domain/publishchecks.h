@@ -19,9 +19,36 @@ struct PublishIssue
         Secret, // a private key block, an .env file or a credential pattern
         LargeImage, // an image large enough to make pages slow
     };
+    // What exactly was found: a front end words each one in its own language from this and the fields below
+    // (the dashboard in ui/publishissuetext.cpp); message is the English wording `berthd deploy` prints.
+    enum class Finding
+    {
+        NoIndex,
+        TooManyFiles, // amount files, limit
+        FolderTooLarge, // amount bytes, limit bytes
+        FileTooLarge, // path, amount bytes, limit bytes
+        LargeImage, // path, amount bytes
+        EnvFile, // path: named like an environment file
+        SshKeyFile, // path: named like an SSH private key
+        PrivateKeyBlock, // path contains "-----BEGIN ... PRIVATE KEY-----"
+        AwsAccessKey, // path contains what looks like one
+        GitHubToken,
+        SlackToken,
+        StripeSecretKey,
+        GoogleApiKey,
+        LinkMissing, // the page path links to reference (href), which is not in the folder
+        LinkOutside, // ... which is outside the folder
+        SourceMissing, // the page path loads reference (src), which is not in the folder
+        SourceOutside,
+        MoreOfKind, // amount further findings of kind were left out
+    };
     Kind kind;
     QString path; // the file concerned, relative to the folder; empty for the folder as a whole
     QString message; // one line in English, naming the file and what was found
+    Finding finding = Finding::NoIndex;
+    QString reference = {}; // a broken link's href or src, as written
+    qint64 amount = 0; // a count of files or findings, or a size in bytes (see Finding)
+    qint64 limit = 0; // the limit amount is over
 };
 
 // The checks on a folder's listing (listFolderFiles), for the dashboard's publish sheet and `berthd deploy` alike.

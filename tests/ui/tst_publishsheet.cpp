@@ -1,5 +1,6 @@
 // The pre-publish checks in the dashboard's publish sheet: a dropped folder with every kind of problem lists each
-// one, a folder that can be published anyway says so on its button and publishes, a clean folder shows no list.
+// one, a folder that can be published anyway says so on its button and publishes, a clean folder shows no list,
+// and the German dashboard lists them in German.
 #include "publishdialog.h"
 #include "publishfixture.h"
 #include "translations.h"
@@ -9,6 +10,7 @@
 #include <QLabel>
 #include <QListWidget>
 #include <QPushButton>
+#include <QScopeGuard>
 
 using namespace Qt::StringLiterals;
 using berth::PublishDialog;
@@ -116,6 +118,34 @@ private Q_SLOTS:
         QVERIFY(sheet);
         QVERIFY(!sheet->findChild<QListWidget *>(u"issuesListWidget"_s)->isVisible());
         QCOMPARE(sheet->findChild<QPushButton *>(u"publishButton"_s)->text(), u"&Publish"_s);
+        sheet->reject();
+    }
+
+    void findingsInGerman()
+    {
+        // The German dashboard words the findings itself, from what the checks found and their parameters.
+        // On a German system numbers are German too: "1,5 MB".
+        const QLocale before;
+        QLocale::setDefault(QLocale(QLocale::German, QLocale::Germany));
+        const auto restore = qScopeGuard([before] { QLocale::setDefault(before); });
+        Translations german;
+        QVERIFY(german.install(QLocale(QLocale::German, QLocale::Germany)));
+        const QString folder = m_files->filePath(u"problem-site"_s);
+        QVERIFY(berth::test::writeProblemFolder(folder));
+        PublishDialog *sheet = dropAndWait(folder, PublishDialog::Stage::Failed);
+        QVERIFY(sheet);
+        const QStringList lines = listed(sheet);
+        QCOMPARE(lines.size(), 8);
+        const QString all = lines.join(u'\n');
+        for (const QString &expected : {u"Oben im Ordner gibt es keine index.html"_s,
+                 u"home.html lädt „img/missing.png“, das nicht im Ordner liegt"_s,
+                 u"home.html lädt „../outside.js“, das außerhalb des Ordners liegt"_s,
+                 u"keys/server.pem enthält einen privaten Schlüssel"_s,
+                 u"js/app.js enthält etwas, das wie ein AWS-Zugangsschlüssel aussieht"_s,
+                 u"config.env sieht wie eine Umgebungsdatei (.env) aus"_s, u"img/hero.jpg ist ein Bild von 1,5 MB"_s,
+                 u"video/big.bin ist 10,0 MB groß"_s})
+            QVERIFY2(all.contains(expected), qPrintable(expected + u" not listed in:\n"_s + all));
+        QVERIFY2(!all.contains(u"which is"_s) && !all.contains(u"contains"_s), qPrintable(all));
         sheet->reject();
     }
 };

@@ -59,6 +59,33 @@ private Q_SLOTS:
         QVERIFY(!all.contains(u"example.com"_s));
     }
 
+    void findingsCarryTheirParameters()
+    {
+        // A front end words each finding itself (the German dashboard): the finding and its parameters say it all.
+        QTemporaryDir dir;
+        QVERIFY(berth::test::writeProblemFolder(dir.path()));
+        using Finding = PublishIssue::Finding;
+        QMap<Finding, PublishIssue> byFinding;
+        for (const PublishIssue &issue : checkFolder(dir.path()))
+            byFinding.insert(issue.finding, issue);
+        QCOMPARE(byFinding.size(), 8);
+        QVERIFY(byFinding.contains(Finding::NoIndex));
+        QCOMPARE(byFinding.value(Finding::SourceMissing).path, u"home.html"_s);
+        QCOMPARE(byFinding.value(Finding::SourceMissing).reference, u"img/missing.png"_s);
+        QCOMPARE(byFinding.value(Finding::SourceOutside).reference, u"../outside.js"_s);
+        QCOMPARE(byFinding.value(Finding::FileTooLarge).path, u"video/big.bin"_s);
+        QCOMPARE(byFinding.value(Finding::FileTooLarge).amount, 10 * 1024 * 1024 + 1);
+        QCOMPARE(byFinding.value(Finding::FileTooLarge).limit, 10 * 1024 * 1024);
+        QCOMPARE(byFinding.value(Finding::LargeImage).amount, 3 * 1024 * 1024 / 2);
+        QCOMPARE(byFinding.value(Finding::EnvFile).path, u"config.env"_s);
+        QCOMPARE(byFinding.value(Finding::PrivateKeyBlock).path, u"keys/server.pem"_s);
+        QCOMPARE(byFinding.value(Finding::AwsAccessKey).path, u"js/app.js"_s);
+        for (const PublishIssue &issue : std::as_const(byFinding))
+            QCOMPARE(issue.kind == PublishIssue::Kind::Secret,
+                issue.finding == Finding::EnvFile || issue.finding == Finding::PrivateKeyBlock
+                    || issue.finding == Finding::AwsAccessKey);
+    }
+
     void cleanFolderHasNone()
     {
         QTemporaryDir dir;
@@ -86,6 +113,8 @@ private Q_SLOTS:
         const QList<PublishIssue> issues = checkFolder(dir.path());
         QCOMPARE(issues.size(), PublishChecks::kMaxIssuesPerKind + 1);
         QVERIFY(issues.last().message.contains(u"150 more"_s));
+        QCOMPARE(issues.last().finding, PublishIssue::Finding::MoreOfKind);
+        QCOMPARE(issues.last().amount, 150);
     }
 
     void hostileContentStaysLinear()
