@@ -31,6 +31,8 @@ build_packages+=(libqrencode-dev libssl-dev)
 build_packages+=(qt6-translations-l10n)
 # Sharing on the local network: mDNS names through the Avahi daemon.
 build_packages+=(libavahi-client-dev)
+# PostgreSQL as the store (berthd serve --database postgresql://...): QtSql's QPSQL driver.
+build_packages+=(libqt6sql6-psql)
 # Extra packages the test suite needs: clang and its runtime for the libFuzzer target, valgrind for
 # the memory checks of the connection paths.
 test_packages=(
@@ -52,6 +54,10 @@ test_packages+=(zbar-tools openssl curl)
 
 # The sign-in tests: a real SMTP server on loopback (Debian's /usr/bin/python3 -m aiosmtpd).
 test_packages+=(python3-aiosmtpd)
+
+# The PostgreSQL runs of the HTTP suites: a private cluster made with initdb and pg_ctl from
+# /usr/lib/postgresql/15/bin (runuser, from util-linux, runs them as nobody when the tests run as root).
+test_packages+=(postgresql-15 util-linux)
 
 install_missing() {
     local missing=()
