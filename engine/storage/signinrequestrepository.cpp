@@ -62,12 +62,14 @@ bool SignInRequestRepository::add(const SignInRequest &request, const QDateTime 
     if (!transaction.isActive() || !removeExpired(now))
         return false;
     QSqlQuery query(m_db.connection());
-    query.prepare(u"INSERT INTO signin_requests ("_s + kColumns
-        + u") VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?) "
-          "ON CONFLICT (email, code_hash) DO UPDATE SET allowed = excluded.allowed, code_salt = excluded.code_salt, "
-          "relay_code = excluded.relay_code, tries_left = excluded.tries_left, delivery = excluded.delivery, "
-          "delivery_error = excluded.delivery_error, requested_at = excluded.requested_at, "
-          "expires_at = excluded.expires_at"_s);
+    // SQLite's INSERT OR REPLACE in words PostgreSQL knows too: the same code again replaces its row, which then
+    // counts as the newest.
+    query.prepare(u"DELETE FROM signin_requests WHERE email = ? AND code_hash = ?"_s);
+    query.addBindValue(sql::text(request.email));
+    query.addBindValue(sql::text(request.codeHash));
+    if (!sql::exec(query, &m_lastError))
+        return false;
+    query.prepare(u"INSERT INTO signin_requests ("_s + kColumns + u") VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)"_s);
     query.addBindValue(sql::text(request.email));
     query.addBindValue(request.allowed ? 1 : 0);
     query.addBindValue(sql::text(request.codeHash));
