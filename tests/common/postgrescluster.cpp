@@ -201,6 +201,7 @@ bool PostgresTestDatabase::run(
             *error = u"cannot connect to the test cluster in %1: %2"_s.arg(socketFolder, db.lastError().text());
         } else {
             QSqlQuery query(db);
+            query.exec(u"SET client_min_messages = warning"_s); // no "drop cascades to ..." notices on stderr
             ok = query.exec(statement);
             if (!ok)
                 *error = u"%1 failed: %2"_s.arg(statement, query.lastError().text());
