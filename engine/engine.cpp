@@ -73,7 +73,7 @@ struct Engine::Parts
     Parts(const EngineSettings &settings, QObject *engineContext)
         : clock(settings.clock ? *settings.clock : systemClock)
         , rateLimiter(clock)
-        , database(QDir(settings.dataDir).filePath(u"berth.sqlite"_s))
+        , database(QDir(settings.dataDir).filePath(u"berth.sqlite"_s), settings.databaseUrl)
         , blobs(QDir(settings.dataDir).filePath(u"blobs"_s))
         , deploymentRepository(database)
         , userRepository(database)

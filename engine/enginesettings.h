@@ -14,6 +14,7 @@ class Clock;
 struct EngineSettings
 {
     QString dataDir; // database and blobs; empty: QStandardPaths::AppDataLocation
+    QString databaseUrl; // postgresql://user:password@host:port/dbname; empty: SQLite in dataDir
     QHostAddress listenAddress = QHostAddress(QHostAddress::LocalHost);
     quint16 listenPort = 8080; // 0 picks a free port
     QString siteDomain; // sites at http://<slug>.<siteDomain>; empty: "localhost:<port>"

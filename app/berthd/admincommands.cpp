@@ -3,6 +3,7 @@
 #include "accountcommands.h"
 #include "backupcommands.h"
 #include "cli.h"
+#include "migratecommands.h"
 #include "settingscommands.h"
 
 using namespace Qt::StringLiterals;
@@ -42,6 +43,8 @@ const AdminCommand kCommands[] = {
     {"plans", "reset", &SettingsCommands::plansReset, "Back to the default limits."},
     {"backup", nullptr, &BackupCommands::backup, "Copy the instance (running or not) to DEST."},
     {"restore", nullptr, &BackupCommands::restore, "Bring a backup back: SRC --data-dir DIR."},
+    {"migrate", nullptr, &MigrateCommands::migrate,
+        "Copy an instance into PostgreSQL: --from-sqlite DIR --database URL."},
 };
 
 } // namespace

@@ -13,6 +13,7 @@
 #include "listenaddress.h"
 #include "processlimits.h"
 #include "shutdownsignals.h"
+#include "storage/databaseurl.h"
 #include "tlsoptions.h"
 
 #include <QCommandLineParser>
@@ -84,8 +85,13 @@ int serve(const QStringList &arguments, const EngineHook &beforeServing)
         u"site-ports"_s, u"With --lan: the range of the sites' own ports (default 8100-8199)."_s, u"FIRST-LAST"_s);
     const QCommandLineOption lanName(
         u"lan-name"_s, u"With --lan: the API's mDNS name, announced as NAME.local (default berth)."_s, u"NAME"_s);
+    const QCommandLineOption database(u"database"_s,
+        u"Keep accounts, sites' records and submissions in this PostgreSQL database instead of SQLite in the data "
+        "folder: postgresql://USER:PASSWORD@HOST:PORT/DBNAME (default: $BERTH_DATABASE, else SQLite). Files stay "
+        "in the data folder."_s,
+        u"URL"_s);
     parser.addOptions({listen, kDataDir, siteDomain, baseUrl, trustedProxy, apiRate, threads, maxConnections,
-        perAddress, stopTimeout, lan, sitePorts, lanName});
+        perAddress, stopTimeout, lan, sitePorts, lanName, database});
     parser.addOptions(TlsOptions::options());
     if (!parser.parse(arguments))
         return usageError(parser.errorText(), u"serve"_s);
@@ -105,6 +111,12 @@ int serve(const QStringList &arguments, const EngineHook &beforeServing)
         return usageError(
             u"--listen expects ADDR:PORT, e.g. 127.0.0.1:8080, not '%1'"_s.arg(parser.value(listen)), u"serve"_s);
     settings.dataDir = parser.value(kDataDir);
+    // The URL may hold a password: the option's value is never echoed, only what is wrong with it.
+    settings.databaseUrl = parser.isSet(database) ? parser.value(database) : qEnvironmentVariable("BERTH_DATABASE");
+    if (!settings.databaseUrl.isEmpty()) {
+        if (const Result<DatabaseUrl> url = DatabaseUrl::parse(settings.databaseUrl); !url)
+            return usageError(u"--database: %1"_s.arg(url.error().message), u"serve"_s);
+    }
     settings.siteDomain = parser.value(siteDomain);
     settings.baseUrl = parser.value(baseUrl);
     if (!settings.baseUrl.isEmpty() && !QUrl(settings.baseUrl).isValid())
@@ -194,6 +206,8 @@ int serve(const QStringList &arguments, const EngineHook &beforeServing)
     out() << "  API:   " << addresses.baseUrl() << "\n"
           << "  Sites: " << addresses.siteUrl(u"<slug>"_s) << "\n"
           << "  Data:  " << engine.dataDir() << "\n";
+    if (const Result<DatabaseUrl> url = DatabaseUrl::parse(settings.databaseUrl); url)
+        out() << "  Database: " << url.value().redacted() << "\n"; // without its password
     printLanSharing(engine);
     if (const auto key = engine.ownerFirstKey())
         out() << "\nOwner API key (shown once; keep it safe):\n" << *key << "\n";

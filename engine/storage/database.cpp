@@ -18,6 +18,8 @@ namespace berth {
 namespace {
 
 constexpr int BusyTimeoutMs = 5000;
+// The advisory lock every PostgreSQL migration transaction takes: any fixed number, Berth's own ("BERT").
+constexpr qint64 kMigrationLockKey = 0x42455254;
 
 // The database holds the cookie-signing secret, share tokens and password hashes: its folder and files are the
 // owner's alone. SQLite gives the -wal and -shm files it creates the database file's mode.
@@ -44,7 +46,7 @@ QString uniqueConnectionName()
     return u"berth-storage-%1"_s.arg(counter.fetchAndAddRelaxed(1));
 }
 
-// Pragmas take no bound parameters; these are fixed strings, never built from input.
+// Pragmas (and PostgreSQL's SET) take no bound parameters; these are fixed strings, never built from input.
 bool pragma(QSqlDatabase &db, const QString &statement, QVariant *result, QString *error)
 {
     QSqlQuery query(db);
@@ -55,6 +57,11 @@ bool pragma(QSqlDatabase &db, const QString &statement, QVariant *result, QStrin
     if (result)
         *result = query.next() ? query.value(0) : QVariant();
     return true;
+}
+
+Error failure(const QString &message)
+{
+    return {Error::Kind::Internal, message};
 }
 
 QString checkMigrations(const QList<Migration> &migrations)
@@ -78,7 +85,14 @@ Database::Database(const QString &filePath)
 }
 
 Database::Database(const QString &filePath, QList<Migration> migrations)
+    : Database(filePath, QString(), std::move(migrations))
+{
+}
+
+Database::Database(const QString &filePath, const QString &serverUrl, QList<Migration> migrations)
     : m_filePath(filePath)
+    , m_serverUrl(serverUrl)
+    , m_dialect(serverUrl.isEmpty() ? SqlDialect::Sqlite : SqlDialect::PostgreSql)
     , m_migrations(std::move(migrations))
     , m_connectionName(uniqueConnectionName())
 {
@@ -101,7 +115,37 @@ Result<void> Database::open()
     QString message = checkMigrations(m_migrations);
     if (!message.isEmpty())
         return fail(message);
+    const Result<void> opened = m_dialect == SqlDialect::Sqlite ? openSqliteFile() : connectToServer();
+    if (!opened)
+        return fail(opened.error().message);
 
+    const Result<int> read = readSchemaVersion();
+    if (!read)
+        return fail(read.error().message);
+    const int version = read.value();
+    const int latest = m_migrations.isEmpty() ? 0 : m_migrations.constLast().version;
+    if (version > latest) {
+        return fail(
+            u"%1 has schema version %2, newer than this Berth understands (%3); use a newer Berth"_s.arg(displayName())
+                .arg(version)
+                .arg(latest));
+    }
+    m_schemaVersion = version;
+
+    if (const Result<void> configured = configure(); !configured)
+        return fail(configured.error().message);
+    for (const Migration &migration : std::as_const(m_migrations)) {
+        if (migration.version <= m_schemaVersion)
+            continue;
+        if (const Result<void> applied = apply(migration); !applied)
+            return fail(applied.error().message);
+        m_schemaVersion = qMax(m_schemaVersion, migration.version);
+    }
+    return {};
+}
+
+Result<void> Database::openSqliteFile()
+{
     const QFileInfo info(m_filePath);
     if (!QDir().mkpath(info.absolutePath()))
         return fail(u"cannot create the folder %1"_s.arg(info.absolutePath()));
@@ -115,41 +159,40 @@ Result<void> Database::open()
     }
     restrictToOwner(info.absoluteFilePath(), kPrivateFile);
     if (!QSqlDatabase::isDriverAvailable(u"QSQLITE"_s))
-        return fail(u"the Qt SQLite driver (QSQLITE) is not available"_s);
+        return failure(u"the Qt SQLite driver (QSQLITE) is not available"_s);
 
     if (!m_db.isValid())
         m_db = QSqlDatabase::addDatabase(u"QSQLITE"_s, m_connectionName);
     m_db.setDatabaseName(info.absoluteFilePath());
     if (!m_db.open())
-        return fail(u"cannot open %1: %2"_s.arg(m_filePath, m_db.lastError().text()));
-
-    // Read the version before changing anything: a newer file must not even be switched to WAL.
+        return failure(u"cannot open %1: %2"_s.arg(m_filePath, m_db.lastError().text()));
+    // Before the version is read: a newer file must not even be switched to WAL, so configure() comes after.
+    QString message;
     if (!pragma(m_db, u"PRAGMA busy_timeout = %1"_s.arg(BusyTimeoutMs), nullptr, &message))
-        return fail(message);
-    const Result<int> read = readSchemaVersion();
-    if (!read)
-        return fail(read.error().message);
-    const int version = read.value();
-    const int latest = m_migrations.isEmpty() ? 0 : m_migrations.constLast().version;
-    if (version > latest) {
-        return fail(
-            u"%1 has schema version %2, newer than this Berth understands (%3); use a newer Berth"_s.arg(m_filePath)
-                .arg(version)
-                .arg(latest));
-    }
-    m_schemaVersion = version;
-
-    if (const Result<void> configured = configure(); !configured)
-        return fail(configured.error().message);
+        return failure(message);
     for (const char *suffix : {"-wal", "-shm"}) // an earlier Berth's, with their own mode
         restrictToOwner(info.absoluteFilePath() + QLatin1String(suffix), kPrivateFile);
-    for (const Migration &migration : std::as_const(m_migrations)) {
-        if (migration.version <= m_schemaVersion)
-            continue;
-        if (const Result<void> applied = apply(migration); !applied)
-            return fail(applied.error().message);
-        m_schemaVersion = migration.version;
-    }
+    return {};
+}
+
+Result<void> Database::connectToServer()
+{
+    const Result<DatabaseUrl> url = DatabaseUrl::parse(m_serverUrl);
+    if (!url)
+        return failure(url.error().message);
+    if (!QSqlDatabase::isDriverAvailable(u"QPSQL"_s))
+        return failure(u"the Qt PostgreSQL driver (QPSQL) is not available (Debian: libqt6sql6-psql)"_s);
+    if (!m_db.isValid())
+        m_db = QSqlDatabase::addDatabase(u"QPSQL"_s, m_connectionName);
+    m_db.setHostName(url.value().host);
+    m_db.setPort(url.value().port);
+    m_db.setUserName(url.value().user);
+    m_db.setPassword(url.value().password);
+    m_db.setDatabaseName(url.value().name);
+    m_db.setConnectOptions(url.value().connectOptions);
+    // libpq's messages name the host, user and database, never the password.
+    if (!m_db.open())
+        return failure(u"cannot connect to %1: %2"_s.arg(url.value().redacted(), m_db.lastError().text()));
     return {};
 }
 
@@ -185,6 +228,19 @@ QString Database::filePath() const
     return m_filePath;
 }
 
+SqlDialect Database::dialect() const
+{
+    return m_dialect;
+}
+
+QString Database::displayName() const
+{
+    if (m_dialect == SqlDialect::Sqlite)
+        return m_filePath;
+    const Result<DatabaseUrl> url = DatabaseUrl::parse(m_serverUrl);
+    return url ? url.value().redacted() : u"the PostgreSQL database"_s;
+}
+
 Error Database::fail(const QString &message)
 {
     qCWarning(lcStorage).noquote() << message;
@@ -192,15 +248,16 @@ Error Database::fail(const QString &message)
     return {Error::Kind::Internal, message};
 }
 
-namespace {
-Error failure(const QString &message)
-{
-    return {Error::Kind::Internal, message};
-}
-} // namespace
-
 Result<void> Database::configure()
 {
+    // PostgreSQL is durable and enforces foreign keys as it is. Its notices ("already exists, skipping") would go to
+    // stderr through libpq.
+    if (m_dialect == SqlDialect::PostgreSql) {
+        QString message;
+        if (!pragma(m_db, u"SET client_min_messages = warning"_s, nullptr, &message))
+            return failure(message);
+        return {};
+    }
     // WAL: readers never block the writer; synchronous=FULL: a committed deploy survives power loss.
     QString message;
     QVariant mode;
@@ -221,14 +278,17 @@ Result<void> Database::configure()
 Result<int> Database::readSchemaVersion()
 {
     QSqlQuery query(m_db);
-    query.prepare(u"SELECT COUNT(*) FROM sqlite_master WHERE type = 'table' AND name = ?"_s);
+    query.prepare(m_dialect == SqlDialect::Sqlite
+            ? u"SELECT COUNT(*) FROM sqlite_master WHERE type = 'table' AND name = ?"_s
+            : u"SELECT COUNT(*) FROM information_schema.tables WHERE table_schema = current_schema() "
+              "AND table_name = ?"_s);
     query.addBindValue(u"schema_version"_s);
     if (QString message; !sql::exec(query, &message) || !query.next())
         return failure(message);
     if (query.value(0).toInt() == 0)
         return 0;
     if (!query.exec(u"SELECT MAX(version) FROM schema_version"_s) || !query.next())
-        return failure(u"cannot read the schema version of %1: %2"_s.arg(m_filePath, query.lastError().text()));
+        return failure(u"cannot read the schema version of %1: %2"_s.arg(displayName(), query.lastError().text()));
     return query.value(0).toInt();
 }
 
@@ -238,14 +298,33 @@ Result<void> Database::apply(const Migration &migration)
     if (!transaction.isActive())
         return failure(u"cannot begin migration %1: %2"_s.arg(migration.version).arg(m_db.lastError().text()));
     QSqlQuery query(m_db);
+    if (m_dialect == SqlDialect::PostgreSql) {
+        // Another node may be migrating the same database: wait for it (the lock ends with the transaction), then
+        // look again whether this step is still to do.
+        if (!query.exec(u"SELECT pg_advisory_xact_lock(%1)"_s.arg(kMigrationLockKey)))
+            return failure(u"cannot lock for migration %1: %2"_s.arg(migration.version).arg(query.lastError().text()));
+        query.finish();
+        const Result<int> current = readSchemaVersion();
+        if (!current)
+            return failure(current.error().message);
+        if (current.value() >= migration.version) {
+            query.finish();
+            if (!transaction.commit())
+                return failure(u"cannot end migration %1: %2"_s.arg(migration.version).arg(m_db.lastError().text()));
+            return {};
+        }
+    }
     if (!query.exec(u"CREATE TABLE IF NOT EXISTS schema_version ("
                     "version INTEGER PRIMARY KEY NOT NULL, applied_at TEXT NOT NULL)"_s))
         return failure(u"cannot create schema_version: %1"_s.arg(query.lastError().text()));
     // QSQLITE runs only the first statement of a string, hence one statement per list entry.
-    for (const QString &statement : migration.statements) {
-        if (!query.exec(statement)) {
+    for (const MigrationStatement &statement : migration.statements) {
+        const QString text = statement.text(m_dialect);
+        if (text.isEmpty()) // for the other dialect only
+            continue;
+        if (!query.exec(text)) {
             return failure(u"migration %1 failed: %2 (in: %3)"_s.arg(migration.version)
-                               .arg(query.lastError().text(), statement.simplified()));
+                               .arg(query.lastError().text(), text.simplified()));
         }
     }
     query.prepare(u"INSERT INTO schema_version (version, applied_at) VALUES (?, ?)"_s);

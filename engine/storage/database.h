@@ -1,6 +1,7 @@
 #pragma once
 
 #include "core/error.h"
+#include "databaseurl.h"
 #include "migrations.h"
 #include "transaction.h"
 
@@ -10,18 +11,22 @@
 
 namespace berth {
 
-// The instance's SQLite file: one QtSql connection per Database object, used only on the thread that opened it.
-// open() configures durability (WAL, synchronous=FULL) and integrity (foreign keys) and brings the schema forward.
+// The instance's database: its SQLite file, or a PostgreSQL database given by URL. One QtSql connection per Database
+// object, used only on the thread that opened it. open() configures durability (SQLite: WAL, synchronous=FULL) and
+// integrity (foreign keys) and brings the schema forward.
 class Database final
 {
     Q_DISABLE_COPY_MOVE(Database)
 public:
     explicit Database(const QString &filePath); // the built-in migrations
     Database(const QString &filePath, QList<Migration> migrations);
+    // serverUrl: a postgresql:// URL (DatabaseUrl); empty: the SQLite file at filePath.
+    Database(const QString &filePath, const QString &serverUrl, QList<Migration> migrations = builtInMigrations());
     ~Database();
 
-    // Creates parent folders, opens the file and applies pending migrations, each in its own transaction. A file
-    // whose schema is newer than the newest migration (written by a later Berth) is refused without being written.
+    // SQLite: creates parent folders, opens the file. PostgreSQL: connects. Then applies pending migrations, each
+    // in its own transaction (on PostgreSQL under an advisory lock, so that nodes starting together migrate once).
+    // A schema newer than the newest migration (written by a later Berth) is refused without being written.
     Result<void> open();
     bool isOpen() const;
     void close();
@@ -30,14 +35,21 @@ public:
     int schemaVersion() const; // 0 until open() read it
     static int latestSchemaVersion();
     QString filePath() const;
+    SqlDialect dialect() const;
+    // The SQLite file path or the server URL without its password: what messages may name.
+    QString displayName() const;
 
 private:
     Error fail(const QString &message); // logs it and closes the file
+    Result<void> openSqliteFile();
+    Result<void> connectToServer();
     Result<void> configure();
     Result<int> readSchemaVersion();
     Result<void> apply(const Migration &migration);
 
     QString m_filePath;
+    QString m_serverUrl;
+    SqlDialect m_dialect = SqlDialect::Sqlite;
     QList<Migration> m_migrations;
     QString m_connectionName;
     QSqlDatabase m_db;

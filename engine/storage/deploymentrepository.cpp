@@ -365,8 +365,9 @@ DeploymentRepository::WriteResult DeploymentRepository::failure(const QSqlQuery 
 {
     const QSqlError error = query.lastError();
     m_lastError = error.text();
-    // SQLite names the violated constraint in its message; the slug is the one a caller can act on.
-    if (error.databaseText().contains(u"UNIQUE constraint failed: deployments.slug"_s))
+    // SQLite and PostgreSQL name the violated constraint in their messages; the slug is the one a caller can act on.
+    if (error.databaseText().contains(u"UNIQUE constraint failed: deployments.slug"_s)
+        || error.databaseText().contains(u"\"deployments_slug_key\""_s))
         return WriteResult::SlugTaken;
     qCWarning(lcStorage).noquote() << "deployment write failed:" << m_lastError;
     return failedWrite();

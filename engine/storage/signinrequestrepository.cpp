@@ -62,8 +62,14 @@ bool SignInRequestRepository::add(const SignInRequest &request, const QDateTime 
     if (!transaction.isActive() || !removeExpired(now))
         return false;
     QSqlQuery query(m_db.connection());
-    query.prepare(
-        u"INSERT OR REPLACE INTO signin_requests ("_s + kColumns + u") VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)"_s);
+    // SQLite's INSERT OR REPLACE in words PostgreSQL knows too: the same code again replaces its row, which then
+    // counts as the newest.
+    query.prepare(u"DELETE FROM signin_requests WHERE email = ? AND code_hash = ?"_s);
+    query.addBindValue(sql::text(request.email));
+    query.addBindValue(sql::text(request.codeHash));
+    if (!sql::exec(query, &m_lastError))
+        return false;
+    query.prepare(u"INSERT INTO signin_requests ("_s + kColumns + u") VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)"_s);
     query.addBindValue(sql::text(request.email));
     query.addBindValue(request.allowed ? 1 : 0);
     query.addBindValue(sql::text(request.codeHash));

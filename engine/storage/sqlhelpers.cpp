@@ -70,8 +70,11 @@ bool exec(QSqlQuery &query, QString *error)
 
 bool isStorageFull(const QString &errorText)
 {
-    // SQLite's fixed wording for SQLITE_FULL, whatever the locale.
-    return errorText.contains(QLatin1String("database or disk is full"), Qt::CaseInsensitive);
+    // SQLite's fixed wording for SQLITE_FULL, whatever the locale. PostgreSQL: QPSQL ends the message with the
+    // SQLSTATE in parentheses, and disk_full is 53100 in any language; "could not extend file" is the English
+    // message of the same failure, for a server that reports it under another code.
+    return errorText.contains(QLatin1String("database or disk is full"), Qt::CaseInsensitive)
+        || errorText.contains(QLatin1String("(53100)")) || errorText.contains(QLatin1String("could not extend file"));
 }
 
 } // namespace sql

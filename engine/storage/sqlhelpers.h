@@ -34,7 +34,8 @@ QDateTime time(const QSqlQuery &query, int column);
 // Executes a prepared query; on failure describes it in *error when given. Callers decide whether a failure is
 // worth a warning: a taken slug, for one, is an ordinary answer.
 bool exec(QSqlQuery &query, QString *error = nullptr);
-// Whether a failed statement's error text is SQLITE_FULL (the disk, or the database's page limit, is full).
+// Whether a failed statement's error text is SQLITE_FULL (the disk, or the database's page limit, is full) or
+// PostgreSQL's disk_full (SQLSTATE 53100).
 bool isStorageFull(const QString &errorText);
 
 } // namespace sql

@@ -44,8 +44,8 @@ SubmissionRepository::InsertResult SubmissionRepository::insert(
     QSqlQuery query(m_db.connection());
     // Count the day first: the write below takes SQLite's lock, and the connection is this thread's alone.
     query.prepare(u"INSERT INTO submission_days (deployment_id, day, count) VALUES (?, ?, 0) "
-                  "ON CONFLICT (deployment_id) DO UPDATE SET count = CASE WHEN day = excluded.day THEN count "
-                  "ELSE 0 END, day = excluded.day"_s);
+                  "ON CONFLICT (deployment_id) DO UPDATE SET count = CASE WHEN submission_days.day = excluded.day "
+                  "THEN submission_days.count ELSE 0 END, day = excluded.day"_s);
     query.addBindValue(submission.deploymentId);
     query.addBindValue(day);
     if (!query.exec())
@@ -59,7 +59,8 @@ SubmissionRepository::InsertResult SubmissionRepository::insert(
     query.finish();
 
     // Make room: keep the newest maxStored - 1, so the new one makes maxStored.
-    query.prepare(u"SELECT id FROM submissions WHERE deployment_id = ? ORDER BY seq DESC LIMIT -1 OFFSET ?"_s);
+    query.prepare(u"SELECT id FROM submissions WHERE deployment_id = ? ORDER BY seq DESC "
+                  "LIMIT 9223372036854775807 OFFSET ?"_s); // no limit, as both SQLite and PostgreSQL read it
     query.addBindValue(submission.deploymentId);
     query.addBindValue(qMax(0, maxStored - 1));
     if (!query.exec())

@@ -132,14 +132,15 @@ bool VersionRepository::write(QSqlDatabase &connection, const Deployment &deploy
                   "title_is_custom, document_title, description, favicon, og_image) VALUES (:deployment_id, "
                   ":created_at, (SELECT COALESCE(MAX(number), 0) + 1 FROM versions WHERE deployment_id = "
                   ":deployment_id2), :storage_type, :is_spa, :title, :title_is_custom, :document_title, "
-                  ":description, :favicon, :og_image)"_s);
+                  ":description, :favicon, :og_image) RETURNING id"_s);
     query.bindValue(u":deployment_id"_s, deployment.id);
     query.bindValue(u":deployment_id2"_s, deployment.id);
     query.bindValue(u":created_at"_s, sql::timeOrNull(createdAt));
     bindMetadata(query, deployment);
-    if (!query.exec())
+    if (!query.exec() || !query.next())
         return failed(query, error);
-    const qint64 id = query.lastInsertId().toLongLong();
+    const qint64 id = query.value(0).toLongLong(); // RETURNING: QPSQL has no lastInsertId for identity columns
+    query.finish();
 
     query.prepare(u"INSERT INTO files (version_id, path, blob, size, content_type) VALUES (?, ?, ?, ?, ?)"_s);
     for (const StoredFile &file : files) {
@@ -171,8 +172,8 @@ bool VersionRepository::prune(QSqlDatabase &connection, const QString &deploymen
 {
     QSqlQuery query(connection);
     query.setForwardOnly(true);
-    query.prepare(
-        u"SELECT id FROM versions WHERE deployment_id = ? AND id <> ? ORDER BY number DESC LIMIT -1 OFFSET ?"_s);
+    query.prepare(u"SELECT id FROM versions WHERE deployment_id = ? AND id <> ? ORDER BY number DESC "
+                  "LIMIT 9223372036854775807 OFFSET ?"_s); // no limit, as both SQLite and PostgreSQL read it
     query.addBindValue(deploymentId);
     query.addBindValue(servedId);
     query.addBindValue(qMax(0, keep - 1)); // the served version counts as one of the kept

@@ -1,6 +1,7 @@
 // The berthd command line: help, usage errors, key creation, and the first-start owner key.
 #include "berthdprocess.h"
 #include "httptestclient.h"
+#include "postgrescluster.h"
 
 #include <QRegularExpression>
 #include <QTemporaryDir>
@@ -18,8 +19,8 @@ private Q_SLOTS:
     {
         const auto serve = BerthdProcess::run({u"--help"_s});
         QCOMPARE(serve.exitCode, 0);
-        for (const char *option :
-            {"--listen", "--data-dir", "--site-domain", "--base-url", "--trusted-proxy", "--api-rate", "key create"})
+        for (const char *option : {"--listen", "--data-dir", "--site-domain", "--base-url", "--trusted-proxy",
+                 "--api-rate", "--database", "key create"})
             QVERIFY2(serve.out.contains(option), option);
 
         const auto key = BerthdProcess::run({u"key"_s, u"create"_s, u"--help"_s});
@@ -43,6 +44,8 @@ private Q_SLOTS:
         QTest::newRow("bad proxy") << QStringList {u"--trusted-proxy"_s, u"proxy.lan"_s}
                                    << QByteArray("--trusted-proxy");
         QTest::newRow("bad api rate") << QStringList {u"--api-rate"_s, u"0"_s} << QByteArray("--api-rate");
+        QTest::newRow("bad database") << QStringList {u"--database"_s, u"postgresql://ann:hunter2@db.lan"_s}
+                                      << QByteArray("--database");
     }
     void badUsageExitsWith2()
     {
@@ -52,6 +55,111 @@ private Q_SLOTS:
         QCOMPARE(outcome.exitCode, 2);
         QVERIFY2(outcome.err.contains(message), outcome.err.constData());
         QVERIFY(outcome.out.isEmpty());
+        QVERIFY2(!outcome.err.contains("hunter2"), outcome.err.constData()); // a URL's password is never echoed
+    }
+
+    // BERTH_DATABASE puts the records in PostgreSQL (the CTest fixture's cluster): the banner names the database
+    // without its password, and the records live there: a second server on another data folder finds them.
+    void servesFromPostgresql()
+    {
+        const QString cluster = qEnvironmentVariable(berth::test::PostgresCluster::kEnvironmentVariable);
+        if (cluster.isEmpty())
+            QSKIP("no PostgreSQL test cluster (BERTH_TEST_POSTGRES)");
+        berth::test::PostgresTestDatabase database(cluster);
+        QString error;
+        QVERIFY2(database.create(&error), qPrintable(error));
+        QProcessEnvironment environment = QProcessEnvironment::systemEnvironment();
+        environment.insert(u"BERTH_DATABASE"_s, database.url());
+
+        QTemporaryDir dir;
+        QByteArray key;
+        {
+            BerthdProcess server(dir.path());
+            QVERIFY(server.start(environment));
+            QVERIFY2(server.output().contains("Database: postgresql://berth@"), server.output().constData());
+            const auto match = QRegularExpression(u"Owner API key[^\n]*\n(bk_[A-Za-z0-9]+)\n"_s)
+                                   .match(QString::fromLatin1(server.output()));
+            QVERIFY2(match.hasMatch(), server.output().constData());
+            key = match.captured(1).toLatin1();
+            berth::test::HttpTestClient client(server.port());
+            QCOMPARE(
+                client.api("POST", u"/deploy"_s, key, QJsonObject {{u"html"_s, u"hi"_s}, {u"slug"_s, u"pg-site"_s}})
+                    .status,
+                200);
+        }
+        QVERIFY(!QFile::exists(dir.filePath(u"berth.sqlite"_s)));
+        // The same records from the database, not from the data folder.
+        QTemporaryDir other;
+        BerthdProcess again(other.path());
+        QVERIFY(again.start(environment));
+        QVERIFY(!again.output().contains("bk_"));
+        berth::test::HttpTestClient client(again.port());
+        const QJsonArray sites = client.api("GET", u"/deploys"_s, key).json()[u"deployments"_s].toArray();
+        QCOMPARE(sites.size(), 1);
+        QCOMPARE(sites.at(0)[u"slug"_s].toString(), u"pg-site"_s);
+    }
+
+    // berthd migrate --from-sqlite: an instance's records move into PostgreSQL; served from there with the same data
+    // folder (the files), everything is where it was and new rows get new ids.
+    void migratesFromSqlite()
+    {
+        const QString cluster = qEnvironmentVariable(berth::test::PostgresCluster::kEnvironmentVariable);
+        if (cluster.isEmpty())
+            QSKIP("no PostgreSQL test cluster (BERTH_TEST_POSTGRES)");
+        berth::test::PostgresTestDatabase database(cluster);
+        QString error;
+        QVERIFY2(database.create(&error), qPrintable(error));
+
+        QTemporaryDir dir;
+        QByteArray key;
+        QString id;
+        {
+            BerthdProcess server(dir.path());
+            QVERIFY(server.start());
+            const auto match = QRegularExpression(u"Owner API key[^\n]*\n(bk_[A-Za-z0-9]+)\n"_s)
+                                   .match(QString::fromLatin1(server.output()));
+            QVERIFY2(match.hasMatch(), server.output().constData());
+            key = match.captured(1).toLatin1();
+            berth::test::HttpTestClient client(server.port());
+            const auto deployed = client.api(
+                "POST", u"/deploy"_s, key, QJsonObject {{u"html"_s, u"<p>one</p>"_s}, {u"slug"_s, u"moved-site"_s}});
+            QCOMPARE(deployed.status, 200);
+            id = deployed.json()[u"id"_s].toString();
+            QCOMPARE(
+                client.api("PUT", u"/deploy/"_s + id, key, QJsonObject {{u"html"_s, u"<p>two</p>"_s}}).status, 200);
+            const QString host = u"moved-site.localhost:%1"_s.arg(server.port());
+            QCOMPARE(client.request("POST", host, u"/_counter/visits/increment"_s).status, 200);
+        }
+
+        const QString url = database.url();
+        const auto migrated = BerthdProcess::run({u"migrate"_s, u"--from-sqlite"_s, dir.path(), u"--database"_s, url});
+        QVERIFY2(migrated.exitCode == 0, migrated.err.constData());
+        QVERIFY2(migrated.out.contains("deployments: 1 rows"), migrated.out.constData());
+        QVERIFY2(migrated.out.contains("versions: 2 rows"), migrated.out.constData());
+        // Into a database that is no longer empty: refused, nothing written.
+        const auto again = BerthdProcess::run({u"migrate"_s, u"--from-sqlite"_s, dir.path(), u"--database"_s, url});
+        QCOMPARE(again.exitCode, 1);
+        QVERIFY2(again.err.contains("not empty"), again.err.constData());
+
+        QProcessEnvironment environment = QProcessEnvironment::systemEnvironment();
+        environment.insert(u"BERTH_DATABASE"_s, url);
+        BerthdProcess server(dir.path());
+        QVERIFY(server.start(environment));
+        QVERIFY(!server.output().contains("bk_")); // the owner came along
+        berth::test::HttpTestClient client(server.port());
+        QVERIFY(client.site(u"moved-site"_s).body.contains("<p>two</p>"));
+        QCOMPARE(client.request("GET", u"moved-site.localhost:%1"_s.arg(server.port()), u"/_counter/visits"_s)
+                     .json()[u"value"_s]
+                     .toInt(),
+            1);
+        // The identity columns go on after the copied ids: a third version and a new site.
+        QCOMPARE(client.api("PUT", u"/deploy/"_s + id, key, QJsonObject {{u"html"_s, u"<p>three</p>"_s}}).status, 200);
+        QVERIFY(client.site(u"moved-site"_s).body.contains("<p>three</p>"));
+        QCOMPARE(
+            client.api("POST", u"/deploy"_s, key, QJsonObject {{u"html"_s, u"new"_s}, {u"slug"_s, u"fresh-site"_s}})
+                .status,
+            200);
+        QCOMPARE(client.api("GET", u"/deploy/%1/versions"_s.arg(id), key).json()[u"versions"_s].toArray().size(), 3);
     }
 
     void keysWorkAgainstTheServer()

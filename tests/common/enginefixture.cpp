@@ -2,6 +2,7 @@
 
 #include "domain/accountservice.h"
 
+#include <QDir>
 #include <QtTest>
 
 using namespace Qt::StringLiterals;
@@ -31,6 +32,8 @@ bool EngineFixture::start(EngineSettings settings)
         m_settings.servingThreads = qEnvironmentVariableIntValue("BERTH_TEST_SERVING_THREADS");
     if (m_settings.servingThreads == 0)
         m_settings.servingThreads = 1;
+    if (!choosePostgres())
+        return false;
     if (!startEngine("start"))
         return false;
     if (const auto key = m_engine->ownerFirstKey())
@@ -55,6 +58,36 @@ QString EngineFixture::deploySite(const QByteArray &key, const QString &slug, co
 QString EngineFixture::siteHost(const QString &slug) const
 {
     return u"%1.localhost:%2"_s.arg(slug).arg(m_engine->port());
+}
+
+bool EngineFixture::choosePostgres()
+{
+    // CTest runs the HTTP suites a third time on PostgreSQL: the same tests, the backend chosen here.
+    if (!m_settings.databaseUrl.isEmpty() || qEnvironmentVariable("BERTH_TEST_DATABASE") != u"postgresql"_s)
+        return true;
+    if (!m_postgres) {
+        const QString cluster = qEnvironmentVariable(PostgresCluster::kEnvironmentVariable);
+        if (cluster.isEmpty()) {
+            qWarning("BERTH_TEST_DATABASE=postgresql needs %s: the socket folder of a running test cluster "
+                     "(berth_pgcluster start DIR, or run the suite through ctest)",
+                PostgresCluster::kEnvironmentVariable);
+            return false;
+        }
+        auto database = std::make_unique<PostgresTestDatabase>(cluster);
+        QString error;
+        if (!database->create(&error)) {
+            qWarning("%s", qPrintable(error));
+            return false;
+        }
+        m_postgres = std::move(database);
+    }
+    m_settings.databaseUrl = m_postgres->url();
+    return true;
+}
+
+std::unique_ptr<Database> EngineFixture::database() const
+{
+    return std::make_unique<Database>(QDir(m_dir.path()).filePath(u"berth.sqlite"_s), m_settings.databaseUrl);
 }
 
 bool EngineFixture::restart()

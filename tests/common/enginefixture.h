@@ -3,6 +3,8 @@
 #include "domain/clock.h"
 #include "engine.h"
 #include "httptestclient.h"
+#include "postgrescluster.h"
+#include "storage/database.h"
 
 #include <QTemporaryDir>
 #include <memory>
@@ -35,11 +37,16 @@ public:
     // A one-page site of the key's user, deployed through the API: its id, or empty when the deploy failed.
     QString deploySite(const QByteArray &key, const QString &slug, const QString &html = QStringLiteral("<p>site</p>"));
     QString siteHost(const QString &slug) const; // "<slug>.localhost:<port>"
+    // The engine's database (its SQLite file, or its PostgreSQL database), for a test to look at or change rows;
+    // not yet opened. After start().
+    std::unique_ptr<Database> database() const;
 
 private:
     bool startEngine(const char *what);
+    bool choosePostgres(); // BERTH_TEST_DATABASE=postgresql: a fresh database in the test cluster
 
     QTemporaryDir m_dir;
+    std::unique_ptr<PostgresTestDatabase> m_postgres; // dropped after the engine that uses it
     std::unique_ptr<ManualClock> m_clock; // outlives the engine that reads it
     EngineSettings m_settings;
     std::unique_ptr<Engine> m_engine;

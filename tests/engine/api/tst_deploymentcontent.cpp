@@ -92,9 +92,9 @@ private Q_SLOTS:
             = create({{u"html"_s, page(u"Old"_s)}, {u"slug"_s, u"legacy-own"_s}, {u"title"_s, u"Own"_s}});
         m_fixture->stop();
         {
-            berth::Database db(m_fixture->dataDir() + u"/berth.sqlite"_s);
-            QVERIFY(db.open());
-            QSqlQuery query(db.connection());
+            const auto db = m_fixture->database();
+            QVERIFY(db->open());
+            QSqlQuery query(db->connection());
             QVERIFY(query.exec(u"UPDATE deployments SET title_is_custom = NULL, document_title = ''"_s));
         }
         QVERIFY(m_fixture->restart());

@@ -466,20 +466,15 @@ private Q_SLOTS:
         QCOMPARE(client().api("GET", u"/deploy/%1/counters"_s.arg(m_id), m_key).status, 404);
 
         // The rows themselves are gone, not only hidden.
-        const QString connection = u"inspect"_s;
-        {
-            QSqlDatabase db = QSqlDatabase::addDatabase(u"QSQLITE"_s, connection);
-            db.setDatabaseName(QDir(m_fixture->dataDir()).filePath(u"berth.sqlite"_s));
-            QVERIFY(db.open());
-            for (const QString &table : {u"submissions"_s, u"submission_days"_s, u"counters"_s}) {
-                QSqlQuery query(db);
-                query.prepare(u"SELECT COUNT(*) FROM %1 WHERE deployment_id = ?"_s.arg(table));
-                query.addBindValue(m_id);
-                QVERIFY(query.exec() && query.next());
-                QCOMPARE(query.value(0).toInt(), 0);
-            }
+        const auto db = m_fixture->database();
+        QVERIFY(db->open());
+        for (const QString &table : {u"submissions"_s, u"submission_days"_s, u"counters"_s}) {
+            QSqlQuery query(db->connection());
+            query.prepare(u"SELECT COUNT(*) FROM %1 WHERE deployment_id = ?"_s.arg(table));
+            query.addBindValue(m_id);
+            QVERIFY(query.exec() && query.next());
+            QCOMPARE(query.value(0).toInt(), 0);
         }
-        QSqlDatabase::removeDatabase(connection);
     }
 };
 

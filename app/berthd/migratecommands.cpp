@@ -1,0 +1,64 @@
+#include "migratecommands.h"
+
+#include "cli.h"
+#include "datadirlock.h"
+#include "storage/database.h"
+#include "storage/databasecopy.h"
+#include "storage/databaseurl.h"
+
+#include <QDir>
+#include <QFileInfo>
+
+using namespace Qt::StringLiterals;
+
+namespace berth::MigrateCommands {
+
+int migrate(const QStringList &arguments)
+{
+    const Cli::Command command {u"migrate"_s, QString(),
+        u"Copy the records of the instance in --from-sqlite DIR (accounts, keys, sites, versions, submissions, "
+        "counters, settings) into an empty PostgreSQL database (--database URL, or $BERTH_DATABASE), in one "
+        "transaction, row counts verified. The files stay in DIR: serve with --data-dir DIR --database URL."_s,
+        0, 0};
+    const QCommandLineOption fromSqlite(
+        u"from-sqlite"_s, u"The data folder of the instance to copy (stopped)."_s, u"DIR"_s);
+    const QCommandLineOption database(
+        u"database"_s, u"The PostgreSQL database: postgresql://USER:PASSWORD@HOST:PORT/DBNAME."_s, u"URL"_s);
+    QCommandLineParser parser;
+    if (const auto exit = Cli::parse(parser, arguments, command, {fromSqlite, database}))
+        return *exit;
+    if (!parser.isSet(fromSqlite))
+        return Cli::usageError(u"migrate needs --from-sqlite DIR"_s, command.name);
+    const QString url = parser.isSet(database) ? parser.value(database) : qEnvironmentVariable("BERTH_DATABASE");
+    if (url.isEmpty())
+        return Cli::usageError(u"migrate needs --database URL (or BERTH_DATABASE)"_s, command.name);
+    const Result<DatabaseUrl> parsed = DatabaseUrl::parse(url); // its errors never repeat the password
+    if (!parsed)
+        return Cli::usageError(u"--database: "_s + parsed.error().message, command.name);
+    const QString dataDir = parser.value(fromSqlite);
+    const QString file = QDir(dataDir).filePath(u"berth.sqlite"_s);
+    if (!QFileInfo::exists(file))
+        return Cli::usageError(u"%1 holds no Berth instance (no berth.sqlite)"_s.arg(dataDir), command.name);
+
+    // A server still writing to the SQLite file would leave rows behind.
+    DataDirLock lock(dataDir);
+    if (!lock.tryLock())
+        return Cli::failure(lock.error());
+    Database from(file);
+    if (const Result<void> opened = from.open(); !opened)
+        return Cli::failure(opened.error().message);
+    Database to(QString(), url);
+    if (const Result<void> opened = to.open(); !opened)
+        return Cli::failure(opened.error().message);
+    const Result<QList<CopiedTable>> copied = copyDatabase(from, to);
+    if (!copied)
+        return Cli::failure(u"migrate failed, nothing was written: "_s + copied.error().message);
+    Cli::out() << "Copied " << dataDir << " into " << parsed.value().redacted() << ":\n";
+    for (const CopiedTable &table : copied.value())
+        Cli::out() << "  " << table.table << ": " << table.rows << " rows\n";
+    Cli::out() << "Serve it with: berthd serve --data-dir " << dataDir << " --database URL\n";
+    Cli::out().flush();
+    return ExitOk;
+}
+
+} // namespace berth::MigrateCommands

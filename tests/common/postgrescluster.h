@@ -1,0 +1,69 @@
+#pragma once
+
+#include <QString>
+#include <QTemporaryDir>
+#include <memory>
+
+namespace berth::test {
+
+// A private PostgreSQL 15 cluster for tests: initdb and pg_ctl from /usr/lib/postgresql/15/bin in a folder of its own,
+// listening only on a Unix socket in that folder (no TCP port), with trust authentication for its one role, "berth".
+// Run as root, the cluster runs as the unprivileged user nobody (PostgreSQL refuses to run as root). Durability is off
+// (fsync, synchronous_commit): it holds throw-away test data. start() also creates the database the tests share,
+// kTestDatabase, with the citext extension that Berth's schema uses.
+class PostgresCluster final
+{
+    Q_DISABLE_COPY_MOVE(PostgresCluster)
+public:
+    // In a temporary folder of its own, removed with it.
+    PostgresCluster();
+    // In `folder` (created; a cluster left there by an earlier run is stopped and replaced). Kept afterwards.
+    explicit PostgresCluster(const QString &folder);
+    ~PostgresCluster(); // stops the cluster if this object started it
+
+    bool start(QString *error);
+    // Stops the server whose process id postmaster.pid names (fast shutdown: open sessions are ended) and waits for
+    // it to exit. Works for a cluster started by another process in the same folder.
+    void stop();
+
+    QString folder() const { return m_folder; }
+    QString socketFolder() const { return m_folder; }
+    static constexpr int kPort = 5432; // names the socket file; nothing listens on TCP
+    static constexpr const char *kRole = "berth";
+    static constexpr const char *kTestDatabase = "berth_tests";
+
+    // The environment variable that tells tests where a running cluster's socket folder is (set by CTest's fixture).
+    static constexpr const char *kEnvironmentVariable = "BERTH_TEST_POSTGRES";
+    static QString stopFolder(const QString &folder); // stops a cluster by folder; an error text, or empty
+    void release() { m_started = false; } // leaves the server running when this object goes
+
+private:
+    std::unique_ptr<QTemporaryDir> m_temporary;
+    QString m_folder;
+    bool m_started = false;
+};
+
+// A fresh, empty Berth database in a running cluster: a schema of its own in the cluster's kTestDatabase (creating a
+// whole database takes a second or more on a busy machine; a schema, milliseconds), which url() puts first in the
+// search path. Dropped with everything in it on destruction.
+class PostgresTestDatabase final
+{
+    Q_DISABLE_COPY_MOVE(PostgresTestDatabase)
+public:
+    explicit PostgresTestDatabase(const QString &socketFolder);
+    ~PostgresTestDatabase();
+
+    bool create(QString *error);
+    QString name() const { return m_name; }
+    QString url() const; // postgresql://berth@localhost/berth_tests?host=<socket folder>&options=-c search_path=...
+
+    // Runs one statement as the cluster's role in `database`.
+    static bool run(const QString &socketFolder, const QString &database, const QString &statement, QString *error);
+
+private:
+    QString m_socketFolder;
+    QString m_name;
+    bool m_created = false;
+};
+
+} // namespace berth::test
