@@ -50,6 +50,10 @@ ResponseOutput::Progress ResponseOutput::start(
         m_socket.write(out);
         m_socket.write(response.body); // large arrays are queued by reference
     }
+    // Sent now, not on the socket's next write notification: that would cost another turn of the event loop (and,
+    // with the glib dispatcher, two wake-ups to enable and disable the notifier) for every response. What the kernel
+    // does not take now still leaves through the notifier.
+    m_socket.flush();
     return Progress::Done;
 }
 

@@ -13,7 +13,7 @@ bool isWriterOwned(QByteArrayView name)
 {
     for (QByteArrayView owned : {QByteArrayView("content-length"), QByteArrayView("date"), QByteArrayView("server"),
              QByteArrayView("connection"), QByteArrayView("transfer-encoding"), QByteArrayView("keep-alive")}) {
-        if (name.compare(owned, Qt::CaseInsensitive) == 0)
+        if (sameHeaderName(name, owned))
             return true;
     }
     return false;
@@ -79,13 +79,13 @@ QByteArray ResponseWriter::head(const HttpResponse &response, qint64 contentLeng
         const auto &[name, value] = headers.at(i);
         if (!isSafeField(name, value) || isWriterOwned(name))
             continue;
-        const bool repeatable = name.compare("set-cookie", Qt::CaseInsensitive) == 0;
+        const bool repeatable = sameHeaderName(name, "set-cookie");
         bool supersededLater = false;
         for (qsizetype j = i + 1; j < headers.size() && !repeatable && !supersededLater; ++j)
-            supersededLater = headers.at(j).first.compare(name, Qt::CaseInsensitive) == 0;
+            supersededLater = sameHeaderName(headers.at(j).first, name);
         if (supersededLater)
             continue;
-        haveNosniff = haveNosniff || name.compare("x-content-type-options", Qt::CaseInsensitive) == 0;
+        haveNosniff = haveNosniff || sameHeaderName(name, "x-content-type-options");
         out.append(name);
         out.append(": ");
         out.append(value);
