@@ -16,8 +16,9 @@ constexpr qsizetype kCoalesceBytes = 16 * 1024;
 
 } // namespace
 
-ResponseOutput::ResponseOutput(QAbstractSocket &socket)
+ResponseOutput::ResponseOutput(QAbstractSocket &socket, bool zeroCopy)
     : m_socket(socket)
+    , m_zeroCopy(zeroCopy)
 {
 }
 
@@ -31,6 +32,7 @@ ResponseOutput::Progress ResponseOutput::start(
         auto streamer = std::make_unique<FileStreamer>();
         if (streamer->open(response.filePath, response.fileOffset, response.fileLength)) {
             m_socket.write(writer.head(response, streamer->length(), keepAlive));
+            m_socket.flush(); // the head must be on its way before the file's bytes go past Qt's buffer
             if (headOnly || streamer->length() == 0)
                 return Progress::Done;
             m_streamer = std::move(streamer);
@@ -61,7 +63,7 @@ ResponseOutput::Progress ResponseOutput::pump()
 {
     if (!m_streamer)
         return Progress::Done;
-    if (!m_streamer->pump(m_socket)) {
+    if (!m_streamer->pump(m_socket, m_zeroCopy)) {
         m_streamer.reset();
         return Progress::Failed;
     }
