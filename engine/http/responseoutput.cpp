@@ -52,10 +52,9 @@ ResponseOutput::Progress ResponseOutput::start(
         m_socket.write(out);
         m_socket.write(response.body); // large arrays are queued by reference
     }
-    // Sent now, not on the socket's next write notification: that would cost another turn of the event loop (and,
-    // with the glib dispatcher, two wake-ups to enable and disable the notifier) for every response. What the kernel
-    // does not take now still leaves through the notifier.
-    m_socket.flush();
+    // Not flushed here: the socket's write notification sends it in the next turn of the event loop, together with
+    // the other connections' answers. Flushing at once saves that turn on one connection but cost 30-50 % more CPU
+    // per request with 64 (berthd CPU time per request under wrk, measured both ways, interleaved).
     return Progress::Done;
 }
 
