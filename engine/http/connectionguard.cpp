@@ -20,7 +20,7 @@ ConnectionGuard::ConnectionGuard(QAbstractSocket &socket, QSslSocket *tls, Front
     : m_socket(socket)
     , m_tls(tls)
     , m_door(door)
-    , m_output(socket)
+    , m_output(socket, tls == nullptr)
 {
 }
 

@@ -6,14 +6,14 @@ namespace berth {
 
 void HttpResponse::setHeader(const QByteArray &name, const QByteArray &value)
 {
-    headers.removeIf([&name](const auto &field) { return field.first.compare(name, Qt::CaseInsensitive) == 0; });
+    headers.removeIf([&name](const auto &field) { return sameHeaderName(field.first, name); });
     headers.append({name, value});
 }
 
 QByteArray HttpResponse::header(QByteArrayView name) const
 {
     for (const auto &field : headers) {
-        if (field.first.compare(name, Qt::CaseInsensitive) == 0)
+        if (sameHeaderName(field.first, name))
             return field.second;
     }
     return {};

@@ -16,8 +16,9 @@ constexpr qsizetype kCoalesceBytes = 16 * 1024;
 
 } // namespace
 
-ResponseOutput::ResponseOutput(QAbstractSocket &socket)
+ResponseOutput::ResponseOutput(QAbstractSocket &socket, bool zeroCopy)
     : m_socket(socket)
+    , m_zeroCopy(zeroCopy)
 {
 }
 
@@ -31,6 +32,7 @@ ResponseOutput::Progress ResponseOutput::start(
         auto streamer = std::make_unique<FileStreamer>();
         if (streamer->open(response.filePath, response.fileOffset, response.fileLength)) {
             m_socket.write(writer.head(response, streamer->length(), keepAlive));
+            m_socket.flush(); // the head must be on its way before the file's bytes go past Qt's buffer
             if (headOnly || streamer->length() == 0)
                 return Progress::Done;
             m_streamer = std::move(streamer);
@@ -50,6 +52,9 @@ ResponseOutput::Progress ResponseOutput::start(
         m_socket.write(out);
         m_socket.write(response.body); // large arrays are queued by reference
     }
+    // Not flushed here: the socket's write notification sends it in the next turn of the event loop, together with
+    // the other connections' answers. Flushing at once saves that turn on one connection but cost 30-50 % more CPU
+    // per request with 64 (berthd CPU time per request under wrk, measured both ways, interleaved).
     return Progress::Done;
 }
 
@@ -57,7 +62,7 @@ ResponseOutput::Progress ResponseOutput::pump()
 {
     if (!m_streamer)
         return Progress::Done;
-    if (!m_streamer->pump(m_socket)) {
+    if (!m_streamer->pump(m_socket, m_zeroCopy)) {
         m_streamer.reset();
         return Progress::Failed;
     }

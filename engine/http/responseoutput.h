@@ -26,7 +26,8 @@ public:
         Failed, // a file could not be read any more: the response is broken, drop the connection
     };
 
-    explicit ResponseOutput(QAbstractSocket &socket);
+    // zeroCopy: files may go with sendfile(2) (a plain TCP socket; not under TLS).
+    ResponseOutput(QAbstractSocket &socket, bool zeroCopy);
     ~ResponseOutput();
     Q_DISABLE_COPY_MOVE(ResponseOutput)
 
@@ -39,6 +40,7 @@ public:
 private:
     QAbstractSocket &m_socket;
     std::unique_ptr<FileStreamer> m_streamer;
+    const bool m_zeroCopy;
 };
 
 } // namespace berth

@@ -3,17 +3,18 @@
 #include "httpconfig.h"
 
 #include <QDateTime>
+#include <QVarLengthArray>
+#include <cstring>
 
 namespace berth {
 
 namespace {
-constexpr qsizetype kHeadReserveBytes = 512;
 
 bool isWriterOwned(QByteArrayView name)
 {
     for (QByteArrayView owned : {QByteArrayView("content-length"), QByteArrayView("date"), QByteArrayView("server"),
              QByteArrayView("connection"), QByteArrayView("transfer-encoding"), QByteArrayView("keep-alive")}) {
-        if (name.compare(owned, Qt::CaseInsensitive) == 0)
+        if (sameHeaderName(name, owned))
             return true;
     }
     return false;
@@ -37,16 +38,37 @@ bool isSafeField(const QByteArray &name, const QByteArray &value)
     return true;
 }
 
-void appendNumber(QByteArray &out, qint64 n)
+// The decimal digits of n >= 0, at the end of buffer; returns their view.
+QByteArrayView formatNumber(char (&buffer)[24], qint64 n)
 {
-    char digits[24];
-    int i = sizeof(digits);
+    int i = sizeof(buffer);
     do {
-        digits[--i] = char('0' + n % 10);
+        buffer[--i] = char('0' + n % 10);
         n /= 10;
     } while (n > 0);
-    out.append(digits + i, qsizetype(sizeof(digits)) - i);
+    return QByteArrayView(buffer + i, qsizetype(sizeof(buffer)) - i);
 }
+
+// Copies pieces into a block sized beforehand: one allocation and plain copies, where appending piece by piece
+// to a QByteArray cost about 5,000 instructions a response (callgrind), a tenth of serving a cached file.
+class Block final
+{
+public:
+    explicit Block(char *start)
+        : m_next(start)
+    {
+    }
+    void add(QByteArrayView bytes)
+    {
+        std::memcpy(m_next, bytes.data(), size_t(bytes.size()));
+        m_next += bytes.size();
+    }
+
+    const char *end() const { return m_next; }
+
+private:
+    char *m_next;
+};
 
 } // namespace
 
@@ -57,43 +79,66 @@ ResponseWriter::ResponseWriter(QByteArray serverName)
 
 QByteArray ResponseWriter::head(const HttpResponse &response, qint64 contentLength, bool keepAlive)
 {
-    QByteArray out;
-    out.reserve(kHeadReserveBytes);
-    out.append("HTTP/1.1 ");
-    appendNumber(out, response.status);
-    out.append(' ');
-    out.append(reasonPhrase(response.status));
-    out.append("\r\nServer: ");
-    out.append(m_serverName);
-    out.append("\r\nDate: ");
-    out.append(date());
-    if (statusHasBody(response.status)) {
-        out.append("\r\nContent-Length: ");
-        appendNumber(out, contentLength);
-    }
-    out.append(keepAlive ? "\r\nConnection: keep-alive\r\n" : "\r\nConnection: close\r\n");
-
-    bool haveNosniff = false;
+    // First which of the handler's headers go out (and how long the head is), then one copy of everything.
     const auto &headers = response.headers;
+    QVarLengthArray<qsizetype, 16> kept;
+    qsizetype keptBytes = 0;
+    bool haveNosniff = false;
     for (qsizetype i = 0; i < headers.size(); ++i) {
         const auto &[name, value] = headers.at(i);
         if (!isSafeField(name, value) || isWriterOwned(name))
             continue;
-        const bool repeatable = name.compare("set-cookie", Qt::CaseInsensitive) == 0;
+        const bool repeatable = sameHeaderName(name, "set-cookie");
         bool supersededLater = false;
         for (qsizetype j = i + 1; j < headers.size() && !repeatable && !supersededLater; ++j)
-            supersededLater = headers.at(j).first.compare(name, Qt::CaseInsensitive) == 0;
+            supersededLater = sameHeaderName(headers.at(j).first, name);
         if (supersededLater)
             continue;
-        haveNosniff = haveNosniff || name.compare("x-content-type-options", Qt::CaseInsensitive) == 0;
-        out.append(name);
-        out.append(": ");
-        out.append(value);
-        out.append("\r\n");
+        haveNosniff = haveNosniff || sameHeaderName(name, "x-content-type-options");
+        kept.append(i);
+        keptBytes += name.size() + value.size() + 4;
+    }
+
+    char statusDigits[24];
+    char lengthDigits[24];
+    const QByteArrayView status = formatNumber(statusDigits, response.status);
+    const bool hasLength = statusHasBody(response.status);
+    const QByteArrayView length = hasLength ? formatNumber(lengthDigits, contentLength) : QByteArrayView();
+    const QByteArrayView reason = reasonPhrase(response.status);
+    const QByteArray &today = date();
+    const QByteArrayView connection = keepAlive ? "\r\nConnection: keep-alive\r\n" : "\r\nConnection: close\r\n";
+    constexpr QByteArrayView kNosniff = "X-Content-Type-Options: nosniff\r\n";
+    const qsizetype total = 9 + status.size() + 1 + reason.size() + 10 + m_serverName.size() + 8 + today.size()
+        + (hasLength ? 18 + length.size() : 0) + connection.size() + keptBytes + (haveNosniff ? 0 : kNosniff.size())
+        + 2;
+
+    QByteArray out(total, Qt::Uninitialized);
+    Block block(out.data());
+    block.add("HTTP/1.1 ");
+    block.add(status);
+    block.add(" ");
+    block.add(reason);
+    block.add("\r\nServer: ");
+    block.add(m_serverName);
+    block.add("\r\nDate: ");
+    block.add(today);
+    if (hasLength) {
+        block.add("\r\nContent-Length: ");
+        block.add(length);
+    }
+    block.add(connection);
+    for (qsizetype i : kept) {
+        const auto &[name, value] = headers.at(i);
+        block.add(name);
+        block.add(": ");
+        block.add(value);
+        block.add("\r\n");
     }
     if (!haveNosniff)
-        out.append("X-Content-Type-Options: nosniff\r\n");
-    out.append("\r\n");
+        block.add(kNosniff);
+    block.add("\r\n");
+    if (Q_UNLIKELY(block.end() != out.constData() + out.size()))
+        qFatal("berth: ResponseWriter sized a head wrongly"); // a bug here must never go unnoticed
     return out;
 }
 

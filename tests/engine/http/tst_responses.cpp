@@ -57,6 +57,7 @@ private Q_SLOTS:
     void pipelinedAroundWorkerResponse();
     void heldConnectionStopsReading();
     void slowReaderCostsNoMemory();
+    void slowReaderGetsEveryByteInOrder();
     void disconnectMidStream();
     void disconnectMidWorkerResponse();
     void sendAfterDisconnectIsHarmless();
@@ -297,6 +298,44 @@ void TestResponses::slowReaderCostsNoMemory()
     QVERIFY2(peakGrowth < 24 * 1024, qPrintable(QStringLiteral("grew by %1 KiB").arg(peakGrowth)));
     QVERIFY(m_service->peakUnsentBytes() <= 1024 * 1024);
     QVERIFY(m_service->peakUnsentBytes() > 0);
+}
+
+void TestResponses::slowReaderGetsEveryByteInOrder()
+{
+    // A file larger than the socket buffers, read in small steps: the bytes alternate between sendfile (while Qt's
+    // buffer is empty) and pieces queued through Qt (while the client is behind), and must arrive exactly once each,
+    // in order, with the keep-alive connection usable afterwards.
+    const qint64 size = 12 * 1024 * 1024 + 4093;
+    makeFile(QStringLiteral("paced.bin"), size);
+    QFile file(m_handler->filePath);
+    QVERIFY(file.open(QIODevice::ReadOnly));
+    const QByteArray content = file.readAll();
+    RawClient client;
+    client.socket().setReadBufferSize(32 * 1024);
+    QVERIFY(client.connectTo(m_service->serverPort()));
+    client.send("GET /file HTTP/1.1\r\nHost: a.test\r\n\r\n");
+    QByteArray received;
+    QByteArray step(32 * 1024, Qt::Uninitialized);
+    QTimer pace;
+    QObject::connect(&pace, &QTimer::timeout, [&] {
+        const qint64 got = client.socket().read(step.data(), step.size());
+        if (got > 0)
+            received.append(step.constData(), got);
+    });
+    pace.start(1);
+    const auto headEnd = [&] { return received.indexOf("\r\n\r\n"); };
+    QTRY_VERIFY_WITH_TIMEOUT(headEnd() > 0 && received.size() - headEnd() - 4 >= size, 60000);
+    pace.stop();
+    QVERIFY(received.startsWith("HTTP/1.1 200 "));
+    QVERIFY(received.contains("Content-Length: " + QByteArray::number(size) + "\r\n"));
+    const QByteArray body = received.mid(headEnd() + 4);
+    QCOMPARE(body.size(), size);
+    QVERIFY(body == content);
+
+    client.send("GET / HTTP/1.1\r\nHost: a.test\r\n\r\n");
+    RawResponse r;
+    QVERIFY(client.waitResponse(&r));
+    QCOMPARE(r.status, 200);
 }
 
 void TestResponses::disconnectMidStream()

@@ -1,0 +1,94 @@
+#!/usr/bin/env bash
+# Berth with many deployments (issue 10's goals): GET /deploys for a user with 1,000 deployments (goal < 50 ms),
+# berthd's startup with 10,000 deployments (goal < 300 ms, from exec until the API answers) and its idle RSS
+# then (goal <= 40 MB). The deployments are made through the API, as a user would (a few minutes).
+# A benchmark, not a test: run it by hand.
+#   tests/bench/scale.sh      (DEPLOYS=10000, LISTED=1000, PARALLEL=4; BUILD_DIR reuses a build)
+set -euo pipefail
+
+top=$(cd "$(dirname "${BASH_SOURCE[0]}")/../.." && pwd)
+build_dir=${BUILD_DIR:-"$top/build/bench"}
+total=${DEPLOYS:-10000}
+listed=${LISTED:-1000}
+parallel=${PARALLEL:-4}
+port=${BERTH_PORT:-18092}
+
+source "$top/tests/bench/lib.sh"
+install_missing curl python3
+
+if [ -z "${BERTHD:-}" ]; then
+    cmake -S "$top" -B "$build_dir" -G Ninja -DCMAKE_BUILD_TYPE=RelWithDebInfo >/dev/null
+    cmake --build "$build_dir" --target berthd
+fi
+berthd=${BERTHD:-"$build_dir/app/berthd/berthd"}
+
+work=$(mktemp -d)
+pids=()
+cleanup() {
+    for pid in "${pids[@]}"; do kill "$pid" 2>/dev/null || true; done
+    wait 2>/dev/null || true
+    rm -rf "$work"
+}
+trap cleanup EXIT
+
+data="$work/berth"
+"$berthd" plans set pro --deployments $((total + 10)) --data-dir "$data" >/dev/null 2>&1
+lister=$("$berthd" key create --user lister@bench.test --plan pro --data-dir "$data")
+others=$("$berthd" key create --user others@bench.test --plan pro --data-dir "$data")
+
+start_berthd() {
+    "$berthd" serve --listen "127.0.0.1:$port" --data-dir "$data" --threads 1 --api-rate 1000000 >/dev/null 2>&1 &
+    berth_pid=$!
+    pids+=("$berth_pid")
+}
+stop_berthd() { kill "$berth_pid" 2>/dev/null || true; wait "$berth_pid" 2>/dev/null || true; }
+now_ms() { date +%s%3N; }
+rss_mb() { awk '/VmRSS/ { printf "%.1f", $2 / 1024 }' "/proc/$1/status"; }
+
+# deploy_many KEY FIRST LAST: one small page each, PARALLEL at a time.
+deploy_many() {
+    local key=$1 first=$2 last=$3
+    seq "$first" "$last" | xargs -P "$parallel" -I{} curl -sf -o /dev/null -X POST "http://127.0.0.1:$port/deploy" \
+        -H "Host: localhost:$port" -H "Authorization: Bearer $key" -H 'Content-Type: application/json' \
+        -d '{"html": "<!doctype html><title>Site {}</title><p>Page {}</p>"}'
+}
+
+list_deploys() {
+    curl -sf "http://127.0.0.1:$port/deploys" -H "Host: localhost:$port" -H "Authorization: Bearer $lister"
+}
+
+start_berthd
+wait_for_port "$port"
+t0=$(now_ms)
+deploy_many "$lister" 1 "$listed"
+deploy_many "$others" $((listed + 1)) "$total"
+t1=$(now_ms)
+count=$(list_deploys | python3 -c 'import json,sys; print(len(json.load(sys.stdin)["deployments"]))')
+[ "$count" = "$listed" ] || { echo "GET /deploys listed $count deployments, not $listed" >&2; exit 1; }
+# curl's own timing: from connect to the last byte, without the process start.
+list_ms=$(for _ in $(seq 1 21); do
+    curl -sf -o /dev/null -w '%{time_total}\n' "http://127.0.0.1:$port/deploys" -H "Host: localhost:$port" \
+        -H "Authorization: Bearer $lister"
+done | sort -n | awk '{ a[NR] = $1 * 1000 } END { printf "%.1f (max %.1f)", a[int((NR + 1) / 2)], a[NR] }')
+stop_berthd
+
+# Startup: from exec until GET / answers (the API is up and the site table is loaded), three times.
+startup_runs=()
+for _ in 1 2 3; do
+    t_start=$(now_ms)
+    start_berthd
+    until curl -sf -o /dev/null "http://127.0.0.1:$port/" -H "Host: localhost:$port"; do sleep 0.005; done
+    startup_runs+=($(($(now_ms) - t_start)))
+    sleep 2 # idle: the startup's allocations settle
+    idle_rss=$(rss_mb "$berth_pid")
+    stop_berthd
+done
+startup_ms=$(printf '%s\n' "${startup_runs[@]}" | sort -n | sed -n 2p)
+
+echo
+printf 'made %s deployments through the API in %.1f s (%s in parallel)\n' "$total" \
+    "$(awk -v ms=$((t1 - t0)) 'BEGIN { print ms / 1000 }')" "$parallel"
+printf 'GET /deploys, %s deployments: median %s ms over 21 requests (goal < 50 ms)\n' "$listed" "$list_ms"
+printf 'startup with %s deployments: median %s ms of 3 (%s; goal < 300 ms)\n' "$total" "$startup_ms" \
+    "${startup_runs[*]}"
+printf 'berthd idle RSS with %s deployments: %s MB (goal <= 40 MB)\n' "$total" "$idle_rss"
