@@ -152,13 +152,15 @@ int HttpService::openListener(
     if (sockets.descriptors.isEmpty())
         return -1;
     const int id = m_nextListenerId++;
+    // Plain HTTP for the service's own handler redirects to HTTPS as the main plain port does.
+    RequestHandler &answering = !tls && m_redirector && &handler == &m_handler ? *m_redirector : handler;
     for (int i = 0; i < m_lanes.size(); ++i) {
         Lane &lane = m_lanes[i];
         const int fd = sockets.descriptors.at(i);
         bool adopted = false;
         // The door is a child of the lane's parser, so it lives (and is deleted) on the lane's thread.
-        runOn(lane, [this, &lane, &handler, fd, id, tls, &adopted, error] {
-            auto *door = new FrontDoor(handler, m_config, *m_budget, lane.adapter);
+        runOn(lane, [this, &lane, &answering, fd, id, tls, &adopted, error] {
+            auto *door = new FrontDoor(answering, m_config, *m_budget, lane.adapter);
             door->setParser(lane.adapter);
             if (tls)
                 door->setTls(m_tls);

@@ -41,7 +41,8 @@ public:
     bool listen(const QHostAddress &address, quint16 port, QString *error = nullptr); // port 0 picks a free one
     // More listening addresses after listen(), answered by another handler (which must outlive the listener):
     // LAN sharing's addresses and per-site ports. Each serving thread gets its own front door on it, under the
-    // same connection budget. Returns an id for removeListener(), or -1 with the reason in error.
+    // same connection budget. Returns an id for removeListener(), or -1 with the reason in error. With setTls()'s
+    // redirect, a listener for this service's own handler redirects to HTTPS like the main plain port.
     int addListener(const QHostAddress &address, quint16 port, RequestHandler &handler, QString *error = nullptr);
     // The same speaking HTTPS with the configuration given to setTls(); -1 when there is none.
     int addTlsListener(const QHostAddress &address, quint16 port, RequestHandler &handler, QString *error = nullptr);

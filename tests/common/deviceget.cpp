@@ -20,14 +20,15 @@ DeviceReply deviceGet(const QUrl &url, const QByteArray &host, const QString &ca
         request.setSslConfiguration(tls);
     }
     request.setTransferTimeout(5000);
+    request.setAttribute(QNetworkRequest::RedirectPolicyAttribute, QNetworkRequest::ManualRedirectPolicy);
     QNetworkReply *reply = manager.get(request);
     // The engine may serve on this thread: wait by running its events.
     QEventLoop loop;
     QObject::connect(reply, &QNetworkReply::finished, &loop, &QEventLoop::quit);
     if (!reply->isFinished())
         loop.exec();
-    DeviceReply result {
-        reply->attribute(QNetworkRequest::HttpStatusCodeAttribute).toInt(), reply->readAll(), reply->errorString()};
+    DeviceReply result {reply->attribute(QNetworkRequest::HttpStatusCodeAttribute).toInt(), reply->readAll(),
+        reply->rawHeader("Location"), reply->errorString()};
     delete reply;
     return result;
 }

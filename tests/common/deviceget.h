@@ -10,6 +10,7 @@ struct DeviceReply
 {
     int status = 0; // 0: no HTTP answer (nothing listens, or no TLS handshake)
     QByteArray body;
+    QByteArray location; // of a redirect, which is never followed
     QString error;
 };
 

@@ -36,6 +36,7 @@ class TestLanHttps : public QObject
     QTemporaryDir m_dir;
     test::TestCertificates m_certs;
     test::EngineFixture m_fixture;
+    EngineSettings m_settings;
 
 private Q_SLOTS:
     void initTestCase()
@@ -50,6 +51,7 @@ private Q_SLOTS:
         settings.sitePortFirst = basePort() + 2;
         settings.sitePortLast = basePort() + 21;
         settings.lanSharing = true;
+        m_settings = settings;
         QVERIFY(m_fixture.start(settings));
     }
 
@@ -91,6 +93,28 @@ private Q_SLOTS:
             = get(u"http://127.0.0.2:%1/"_s.arg(plain), QString(), "tls-notes.local:" + QByteArray::number(plain));
         QCOMPARE(plainByName.status, 200);
         QCOMPARE(plainByName.body, QByteArray("NOTES"));
+    }
+
+    // With --https-redirect the LAN's plain port redirects to HTTPS like the loopback one: nothing, not an API key
+    // either, crosses the network in the clear.
+    void withRedirectThePlainLanPortRedirects()
+    {
+        m_fixture.stop();
+        EngineSettings settings = m_settings;
+        settings.httpsRedirect = true;
+        QVERIFY(m_fixture.start(settings)); // the same data: tls-notes is still there, on the same port
+        const quint16 plain = basePort();
+        const quint16 https = basePort() + 1;
+        const QByteArray host = "tls-notes.local:" + QByteArray::number(plain);
+        const Reply redirected = get(u"http://127.0.0.2:%1/page?x=1"_s.arg(plain), QString(), host);
+        QCOMPARE(redirected.status, 308);
+        QCOMPARE(redirected.location, "https://tls-notes.local:" + QByteArray::number(https) + "/page?x=1");
+        const Reply followed = get(
+            u"https://127.0.0.2:%1/"_s.arg(https), m_certs.caCert, "tls-notes.local:" + QByteArray::number(https));
+        QCOMPARE(followed.status, 200);
+        QCOMPARE(followed.body, QByteArray("NOTES"));
+        const Reply own = get(u"https://127.0.0.2:%1/"_s.arg(basePort() + 2), m_certs.caCert);
+        QCOMPARE(own.body, QByteArray("NOTES"));
     }
 
     void offClosesTheHttpsDoorsToo()
