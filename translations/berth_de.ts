@@ -1662,6 +1662,70 @@ Im lokalen Netzwerk: %1</translation>
         <source>Serving &amp;threads:</source>
         <translation>&amp;Threads für Anfragen:</translation>
     </message>
+    <message>
+        <source>HTTPS certificate file</source>
+        <translation>HTTPS-Zertifikatsdatei</translation>
+    </message>
+    <message>
+        <source>None: plain HTTP only</source>
+        <translation>Keine: nur unverschlüsseltes HTTP</translation>
+    </message>
+    <message>
+        <source>PEM file with the server certificate first, then any intermediate certificates</source>
+        <translation>PEM-Datei mit zuerst dem Serverzertifikat, danach etwaigen Zwischenzertifikaten</translation>
+    </message>
+    <message>
+        <source>HTTPS private key file</source>
+        <translation>Datei mit dem privaten HTTPS-Schlüssel</translation>
+    </message>
+    <message>
+        <source>PEM file with the certificate&apos;s private key, not protected by a passphrase</source>
+        <translation>PEM-Datei mit dem privaten Schlüssel des Zertifikats, ohne Passphrase</translation>
+    </message>
+    <message>
+        <source>HTTPS port</source>
+        <translation>HTTPS-Port</translation>
+    </message>
+    <message>
+        <source>Any free port</source>
+        <translation>Ein freier Port</translation>
+    </message>
+    <message>
+        <source>HTTPS ce&amp;rtificate:</source>
+        <translation>HTTPS-&amp;Zertifikat:</translation>
+    </message>
+    <message>
+        <source>HTTPS Certificate (PEM)</source>
+        <translation>HTTPS-Zertifikat (PEM)</translation>
+    </message>
+    <message>
+        <source>HTTPS private &amp;key:</source>
+        <translation>&amp;Privater HTTPS-Schlüssel:</translation>
+    </message>
+    <message>
+        <source>HTTPS Private Key (PEM)</source>
+        <translation>Privater HTTPS-Schlüssel (PEM)</translation>
+    </message>
+    <message>
+        <source>HTTPS p&amp;ort:</source>
+        <translation>HTTPS-Po&amp;rt:</translation>
+    </message>
+    <message>
+        <source>Choose…</source>
+        <translation>Auswählen …</translation>
+    </message>
+    <message>
+        <source>PEM files (*.pem *.crt *.cer *.key);;All files (*)</source>
+        <translation>PEM-Dateien (*.pem *.crt *.cer *.key);;Alle Dateien (*)</translation>
+    </message>
+    <message>
+        <source>HTTPS needs both a certificate file and a private key file; leave both empty for plain HTTP.</source>
+        <translation>HTTPS braucht eine Zertifikatsdatei und eine Datei mit dem privaten Schlüssel; lassen Sie beide leer für unverschlüsseltes HTTP.</translation>
+    </message>
+    <message>
+        <source>“%1” is not a file Berth can read.</source>
+        <translation>„%1“ ist keine Datei, die Berth lesen kann.</translation>
+    </message>
 </context>
 <context>
     <name>berth::SignInPanel</name>

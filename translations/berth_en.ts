@@ -1661,6 +1661,70 @@ On the local network: %1</source>
         <source>Serving &amp;threads:</source>
         <translation type="unfinished"></translation>
     </message>
+    <message>
+        <source>HTTPS certificate file</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>None: plain HTTP only</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>PEM file with the server certificate first, then any intermediate certificates</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>HTTPS private key file</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>PEM file with the certificate&apos;s private key, not protected by a passphrase</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>HTTPS port</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Any free port</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>HTTPS ce&amp;rtificate:</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>HTTPS Certificate (PEM)</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>HTTPS private &amp;key:</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>HTTPS Private Key (PEM)</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>HTTPS p&amp;ort:</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Choose…</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>PEM files (*.pem *.crt *.cer *.key);;All files (*)</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>HTTPS needs both a certificate file and a private key file; leave both empty for plain HTTP.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>“%1” is not a file Berth can read.</source>
+        <translation type="unfinished"></translation>
+    </message>
 </context>
 <context>
     <name>berth::SignInPanel</name>

@@ -18,6 +18,9 @@ const QString kDataDirKey = u"server/dataDir"_s;
 const QString kThreadsKey = u"server/servingThreads"_s;
 const QString kTrayKey = u"window/keepServingInTray"_s;
 const QString kLanSharingKey = u"server/lanSharing"_s;
+const QString kTlsCertKey = u"server/tlsCertFile"_s;
+const QString kTlsKeyKey = u"server/tlsKeyFile"_s;
+const QString kHttpsPortKey = u"server/httpsPort"_s;
 const QString kGeometryKey = u"window/geometry"_s;
 const QString kAppearanceKey = u"window/appearance"_s;
 const QString kHeaderKey = u"window/tableHeader"_s;
@@ -80,6 +83,33 @@ bool AppSettings::lanSharing() const
 void AppSettings::setLanSharing(bool share)
 {
     m_settings->setValue(kLanSharingKey, share);
+}
+QString AppSettings::tlsCertFile() const
+{
+    return m_settings->value(kTlsCertKey).toString();
+}
+void AppSettings::setTlsCertFile(const QString &file)
+{
+    m_settings->setValue(kTlsCertKey, file.trimmed());
+}
+QString AppSettings::tlsKeyFile() const
+{
+    return m_settings->value(kTlsKeyKey).toString();
+}
+void AppSettings::setTlsKeyFile(const QString &file)
+{
+    m_settings->setValue(kTlsKeyKey, file.trimmed());
+}
+quint16 AppSettings::httpsPort() const
+{
+    // A hand-edited value out of range means the default.
+    bool ok = false;
+    const uint port = m_settings->value(kHttpsPortKey, EngineSettings().httpsPort).toUInt(&ok);
+    return ok && port <= 65535 ? quint16(port) : EngineSettings().httpsPort;
+}
+void AppSettings::setHttpsPort(quint16 port)
+{
+    m_settings->setValue(kHttpsPortKey, port);
 }
 bool AppSettings::keepServingInTray() const
 {
@@ -160,6 +190,9 @@ EngineSettings AppSettings::engineSettings() const
     settings.dataDir = dataDir();
     settings.servingThreads = servingThreads();
     settings.lanSharing = lanSharing();
+    settings.tlsCertFile = tlsCertFile();
+    settings.tlsKeyFile = tlsKeyFile();
+    settings.httpsPort = httpsPort();
     return settings;
 }
 

@@ -45,6 +45,14 @@ public:
     void setServingThreads(int threads);
     bool lanSharing() const; // "Share on local network"; off by default
     void setLanSharing(bool share);
+    // HTTPS (issue 14): PEM files of the server certificate (chain) and its unencrypted key; both empty: plain HTTP
+    // only. Served on httpsPort (0 picks a free one), also on the LAN addresses while sharing.
+    QString tlsCertFile() const;
+    void setTlsCertFile(const QString &file);
+    QString tlsKeyFile() const;
+    void setTlsKeyFile(const QString &file);
+    quint16 httpsPort() const;
+    void setHttpsPort(quint16 port);
     bool keepServingInTray() const;
     void setKeepServingInTray(bool keep);
     QString appearance() const; // "system", "light" or "dark"

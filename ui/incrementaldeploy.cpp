@@ -27,9 +27,9 @@ IncrementalDeploy::~IncrementalDeploy()
     m_answer.disconnect(this);
 }
 
-void IncrementalDeploy::start(DeployRequest request, Send send, std::function<bool()> cancelled)
+void IncrementalDeploy::start(DeployRequest request, Send sender, std::function<bool()> cancelled)
 {
-    m_send = std::move(send);
+    m_send = std::move(sender);
     m_cancelled = std::move(cancelled);
     m_full = std::move(request);
     m_hashes.clear();

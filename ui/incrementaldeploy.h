@@ -26,9 +26,9 @@ public:
     ~IncrementalDeploy() override;
     Q_DISABLE_COPY_MOVE(IncrementalDeploy)
 
-    // Deploys request (its files with their content) through send; finished() follows, also for a refusal.
+    // Deploys request (its files with their content) through sender; finished() follows, also for a refusal.
     // cancelled, when given, is asked before each request goes: true ends with DeployProgress::cancelledError().
-    void start(DeployRequest request, Send send, std::function<bool()> cancelled = {});
+    void start(DeployRequest request, Send sender, std::function<bool()> cancelled = {});
     bool isRunning() const { return m_running; }
 
 Q_SIGNALS:

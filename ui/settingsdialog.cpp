@@ -16,6 +16,7 @@
 #include <QCheckBox>
 #include <QComboBox>
 #include <QDialogButtonBox>
+#include <QFileInfo>
 #include <QFormLayout>
 #include <QGroupBox>
 #include <QHBoxLayout>
@@ -43,6 +44,9 @@ SettingsDialog::SettingsDialog(const DashboardContext &context, QWidget *parent,
     , m_dataDir(new QLineEdit(context.settings.dataDir(), this))
     , m_threads(new QSpinBox(this))
     , m_lanSharing(new QCheckBox(tr("Share on the local &network"), this))
+    , m_tlsCert(new QLineEdit(context.settings.tlsCertFile(), this))
+    , m_tlsKey(new QLineEdit(context.settings.tlsKeyFile(), this))
+    , m_httpsPort(new QSpinBox(this))
     , m_tray(new QCheckBox(tr("&Keep serving from the system tray when the window is closed"), this))
     , m_message(new QLabel(this))
 {
@@ -76,6 +80,19 @@ SettingsDialog::SettingsDialog(const DashboardContext &context, QWidget *parent,
     m_lanSharing->setChecked(context.settings.lanSharing());
     m_lanSharing->setToolTip(tr("Also listen on this computer's LAN addresses, announce every site as <slug>.local "
                                 "and give each site a port of its own. Applies at once."));
+    m_tlsCert->setObjectName(u"tlsCertLineEdit"_s);
+    m_tlsCert->setAccessibleName(tr("HTTPS certificate file"));
+    m_tlsCert->setPlaceholderText(tr("None: plain HTTP only"));
+    m_tlsCert->setToolTip(tr("PEM file with the server certificate first, then any intermediate certificates"));
+    m_tlsKey->setObjectName(u"tlsKeyLineEdit"_s);
+    m_tlsKey->setAccessibleName(tr("HTTPS private key file"));
+    m_tlsKey->setPlaceholderText(tr("None: plain HTTP only"));
+    m_tlsKey->setToolTip(tr("PEM file with the certificate's private key, not protected by a passphrase"));
+    m_httpsPort->setObjectName(u"httpsPortSpinBox"_s);
+    m_httpsPort->setAccessibleName(tr("HTTPS port"));
+    m_httpsPort->setRange(0, 65535);
+    m_httpsPort->setSpecialValueText(tr("Any free port"));
+    m_httpsPort->setValue(context.settings.httpsPort());
     m_tray->setObjectName(u"trayCheckBox"_s);
     m_tray->setChecked(context.settings.keepServingInTray());
     m_tray->setEnabled(QSystemTrayIcon::isSystemTrayAvailable());
@@ -96,6 +113,11 @@ SettingsDialog::SettingsDialog(const DashboardContext &context, QWidget *parent,
     form->addRow(dataLabel, dataRow);
     form->addRow(tr("Serving &threads:"), m_threads);
     form->addRow(m_lanSharing);
+    form->addRow(
+        tr("HTTPS ce&rtificate:"), pemFileRow(m_tlsCert, u"tlsCertBrowseButton"_s, tr("HTTPS Certificate (PEM)")));
+    form->addRow(
+        tr("HTTPS private &key:"), pemFileRow(m_tlsKey, u"tlsKeyBrowseButton"_s, tr("HTTPS Private Key (PEM)")));
+    form->addRow(tr("HTTPS p&ort:"), m_httpsPort);
 
     // What the command line set wins for this run: say so, or the fields would seem to be in effect.
     const AppSettings::Overrides &overrides = context.settings.overrides();
@@ -147,6 +169,39 @@ SettingsDialog::SettingsDialog(const DashboardContext &context, QWidget *parent,
     }
     layout->addWidget(m_message);
     layout->addWidget(buttons);
+}
+
+QLayout *SettingsDialog::pemFileRow(QLineEdit *field, const QString &objectName, const QString &caption)
+{
+    auto *choose = new QPushButton(tr("Choose…"), this);
+    choose->setObjectName(objectName);
+    choose->setAccessibleName(caption);
+    connect(choose, &QPushButton::clicked, this, [this, field, caption] {
+        const QString file = m_context.prompter.openFileName(
+            this, caption, field->text(), tr("PEM files (*.pem *.crt *.cer *.key);;All files (*)"));
+        if (!file.isEmpty())
+            field->setText(file);
+    });
+    auto *row = new QHBoxLayout;
+    row->addWidget(field, 1);
+    row->addWidget(choose);
+    return row;
+}
+
+QString SettingsDialog::tlsProblem() const
+{
+    const QString cert = m_tlsCert->text().trimmed();
+    const QString key = m_tlsKey->text().trimmed();
+    if (cert.isEmpty() && key.isEmpty())
+        return QString();
+    if (cert.isEmpty() || key.isEmpty())
+        return tr("HTTPS needs both a certificate file and a private key file; leave both empty for plain HTTP.");
+    for (const QString &file : {cert, key}) {
+        const QFileInfo info(file);
+        if (!info.isFile() || !info.isReadable())
+            return tr("“%1” is not a file Berth can read.").arg(file);
+    }
+    return QString();
 }
 
 namespace {
@@ -248,6 +303,12 @@ void SettingsDialog::accept()
         m_listen->setFocus();
         return;
     }
+    if (const QString problem = tlsProblem(); !problem.isEmpty()) {
+        m_message->setText(problem);
+        Theme::setTone(m_message, Theme::Tone::Error);
+        (m_tlsCert->text().trimmed().isEmpty() ? m_tlsCert : m_tlsKey)->setFocus();
+        return;
+    }
     // Plan limits first: they are the part that can still be refused.
     const QStringList plans = PlanTable::plans();
     m_planLimitsChanged = false;
@@ -275,6 +336,9 @@ void SettingsDialog::accept()
     m_context.settings.setDataDir(m_dataDir->text());
     m_context.settings.setServingThreads(m_threads->value());
     m_context.settings.setLanSharing(m_lanSharing->isChecked());
+    m_context.settings.setTlsCertFile(m_tlsCert->text());
+    m_context.settings.setTlsKeyFile(m_tlsKey->text());
+    m_context.settings.setHttpsPort(quint16(m_httpsPort->value()));
     m_context.engine.lan().setEnabled(m_lanSharing->isChecked()); // at once, unlike the fields above
     if (m_tray->isEnabled())
         m_context.settings.setKeepServingInTray(m_tray->isChecked());

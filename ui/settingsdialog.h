@@ -9,14 +9,15 @@ QT_BEGIN_NAMESPACE
 class QCheckBox;
 class QComboBox;
 class QLabel;
+class QLayout;
 class QLineEdit;
 class QSpinBox;
 QT_END_NAMESPACE
 
 namespace berth {
 
-// Where Berth serves and keeps its data (applied at the next start), the tray behaviour, and the
-// plan limits (applied at once when saved).
+// Where Berth serves and keeps its data, and HTTPS's certificate and key (applied at the next start), the tray
+// behaviour, and the plan limits (applied at once when saved).
 class SettingsDialog final : public QDialog
 {
     Q_OBJECT
@@ -37,6 +38,10 @@ private:
     QWidget *planLimits();
     void showLimits(const PlanTable &table);
     PlanLimits editedLimits(int plan) const;
+    // A file field with its Choose… button, which asks the prompter for a PEM file.
+    QLayout *pemFileRow(QLineEdit *field, const QString &objectName, const QString &caption);
+    // Why the HTTPS fields cannot be saved as they are; empty when they can.
+    QString tlsProblem() const;
 
     DashboardContext m_context;
     Scope m_scope;
@@ -45,6 +50,9 @@ private:
     QLineEdit *m_dataDir;
     QSpinBox *m_threads;
     QCheckBox *m_lanSharing;
+    QLineEdit *m_tlsCert; // HTTPS: the certificate and key files (issue 14)
+    QLineEdit *m_tlsKey;
+    QSpinBox *m_httpsPort;
     QCheckBox *m_tray;
     QComboBox *m_appearance = nullptr;
     QLabel *m_message;

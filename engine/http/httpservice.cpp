@@ -124,6 +124,22 @@ Result<void> HttpService::listen(const QHostAddress &address, quint16 port)
 
 int HttpService::addListener(const QHostAddress &address, quint16 port, RequestHandler &handler, QString *error)
 {
+    return openListener(address, port, handler, false, error);
+}
+
+int HttpService::addTlsListener(const QHostAddress &address, quint16 port, RequestHandler &handler, QString *error)
+{
+    if (m_tls.isNull()) {
+        if (error)
+            *error = u"HTTPS is not configured"_s;
+        return -1;
+    }
+    return openListener(address, port, handler, true, error);
+}
+
+int HttpService::openListener(
+    const QHostAddress &address, quint16 port, RequestHandler &handler, bool tls, QString *error)
+{
     if (m_lanes.isEmpty() || m_draining) {
         if (error)
             *error = u"Not serving"_s;
@@ -137,14 +153,18 @@ int HttpService::addListener(const QHostAddress &address, quint16 port, RequestH
     }
     ListenSockets sockets = std::move(opened).value();
     const int id = m_nextListenerId++;
+    // Plain HTTP for the service's own handler redirects to HTTPS as the main plain port does.
+    RequestHandler &answering = !tls && m_redirector && &handler == &m_handler ? *m_redirector : handler;
     for (int i = 0; i < m_lanes.size(); ++i) {
         Lane &lane = m_lanes[i];
         const int fd = sockets.descriptors.at(i);
         bool adopted = false;
         // The door is a child of the lane's parser, so it lives (and is deleted) on the lane's thread.
-        runOn(lane, [this, &lane, &handler, fd, id, &adopted, error] {
-            auto *door = new FrontDoor(handler, m_config, *m_budget, lane.adapter);
+        runOn(lane, [this, &lane, &answering, fd, id, tls, &adopted, error] {
+            auto *door = new FrontDoor(answering, m_config, *m_budget, lane.adapter);
             door->setParser(lane.adapter);
+            if (tls)
+                door->setTls(m_tls);
             adopted = door->setSocketDescriptor(fd);
             if (!adopted) {
                 if (error)

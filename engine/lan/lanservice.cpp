@@ -50,6 +50,7 @@ void LanService::attach(
     m_siteRequests = &sites;
     m_listenAddress = listenAddress;
     m_port = port;
+    m_httpsPort = http.httpsPort();
     m_ports.load();
     // Deployments deleted while nothing served (berthd delete on a stopped instance) give their ports back.
     m_ports.keepOnly(m_sites.slugsById().keys());
@@ -80,7 +81,7 @@ void LanService::turnOn()
     m_addresses = lanAddresses();
     openMainListeners();
     m_announcer->setAddresses(m_addresses);
-    m_announcer->setApi(m_options.apiName, m_port);
+    m_announcer->setApi(m_options.apiName, m_port); // _http._tcp: the plain port, which LAN sharing always keeps
     const QHash<QString, QString> live = m_sites.slugsById();
     for (auto it = live.constBegin(); it != live.constEnd(); ++it) {
         m_announcer->setSite(it.key(), it.value());
@@ -145,15 +146,21 @@ void LanService::openMainListeners()
     for (const LanAddress &lan : std::as_const(m_addresses)) {
         if (lan.address == m_listenAddress)
             continue;
-        QString error;
-        const int id = m_http->addListener(lan.address, m_port, *m_main, &error);
-        if (id < 0) {
-            m_listenErrors.insert(hostPort(lan.address, m_port), error);
-            qWarning(
-                "berth: cannot listen on %s: %s", qUtf8Printable(hostPort(lan.address, m_port)), qUtf8Printable(error));
-            continue;
+        for (const bool tls : {false, true}) {
+            if (tls && !isHttps())
+                continue;
+            const quint16 port = tls ? m_httpsPort : m_port;
+            QString error;
+            const int id = tls ? m_http->addTlsListener(lan.address, port, *m_main, &error)
+                               : m_http->addListener(lan.address, port, *m_main, &error);
+            if (id < 0) {
+                m_listenErrors.insert(hostPort(lan.address, port), error);
+                qWarning("berth: cannot listen on %s: %s", qUtf8Printable(hostPort(lan.address, port)),
+                    qUtf8Printable(error));
+                continue;
+            }
+            m_mainListeners.append(id);
         }
-        m_mainListeners.append(id);
     }
 }
 
@@ -178,7 +185,8 @@ void LanService::openSitePort(const QString &deploymentId, const QString &slug)
     site.handler = std::make_shared<SitePortHandler>(*m_siteRequests, slug);
     for (const LanAddress &lan : std::as_const(m_addresses)) {
         QString error;
-        const int id = m_http->addListener(lan.address, *port, *site.handler, &error);
+        const int id = isHttps() ? m_http->addTlsListener(lan.address, *port, *site.handler, &error)
+                                 : m_http->addListener(lan.address, *port, *site.handler, &error);
         if (id < 0) {
             // Kept: the port stays the site's (it is what people saved), and is tried again at the next start.
             m_listenErrors.insert(hostPort(lan.address, *port), error);
@@ -233,6 +241,11 @@ QString LanService::siteSlug(const QString &deploymentId) const
     return m_sites.slugOf(deploymentId);
 }
 
+QString LanService::url(const QString &hostAndPort) const
+{
+    return (isHttps() ? u"https://%1/"_s : u"http://%1/"_s).arg(hostAndPort);
+}
+
 QString LanService::apiHost() const
 {
     const QString label = m_enabled ? m_names.apiLabel() : QString();
@@ -245,9 +258,9 @@ QStringList LanService::apiUrls() const
     if (!m_enabled)
         return urls;
     if (const QString host = apiHost(); !host.isEmpty())
-        urls.append(u"http://%1:%2/"_s.arg(host).arg(m_port));
+        urls.append(url(u"%1:%2"_s.arg(host).arg(namePort())));
     for (const LanAddress &lan : m_addresses)
-        urls.append(u"http://%1/"_s.arg(hostPort(lan.address, m_port)));
+        urls.append(url(hostPort(lan.address, namePort())));
     return urls;
 }
 
@@ -269,9 +282,9 @@ QString LanService::bestSiteUrl(const QString &deploymentId) const
     const auto port = sitePort(deploymentId);
     const auto listening = m_siteListeners.constFind(deploymentId);
     if (port && !m_addresses.isEmpty() && listening != m_siteListeners.constEnd() && !listening->listeners.isEmpty())
-        return u"http://%1/"_s.arg(hostPort(m_addresses.constFirst().address, *port));
+        return url(hostPort(m_addresses.constFirst().address, *port));
     if (const QString host = siteHost(deploymentId); !host.isEmpty())
-        return u"http://%1:%2/"_s.arg(host).arg(m_port);
+        return url(u"%1:%2"_s.arg(host).arg(namePort()));
     return QString();
 }
 
@@ -281,10 +294,10 @@ QStringList LanService::siteUrls(const QString &deploymentId) const
     if (!m_enabled)
         return urls;
     if (const QString host = siteHost(deploymentId); !host.isEmpty())
-        urls.append(u"http://%1:%2/"_s.arg(host).arg(m_port));
+        urls.append(url(u"%1:%2"_s.arg(host).arg(namePort())));
     if (const auto port = sitePort(deploymentId)) {
         for (const LanAddress &lan : m_addresses)
-            urls.append(u"http://%1/"_s.arg(hostPort(lan.address, *port)));
+            urls.append(url(hostPort(lan.address, *port)));
     }
     return urls;
 }

@@ -24,6 +24,8 @@ class SiteTable;
 // loopback), every live site is announced as <slug>.local and the API as <name>.local (mDNS), and each site gets
 // a port of its own on the LAN addresses. Off by default. Lives on the engine's thread; follows the site table
 // through siteChanged()/siteRemoved() (the DeploymentService's signals) and the machine's addresses by polling.
+// With HTTPS (--tls-cert/--tls-key), the LAN addresses take HTTPS on the HTTPS port too, each site's own port speaks
+// HTTPS only (one port cannot speak both), and every address given out is an https:// one.
 class LanService final : public QObject
 {
     Q_OBJECT
@@ -54,8 +56,12 @@ public:
     // What is in use, for the dashboard and berthd (empty while off).
     QList<LanAddress> addresses() const { return m_enabled ? m_addresses : QList<LanAddress>(); }
     quint16 port() const { return m_port; }
+    quint16 httpsPort() const { return m_httpsPort; } // 0 without TLS
+    bool isHttps() const { return m_httpsPort != 0; }
     QString apiHost() const; // "berth.local" (or "berth-2.local"); empty while off
-    QStringList apiUrls() const; // http://berth.local:8080/ first, then http://<address>:8080/ for each address
+    // http://berth.local:8080/ first, then http://<address>:8080/ for each address; with TLS https:// on the HTTPS
+    // port.
+    QStringList apiUrls() const;
     QString siteHost(const QString &deploymentId) const; // "blog.local", "blog-2.local"; empty while off
     std::optional<quint16> sitePort(const QString &deploymentId) const; // its own port (assigned while on)
     // The one address of a site to hand to another device (e.g. as a QR code): its own port on the first LAN
@@ -93,6 +99,10 @@ private:
     void openSitePort(const QString &deploymentId, const QString &slug);
     void closeSitePort(const QString &deploymentId);
     QString siteSlug(const QString &deploymentId) const;
+    // "http://host/" or "https://host/": the scheme visitors use on the LAN.
+    QString url(const QString &hostAndPort) const;
+    // The port the .local names and the API are reached on: the HTTPS port with TLS.
+    quint16 namePort() const { return isHttps() ? m_httpsPort : m_port; }
 
     SettingsRepository &m_settings;
     const SiteTable &m_sites;
@@ -107,6 +117,7 @@ private:
     SiteRequests *m_siteRequests = nullptr;
     QHostAddress m_listenAddress;
     quint16 m_port = 0;
+    quint16 m_httpsPort = 0; // the engine's HTTPS port, 0 without TLS
 
     bool m_enabled = false;
     QList<LanAddress> m_addresses;

@@ -2,6 +2,7 @@
 
 #include <QDir>
 #include <QFile>
+#include <QHostAddress>
 #include <QProcess>
 
 using namespace Qt::StringLiterals;
@@ -33,7 +34,7 @@ bool TestCertificates::make(const QString &folder, const QStringList &names)
     otherKey = dir.filePath(u"other.key"_s);
     QStringList san;
     for (const QString &name : names)
-        san << u"DNS:"_s + name;
+        san << (QHostAddress(name).isNull() ? u"DNS:"_s : u"IP:"_s) + name;
     san << u"IP:127.0.0.1"_s;
     QFile extensions(dir.filePath(u"server.ext"_s));
     if (!extensions.open(QIODevice::WriteOnly))

@@ -14,7 +14,8 @@ struct TestCertificates
     QString serverKey; // PEM, unencrypted
     QString otherKey; // PEM: a key that belongs to no certificate here (a mismatch)
 
-    // names: the server certificate's DNS names (subject alternative names); 127.0.0.1 is always added.
+    // names: the server certificate's DNS names (subject alternative names), or IP addresses ("127.0.0.2", a LAN
+    // address); 127.0.0.1 is always added.
     // False (with a warning) when openssl is missing or fails.
     bool make(const QString &folder, const QStringList &names);
 };

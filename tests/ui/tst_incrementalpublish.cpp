@@ -127,6 +127,22 @@ private Q_SLOTS:
         QCOMPARE(sent.size(), 1);
         QCOMPARE(byHash(sent.at(0)), 4);
     }
+
+    void aSinglePageGoesAsItIs()
+    {
+        // A single .html file has no files to name by hash: one request, with the page.
+        const QString file = m_files->filePath(u"page.html"_s);
+        QVERIFY(berth::test::writeTree(m_files->path(), {{u"page.html"_s, "<h1>Page</h1>"}}));
+        QList<DeployRequest> sent;
+        berth::test::dropPaths(&m_dashboard->window(), QPoint(200, 200), {file});
+        PublishDialog *sheet = openSheet(&sent);
+        QVERIFY(sheet);
+        QVERIFY(publishThrough(sheet));
+        sheet->accept();
+        QCOMPARE(sent.size(), 1);
+        QVERIFY(!sent.at(0).files);
+        QCOMPARE(sent.at(0).html.value_or(QString()), u"<h1>Page</h1>"_s);
+    }
 };
 
 QTEST_MAIN(TestIncrementalPublish)

@@ -3,16 +3,16 @@
 // as the engine's LAN address), so no test traffic leaves the machine and nothing is announced by mDNS.
 #include "deploymentactions.h"
 #include "deploymenttablemodel.h"
+#include "deviceget.h"
 #include "editdetailsdialog.h"
 #include "lan/lanservice.h"
 #include "qrcodeview.h"
 #include "settingsdialog.h"
+#include "testcertificates.h"
 #include "uitestsupport.h"
 
 #include <QCheckBox>
 #include <QLabel>
-#include <QNetworkAccessManager>
-#include <QNetworkReply>
 #include <QPushButton>
 #include <QTcpServer>
 
@@ -23,28 +23,13 @@ using berth::test::Dashboard;
 namespace {
 const QHostAddress kLanAddress(u"127.0.0.2"_s);
 
-struct Reply
-{
-    int status = 0; // 0: no HTTP answer (nothing listens)
-    QByteArray body;
-};
+using Reply = berth::test::DeviceReply;
+using berth::test::deviceGet;
 
-// A GET to 127.0.0.2 as a device on the LAN would send it.
+// A GET to 127.0.0.2 over plain HTTP.
 Reply getFromLan(quint16 port, const QString &path, const QByteArray &host = {})
 {
-    QNetworkAccessManager manager;
-    QNetworkRequest request(QUrl(u"http://127.0.0.2:%1%2"_s.arg(port).arg(path)));
-    if (!host.isEmpty())
-        request.setRawHeader("Host", host);
-    request.setTransferTimeout(5000);
-    QNetworkReply *reply = manager.get(request);
-    QEventLoop loop;
-    QObject::connect(reply, &QNetworkReply::finished, &loop, &QEventLoop::quit);
-    if (!reply->isFinished())
-        loop.exec();
-    Reply result {reply->attribute(QNetworkRequest::HttpStatusCodeAttribute).toInt(), reply->readAll()};
-    delete reply;
-    return result;
+    return deviceGet(QUrl(u"http://127.0.0.2:%1%2"_s.arg(port).arg(path)), host);
 }
 
 // Ports of this test run's own: the engine's, then its 20 site ports. They lie below the kernel's ephemeral range
@@ -71,17 +56,35 @@ private:
     MainWindow &window() { return m_dashboard->window(); }
     QCheckBox *lanSwitch() { return window().findChild<QCheckBox *>(u"lanSharingCheckBox"_s); }
     QString lanText() { return window().findChild<QLabel *>(u"lanAddressesLabel"_s)->text(); }
-
-private Q_SLOTS:
-    void init()
+    // The text of the QR code in the site's details, as the dialog shows it; empty when there is none.
+    QString qrTextOf(const QString &id)
+    {
+        m_dashboard->select(id);
+        window().actions().editDetailsAction->trigger();
+        EditDetailsDialog *dialog = nullptr;
+        if (!QTest::qWaitFor([&] { return (dialog = berth::test::openDialog<EditDetailsDialog>(&window())); }))
+            return QString();
+        auto *view = dialog->findChild<QrCodeView *>(u"qrCodeView"_s);
+        const QString text = view ? view->text() : QString();
+        dialog->reject();
+        return text;
+    }
+    static EngineSettings lanSettings()
     {
         EngineSettings settings;
         settings.lanTestAddresses = {kLanAddress};
         settings.listenPort = mainPort();
         settings.sitePortFirst = firstSitePort();
-        settings.sitePortLast = firstSitePort() + 19;
+        settings.sitePortLast = firstSitePort() + 18;
+        settings.httpsPort = firstSitePort() + 19; // used when a test turns TLS on
+        return settings;
+    }
+
+private Q_SLOTS:
+    void init()
+    {
         m_dashboard = std::make_unique<Dashboard>();
-        QVERIFY(m_dashboard->start(settings));
+        QVERIFY(m_dashboard->start(lanSettings()));
     }
     void cleanup() { m_dashboard.reset(); }
 
@@ -138,14 +141,34 @@ private Q_SLOTS:
         QTest::mouseClick(lanSwitch(), Qt::LeftButton);
         const QString best = m_dashboard->engine().lan().bestSiteUrl(id);
         QCOMPARE(best, u"http://127.0.0.2:%1/"_s.arg(firstSitePort()));
-        m_dashboard->select(id);
-        window().actions().editDetailsAction->trigger();
-        EditDetailsDialog *dialog = nullptr;
-        QTRY_VERIFY((dialog = berth::test::openDialog<EditDetailsDialog>(&window())));
-        auto *view = dialog->findChild<QrCodeView *>(u"qrCodeView"_s);
-        QVERIFY(view);
-        QCOMPARE(view->text(), best.chopped(1));
-        dialog->reject();
+        QCOMPARE(qrTextOf(id), best.chopped(1));
+    }
+
+    // With HTTPS (a certificate of the test's own CA that names the LAN address), the addresses shown and the QR
+    // code are https:// ones, and the QR code's address answers over TLS.
+    void withHttpsTheQrCodeIsHttps()
+    {
+        m_dashboard.reset();
+        QTemporaryDir folder;
+        berth::test::TestCertificates certs;
+        QVERIFY(certs.make(folder.path(), {kLanAddress.toString()}));
+        EngineSettings settings = lanSettings();
+        settings.tlsCertFile = certs.serverCert;
+        settings.tlsKeyFile = certs.serverKey;
+        m_dashboard = std::make_unique<Dashboard>();
+        QVERIFY(m_dashboard->start(settings));
+        const QString id = m_dashboard->deploy(u"lan-tls"_s, {{u"index.html"_s, "TLS"}});
+        QVERIFY(!id.isEmpty());
+        QTest::mouseClick(lanSwitch(), Qt::LeftButton);
+        const QString https = u"https://127.0.0.2:%1/"_s.arg(settings.httpsPort);
+        QVERIFY2(lanText().contains(https), qPrintable(lanText()));
+        const QString best = m_dashboard->engine().lan().bestSiteUrl(id);
+        QCOMPARE(best, u"https://127.0.0.2:%1/"_s.arg(firstSitePort()));
+        QCOMPARE(qrTextOf(id), best.chopped(1));
+
+        const Reply reply = deviceGet(QUrl(best), {}, certs.caCert);
+        QCOMPARE(reply.status, 200);
+        QCOMPARE(reply.body, QByteArray("TLS"));
     }
 
     void settingsHasTheSwitchToo()

@@ -1,16 +1,20 @@
 // Starting the dashboard: one data folder belongs to one process, a second `berth` brings the first
-// forward, and a failure to start says what failed and offers a way out that works.
+// forward, a failure to start says what failed and offers a way out that works, and HTTPS set in Settings
+// applies at the next start.
 #include "appsettings.h"
 #include "datadirlock.h"
+#include "deviceget.h"
 #include "engine.h"
 #include "instancechannel.h"
 #include "mainwindow.h"
 #include "prompter.h"
 #include "settingsdialog.h"
 #include "startup.h"
+#include "testcertificates.h"
 #include "translations.h"
 #include "uitestsupport.h"
 
+#include <QLabel>
 #include <QLineEdit>
 #include <QPushButton>
 #include <QTcpServer>
@@ -153,6 +157,55 @@ private Q_SLOTS:
         QVERIFY(!sawPlanLimits); // the plans live in the data, which is not open yet
         QVERIFY2(prompter.lastMessage().contains(u"cannot use the data folder"_s), qPrintable(prompter.lastMessage()));
         QCOMPARE(startup.engine()->dataDir(), path(u"fixed"_s));
+    }
+
+    // HTTPS is set in Settings (the certificate and key chosen through the dialog's file pickers) and applies when
+    // Berth next starts, as app/berth builds its engine: here after a start that failed on a wrong key.
+    void httpsFilesFromSettingsApplyAtTheNextStart()
+    {
+        berth::test::TestCertificates certs;
+        QVERIFY(certs.make(m_dir->path(), {u"localhost"_s}));
+        const auto settings = settingsFor(u"dashboard"_s, path(u"data"_s));
+        settings->setTlsCertFile(certs.serverCert);
+        settings->setTlsKeyFile(certs.otherKey); // not the certificate's: the engine refuses to start
+        settings->setHttpsPort(0);
+        Prompter prompter;
+        prompter.setNextChoice(Startup::OpenSettings);
+        prompter.setNextChoice(Startup::QuitBerth); // would fail the test, were it asked
+        prompter.setNextFileName(certs.serverCert);
+        prompter.setNextFileName(certs.serverKey);
+        QString refusal;
+        prompter.setDialogHandler([&](QDialog *dialog) {
+            auto *cert = berth::test::child<QLineEdit>(dialog, u"tlsCertLineEdit"_s);
+            auto *key = berth::test::child<QLineEdit>(dialog, u"tlsKeyLineEdit"_s);
+            auto *save = berth::test::child<QPushButton>(dialog, u"saveButton"_s);
+            if (!cert || !key || !save || key->text() != certs.otherKey)
+                return int(QDialog::Rejected);
+            // A certificate without a key is refused on Save; the dialog stays.
+            cert->clear();
+            key->clear();
+            QTest::mouseClick(berth::test::child<QPushButton>(dialog, u"tlsCertBrowseButton"_s), Qt::LeftButton);
+            QTest::mouseClick(save, Qt::LeftButton);
+            refusal = berth::test::child<QLabel>(dialog, u"messageLabel"_s)->text();
+            if (dialog->result() == QDialog::Accepted || cert->text() != certs.serverCert)
+                return int(QDialog::Rejected);
+            QTest::mouseClick(berth::test::child<QPushButton>(dialog, u"tlsKeyBrowseButton"_s), Qt::LeftButton);
+            QTest::mouseClick(save, Qt::LeftButton);
+            return dialog->result();
+        });
+        Startup startup(*settings, {}, prompter);
+        const Startup::Outcome outcome = startup.run();
+        QVERIFY2(outcome == Startup::Outcome::Started, qPrintable(prompter.lastMessage() + u" / "_s + refusal));
+        QVERIFY2(refusal.contains(u"both a certificate file and a private key file"_s), qPrintable(refusal));
+        QCOMPARE(settings->tlsKeyFile(), certs.serverKey);
+        QCOMPARE(settings->engineSettings().tlsKeyFile, certs.serverKey);
+        QCOMPARE(settings->engineSettings().tlsCertFile, certs.serverCert);
+
+        // The engine Berth started serves HTTPS with them, verified against the test's CA.
+        const quint16 https = startup.engine()->httpsPort();
+        QVERIFY(https != 0);
+        const auto reply = berth::test::deviceGet(QUrl(u"https://localhost:%1/deploys"_s.arg(https)), {}, certs.caCert);
+        QVERIFY2(reply.status == 401, qPrintable(reply.error));
     }
 
     void givingUpQuits()
