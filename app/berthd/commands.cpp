@@ -40,7 +40,8 @@ void printLanSharing(const Engine &engine)
         return;
     const QStringList urls = lan.apiUrls();
     out() << "  LAN:   " << (urls.isEmpty() ? u"no LAN address"_s : urls.join(u", "_s)) << "\n"
-          << "         sites at http://<slug>.local:" << engine.port() << "/ and on their own ports\n";
+          << "         sites at " << (lan.isHttps() ? "https" : "http")
+          << "://<slug>.local:" << (lan.isHttps() ? lan.httpsPort() : lan.port()) << "/ and on their own ports\n";
 }
 
 bool isLanName(const QString &name)

@@ -124,6 +124,8 @@ id_of() { sed -n 's/.*"id":"\(dep_[A-Za-z0-9]*\)".*/\1/p'; }
 
 grep -q "LAN:   http://berth.local:$port/, http://10.77.0.1:$port/" "$work/berthd.log" \
     && pass "berthd names its LAN addresses" || fail "berthd's banner lacks the LAN addresses"
+grep -q "sites at http://<slug>.local:$port/ and on their own ports" "$work/berthd.log" \
+    && pass "berthd names the sites' LAN addresses" || fail "berthd's banner lacks the sites' LAN addresses"
 
 # lanB already holds taken-name.local: Berth's site of that slug must take taken-name-2.local.
 nsenter -t "$(cat "$work/B-holder.pid")" -m -n -- avahi-publish -a -R taken-name.local 10.77.0.2 >/dev/null 2>&1 &
