@@ -7,14 +7,24 @@ namespace berth {
 
 void ThreadMailbox::post(std::function<void()> task)
 {
-    const QMutexLocker locker(&m_mutex);
-    if (m_anchor)
-        QMetaObject::invokeMethod(m_anchor, std::move(task), Qt::QueuedConnection);
+    const std::lock_guard<std::mutex> locker(m_mutex);
+    if (!m_anchor)
+        return;
+    // The task runs while the anchor lives, and the anchor's owner holds this mailbox: this outlives the call.
+    QMetaObject::invokeMethod(
+        m_anchor,
+        [this, task = std::move(task)] {
+            {
+                const std::lock_guard<std::mutex> handedOver(m_mutex);
+            }
+            task();
+        },
+        Qt::QueuedConnection);
 }
 
 void ThreadMailbox::close()
 {
-    const QMutexLocker locker(&m_mutex);
+    const std::lock_guard<std::mutex> locker(m_mutex);
     m_anchor = nullptr; // posts already queued die with the anchor
 }
 
@@ -38,10 +48,11 @@ void ResponseSink::send(HttpResponse response) const
     // Only the first send counts, and only while the connection exists (it is destroyed when the client leaves).
     if (m_state->sent.exchange(true))
         return;
+    // Delivery does not write to the shared state (sent already makes it the only one): the last copy of the sink
+    // may be dropped on another thread at any time.
     const auto deliver = [state = m_state](HttpResponse answer) {
         if (state->connection && state->send)
             state->send(std::move(answer));
-        state->send = nullptr;
     };
     if (!m_state->mailbox || m_state->connectionThread == QThread::currentThread()) {
         deliver(std::move(response));
