@@ -18,6 +18,7 @@ namespace berth {
 namespace {
 
 constexpr int BusyTimeoutMs = 5000;
+constexpr qint64 kReconnectIntervalMs = 1000;
 // The advisory lock every PostgreSQL migration transaction takes: any fixed number, Berth's own ("BERT").
 constexpr qint64 kMigrationLockKey = 0x42455254;
 
@@ -47,7 +48,7 @@ QString uniqueConnectionName()
 }
 
 // Pragmas (and PostgreSQL's SET) take no bound parameters; these are fixed strings, never built from input.
-bool pragma(QSqlDatabase &db, const QString &statement, QVariant *result, QString *error)
+bool pragma(const QSqlDatabase &db, const QString &statement, QVariant *result, QString *error)
 {
     QSqlQuery query(db);
     if (!query.exec(statement)) {
@@ -141,6 +142,7 @@ Result<void> Database::open()
             return fail(applied.error().message);
         m_schemaVersion = qMax(m_schemaVersion, migration.version);
     }
+    m_reconnects = m_dialect == SqlDialect::PostgreSql;
     return {};
 }
 
@@ -148,7 +150,7 @@ Result<void> Database::openSqliteFile()
 {
     const QFileInfo info(m_filePath);
     if (!QDir().mkpath(info.absolutePath()))
-        return fail(u"cannot create the folder %1"_s.arg(info.absolutePath()));
+        return failure(u"cannot create the folder %1"_s.arg(info.absolutePath()));
     // Before SQLite creates anything, so that its -wal and -shm files are born private too. An empty file is an
     // empty SQLite database.
     restrictToOwner(info.absolutePath(), kPrivateFolder);
@@ -203,12 +205,25 @@ bool Database::isOpen() const
 
 void Database::close()
 {
+    m_reconnects = false;
     if (isOpen())
         m_db.close();
 }
 
 QSqlDatabase Database::connection() const
 {
+    // PostgreSQL: QPSQL closes a connection the server dropped (a restart, an ended session) at its first failed
+    // statement. Opening it again here, at most once per kReconnectIntervalMs, lets the instance recover without a
+    // restart; the schema is already in place.
+    if (m_reconnects && !m_db.isOpen()
+        && (!m_lastReconnect.isValid() || m_lastReconnect.hasExpired(kReconnectIntervalMs))) {
+        m_lastReconnect.start();
+        QSqlDatabase db = m_db; // the same connection
+        if (db.open())
+            configure();
+        else
+            qCWarning(lcStorage).noquote() << "cannot reconnect to" << displayName() << ":" << db.lastError().text();
+    }
     return m_db;
 }
 
@@ -248,7 +263,7 @@ Error Database::fail(const QString &message)
     return {Error::Kind::Internal, message};
 }
 
-Result<void> Database::configure()
+Result<void> Database::configure() const
 {
     // PostgreSQL is durable and enforces foreign keys as it is. Its notices ("already exists, skipping") would go to
     // stderr through libpq.

@@ -5,6 +5,7 @@
 #include "migrations.h"
 #include "transaction.h"
 
+#include <QElapsedTimer>
 #include <QList>
 #include <QSqlDatabase>
 #include <QString>
@@ -43,7 +44,7 @@ private:
     Error fail(const QString &message); // logs it and closes the file
     Result<void> openSqliteFile();
     Result<void> connectToServer();
-    Result<void> configure();
+    Result<void> configure() const;
     Result<int> readSchemaVersion();
     Result<void> apply(const Migration &migration);
 
@@ -54,6 +55,9 @@ private:
     QString m_connectionName;
     QSqlDatabase m_db;
     int m_schemaVersion = 0;
+    // PostgreSQL, between a successful open() and close(): a dropped connection is opened again by connection().
+    bool m_reconnects = false;
+    mutable QElapsedTimer m_lastReconnect;
 };
 
 } // namespace berth

@@ -194,6 +194,26 @@ private Q_SLOTS:
         QVERIFY2(!opened.error().message.contains(u"hunter2"_s), qPrintable(opened.error().message));
     }
 
+    // The server ends the session (as a restart does): the next statement fails, the one after finds the
+    // connection open again.
+    void reconnectsAfterTheConnectionDrops()
+    {
+        Database db(QString(), m_database->url());
+        BERTH_VERIFY_OK(db.open());
+        const int pid = scalar(db, u"SELECT pg_backend_pid()"_s).toInt();
+        QVERIFY(pid > 0);
+        QString error;
+        QVERIFY2(PostgresTestDatabase::run(m_socketFolder, QLatin1String(PostgresCluster::kTestDatabase),
+                     u"SELECT pg_terminate_backend(%1)"_s.arg(pid), &error),
+            qPrintable(error));
+        QVERIFY(!scalar(db, u"SELECT 1"_s).isValid()); // the drop shows
+        QVERIFY(!db.isOpen());
+        QCOMPARE(scalar(db, u"SELECT COUNT(*) FROM schema_version"_s).toInt(), builtInMigrations().size());
+        QVERIFY(scalar(db, u"SELECT pg_backend_pid()"_s).toInt() != pid);
+        db.close();
+        QVERIFY(!scalar(db, u"SELECT 1"_s).isValid()); // closed on purpose: stays closed
+    }
+
     void storageFullIsRecognised()
     {
         QVERIFY(sql::isStorageFull(u"database or disk is full Unable to fetch row"_s));
