@@ -105,7 +105,7 @@ private:
     void addGarbageCandidates(const QList<QByteArray> &blobs);
     void collectGarbage();
     void sweepUnreferencedBlobs(bool expectReferences);
-    Error writeFailed(const QString &message) const; // 507 for a full disk, else 500 with message
+    static Error writeFailed(const Error &error, const QString &message); // 507 for a full disk, else 500 with message
     void fault(const char *point) const;
 
     DeploymentRepository &m_repository;
