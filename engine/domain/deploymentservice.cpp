@@ -125,8 +125,8 @@ QFuture<Result<Deployment>> DeploymentService::create(const User &owner, DeployR
 {
     if (progress)
         progress->report(DeployProgress::Step::Checking, 0, 0);
-    if (auto error = validateDeployRequest(request))
-        return ready<Deployment>(*error);
+    if (const Result<void> checked = validateDeployRequest(request); !checked)
+        return ready<Deployment>(checked.error());
     return createValidated(owner, std::move(request), std::move(progress));
 }
 
@@ -135,8 +135,8 @@ QFuture<Result<Deployment>> DeploymentService::update(
 {
     if (progress)
         progress->report(DeployProgress::Step::Checking, 0, 0);
-    if (auto error = validateDeployRequest(request))
-        return ready<Deployment>(*error);
+    if (const Result<void> checked = validateDeployRequest(request); !checked)
+        return ready<Deployment>(checked.error());
     return updateValidated(owner, id, std::move(request), std::move(progress));
 }
 
@@ -145,8 +145,8 @@ QFuture<Result<Deployment>> DeploymentService::createValidated(
 {
     if (!request.html && !request.files)
         return ready<Deployment>(Error {Error::Kind::BadRequest, u"html is required"_s});
-    if (auto error = checkProtection(request, false))
-        return ready<Deployment>(*error);
+    if (const Result<void> checked = checkProtection(request, false); !checked)
+        return ready<Deployment>(checked.error());
     if (m_repository.countForUser(owner.id) >= m_plans.limits(owner.plan).deployments)
         return ready<Deployment>(limitReached());
 
@@ -163,8 +163,8 @@ QFuture<Result<Deployment>> DeploymentService::createValidated(
             return ready<Deployment>(Error {Error::Kind::Internal, u"Could not generate a free slug"_s});
     }
     // Right before the deploy counts as in flight: from then on no blob it names can be collected.
-    if (auto error = resolveReferences(owner, request))
-        return ready<Deployment>(*error);
+    if (const Result<void> checked = resolveReferences(owner, request); !checked)
+        return ready<Deployment>(checked.error());
 
     ++m_inFlight;
     DeployRequest metadata = request;
@@ -192,10 +192,10 @@ QFuture<Result<Deployment>> DeploymentService::updateValidated(
     if (request.slug)
         return ready<Deployment>(
             Error {Error::Kind::BadRequest, u"slug cannot be changed here; use PATCH /deploy/:id/slug"_s});
-    if (auto error = checkProtection(request, current.value().isProtected))
-        return ready<Deployment>(*error);
-    if (auto error = resolveReferences(owner, request))
-        return ready<Deployment>(*error);
+    if (const Result<void> checked = checkProtection(request, current.value().isProtected); !checked)
+        return ready<Deployment>(checked.error());
+    if (const Result<void> checked = resolveReferences(owner, request); !checked)
+        return ready<Deployment>(checked.error());
 
     ++m_inFlight;
     DeployRequest metadata = request;
@@ -332,8 +332,8 @@ Result<Deployment> DeploymentService::commitUpdate(
     if (!current)
         return current.error();
     Deployment deployment = current.value();
-    if (auto error = checkProtection(request, deployment.isProtected))
-        return *error;
+    if (const Result<void> checked = checkProtection(request, deployment.isProtected); !checked)
+        return checked.error();
 
     if (replacesContent) {
         deployment.storageType = staged.value().storageType;
@@ -393,7 +393,7 @@ void DeploymentService::applyMetadata(Deployment &deployment, const DeployReques
         deployment.passwordHash = *staged.passwordHash;
 }
 
-std::optional<Error> DeploymentService::checkProtection(const DeployRequest &request, bool currentlyProtected) const
+Result<void> DeploymentService::checkProtection(const DeployRequest &request, bool currentlyProtected) const
 {
     if (request.password && request.removePassword == true)
         return Error {Error::Kind::BadRequest, u"Provide either password or remove_password, not both"_s};
@@ -401,7 +401,7 @@ std::optional<Error> DeploymentService::checkProtection(const DeployRequest &req
         return Error {Error::Kind::BadRequest, u"password requires protect: true"_s};
     if (request.rotateShareLink == true && !request.protect.value_or(currentlyProtected))
         return Error {Error::Kind::BadRequest, u"rotate_share_link needs a private site; this one is public"_s};
-    return std::nullopt;
+    return {};
 }
 
 Result<Deployment> DeploymentService::ownedDeployment(const User &owner, const QString &id) const

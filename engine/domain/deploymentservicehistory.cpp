@@ -98,17 +98,17 @@ Result<Deployment> DeploymentService::rollback(const User &owner, const QString 
     return deployment;
 }
 
-std::optional<Error> DeploymentService::resolveReferences(const User &owner, DeployRequest &request) const
+Result<void> DeploymentService::resolveReferences(const User &owner, DeployRequest &request) const
 {
     if (!request.files)
-        return std::nullopt;
+        return {};
     QList<QByteArray> hashes;
     for (const FileUpload &file : *request.files) {
         if (file.isReference())
             hashes.append(file.sha256);
     }
     if (hashes.isEmpty())
-        return std::nullopt;
+        return {};
 
     // Only what this user's deployments reference counts as held: a hash of someone else's file, or of a blob
     // nothing references any more, is "missing", whatever lies on disk.
