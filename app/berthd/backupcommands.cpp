@@ -77,7 +77,7 @@ bool referencedBlobs(const QString &path, QSet<QByteArray> *blobs, QString *erro
         *error = u"Cannot read which files the database references"_s;
         return false;
     }
-    *blobs = *referenced;
+    *blobs = referenced.value();
     return true;
 }
 

@@ -139,7 +139,7 @@ bool AccountService::revokeKey(const QString &userId, const QString &keyId)
     const auto key = m_keys.find(keyId);
     if (!key || key->userId != userId)
         return false;
-    return m_keys.revoke(keyId, m_clock.now());
+    return m_keys.revoke(keyId, m_clock.now()).ok();
 }
 
 std::optional<ApiKey> AccountService::liveKey(const QByteArray &authorizationHeader) const

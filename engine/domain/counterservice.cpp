@@ -4,6 +4,7 @@
 #include "deploymentowner.h"
 #include "storage/counterrepository.h"
 #include "storage/deployment.h"
+#include "storagefailure.h"
 
 #include <algorithm>
 
@@ -54,17 +55,11 @@ Result<qint64> CounterService::increment(const Deployment &deployment, const QSt
     if (!isValidName(name))
         return invalidName();
     const PlanLimits tier = DeploymentOwner::tierOf(m_users, m_plans, deployment);
-    qint64 value = 0;
-    switch (m_counters.increment(deployment.id, name, tier.countersPerDeployment, m_clock.now(), &value)) {
-    case CounterRepository::IncrementResult::Ok:
-        break;
-    case CounterRepository::IncrementResult::LimitReached:
-        return Error {Error::Kind::Forbidden, u"Counter limit reached"_s, Error::Code::CounterLimitReached};
-    case CounterRepository::IncrementResult::Full:
-        return Error::insufficientStorage();
-    case CounterRepository::IncrementResult::Failed:
-        return Error {Error::Kind::Internal, u"Could not update the counter"_s};
-    }
+    const Result<qint64> incremented
+        = m_counters.increment(deployment.id, name, tier.countersPerDeployment, m_clock.now());
+    if (!incremented) // a limit reached (403 + CounterLimitReached), a full disk (507), or a failure (500)
+        return storageFailure(incremented.error(), u"Could not update the counter"_s);
+    const qint64 value = incremented.value();
     Q_EMIT counterChanged(deployment.id, name, value);
     return value;
 }

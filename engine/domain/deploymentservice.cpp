@@ -125,8 +125,8 @@ QFuture<Result<Deployment>> DeploymentService::create(const User &owner, DeployR
 {
     if (progress)
         progress->report(DeployProgress::Step::Checking, 0, 0);
-    if (auto error = validateDeployRequest(request))
-        return ready<Deployment>(*error);
+    if (const Result<void> checked = validateDeployRequest(request); !checked)
+        return ready<Deployment>(checked.error());
     return createValidated(owner, std::move(request), std::move(progress));
 }
 
@@ -135,8 +135,8 @@ QFuture<Result<Deployment>> DeploymentService::update(
 {
     if (progress)
         progress->report(DeployProgress::Step::Checking, 0, 0);
-    if (auto error = validateDeployRequest(request))
-        return ready<Deployment>(*error);
+    if (const Result<void> checked = validateDeployRequest(request); !checked)
+        return ready<Deployment>(checked.error());
     return updateValidated(owner, id, std::move(request), std::move(progress));
 }
 
@@ -145,8 +145,8 @@ QFuture<Result<Deployment>> DeploymentService::createValidated(
 {
     if (!request.html && !request.files)
         return ready<Deployment>(Error {Error::Kind::BadRequest, u"html is required"_s});
-    if (auto error = checkProtection(request, false))
-        return ready<Deployment>(*error);
+    if (const Result<void> checked = checkProtection(request, false); !checked)
+        return ready<Deployment>(checked.error());
     if (m_repository.countForUser(owner.id) >= m_plans.limits(owner.plan).deployments)
         return ready<Deployment>(limitReached());
 
@@ -163,8 +163,8 @@ QFuture<Result<Deployment>> DeploymentService::createValidated(
             return ready<Deployment>(Error {Error::Kind::Internal, u"Could not generate a free slug"_s});
     }
     // Right before the deploy counts as in flight: from then on no blob it names can be collected.
-    if (auto error = resolveReferences(owner, request))
-        return ready<Deployment>(*error);
+    if (const Result<void> checked = resolveReferences(owner, request); !checked)
+        return ready<Deployment>(checked.error());
 
     ++m_inFlight;
     DeployRequest metadata = request;
@@ -192,10 +192,10 @@ QFuture<Result<Deployment>> DeploymentService::updateValidated(
     if (request.slug)
         return ready<Deployment>(
             Error {Error::Kind::BadRequest, u"slug cannot be changed here; use PATCH /deploy/:id/slug"_s});
-    if (auto error = checkProtection(request, current.value().isProtected))
-        return ready<Deployment>(*error);
-    if (auto error = resolveReferences(owner, request))
-        return ready<Deployment>(*error);
+    if (const Result<void> checked = checkProtection(request, current.value().isProtected); !checked)
+        return ready<Deployment>(checked.error());
+    if (const Result<void> checked = resolveReferences(owner, request); !checked)
+        return ready<Deployment>(checked.error());
 
     ++m_inFlight;
     DeployRequest metadata = request;
@@ -307,13 +307,10 @@ Result<Deployment> DeploymentService::commitCreate(
     applyMetadata(deployment, request, staged.value());
 
     const QList<StoredFile> &files = *staged.value().files;
-    switch (m_repository.insert(deployment, files)) {
-    case DeploymentRepository::WriteResult::Ok:
-        break;
-    case DeploymentRepository::WriteResult::SlugTaken:
-        return refuse(slugTaken(slug));
-    default:
-        return refuse(writeFailed(u"Could not save the deployment"_s));
+    if (const Result<void> inserted = m_repository.insert(deployment, files); !inserted) {
+        if (inserted.error().code == Error::Code::SlugTaken)
+            return refuse(slugTaken(slug));
+        return refuse(writeFailed(inserted.error(), u"Could not save the deployment"_s));
     }
     auto site = Site::make(deployment, files, m_blobs);
     deployment.warnings = site->ruleWarnings;
@@ -335,8 +332,8 @@ Result<Deployment> DeploymentService::commitUpdate(
     if (!current)
         return current.error();
     Deployment deployment = current.value();
-    if (auto error = checkProtection(request, deployment.isProtected))
-        return *error;
+    if (const Result<void> checked = checkProtection(request, deployment.isProtected); !checked)
+        return checked.error();
 
     if (replacesContent) {
         deployment.storageType = staged.value().storageType;
@@ -350,9 +347,9 @@ Result<Deployment> DeploymentService::commitUpdate(
 
     // The blobs of versions pruned by this one become garbage candidates once it is committed.
     QList<QByteArray> released;
-    if (m_repository.update(deployment, staged.value().files, m_versionsKept, &released)
-        != DeploymentRepository::WriteResult::Ok)
-        return writeFailed(u"Could not save the deployment"_s);
+    if (const Result<void> updated = m_repository.update(deployment, staged.value().files, m_versionsKept, &released);
+        !updated)
+        return writeFailed(updated.error(), u"Could not save the deployment"_s);
     addGarbageCandidates(released);
 
     const QList<StoredFile> files = replacesContent ? *staged.value().files : m_repository.files(deployment.versionId);
@@ -396,7 +393,7 @@ void DeploymentService::applyMetadata(Deployment &deployment, const DeployReques
         deployment.passwordHash = *staged.passwordHash;
 }
 
-std::optional<Error> DeploymentService::checkProtection(const DeployRequest &request, bool currentlyProtected) const
+Result<void> DeploymentService::checkProtection(const DeployRequest &request, bool currentlyProtected) const
 {
     if (request.password && request.removePassword == true)
         return Error {Error::Kind::BadRequest, u"Provide either password or remove_password, not both"_s};
@@ -404,7 +401,7 @@ std::optional<Error> DeploymentService::checkProtection(const DeployRequest &req
         return Error {Error::Kind::BadRequest, u"password requires protect: true"_s};
     if (request.rotateShareLink == true && !request.protect.value_or(currentlyProtected))
         return Error {Error::Kind::BadRequest, u"rotate_share_link needs a private site; this one is public"_s};
-    return std::nullopt;
+    return {};
 }
 
 Result<Deployment> DeploymentService::ownedDeployment(const User &owner, const QString &id) const
@@ -445,15 +442,12 @@ Result<Deployment> DeploymentService::rename(const User &owner, const QString &i
 
     deployment.slug = slug;
     deployment.updatedAt = m_clock.now();
-    switch (m_repository.rename(id, slug, deployment.updatedAt)) {
-    case DeploymentRepository::WriteResult::Ok:
-        break;
-    case DeploymentRepository::WriteResult::SlugTaken:
-        return slugTaken(slug);
-    case DeploymentRepository::WriteResult::NotFound:
-        return notFound();
-    default:
-        return writeFailed(u"Could not rename the deployment"_s);
+    if (const Result<void> renamed = m_repository.rename(id, slug, deployment.updatedAt); !renamed) {
+        if (renamed.error().code == Error::Code::SlugTaken)
+            return slugTaken(slug);
+        if (renamed.error().kind == Error::Kind::NotFound)
+            return notFound();
+        return writeFailed(renamed.error(), u"Could not rename the deployment"_s);
     }
     m_sites.put(Site::make(deployment, m_repository.files(deployment.versionId), m_blobs));
     Q_EMIT deploymentChanged(deployment.id);
@@ -468,8 +462,8 @@ Result<Deployment> DeploymentService::remove(const User &owner, const QString &i
     QList<StoredFile> files; // of every kept version
     for (const StoredVersion &version : m_repository.versions().list(id))
         files += m_repository.files(version.id);
-    if (m_repository.remove(id) != DeploymentRepository::WriteResult::Ok)
-        return writeFailed(u"Could not delete the deployment"_s);
+    if (const Result<void> removed = m_repository.remove(id); !removed)
+        return writeFailed(removed.error(), u"Could not delete the deployment"_s);
     m_sites.remove(id);
     Q_EMIT deploymentRemoved(id);
     for (const StoredFile &file : files)
@@ -499,12 +493,16 @@ void DeploymentService::sweepUnreferencedBlobs(bool expectReferences)
     // Fail closed: without a trustworthy list of what is referenced, nothing is removed. Every deployment serves at
     // least one file, so an empty list while deployments exist is taken as a failure too.
     const auto referenced = m_repository.referencedBlobs();
-    if (!referenced || (referenced->isEmpty() && expectReferences)) {
+    if (!referenced) {
         qWarning().noquote() << "blob sweep skipped: the list of referenced blobs could not be read:"
-                             << m_repository.lastError();
+                             << referenced.error().message;
         return;
     }
-    const int removed = m_blobs.collectGarbage(*referenced);
+    if (referenced.value().isEmpty() && expectReferences) {
+        qWarning().noquote() << "blob sweep skipped: no blob is referenced while deployments exist";
+        return;
+    }
+    const int removed = m_blobs.collectGarbage(referenced.value());
     if (removed > 0)
         qInfo().noquote() << "removed" << removed << "unreferenced blobs";
 }
@@ -527,8 +525,8 @@ void DeploymentService::resolveTitleSources()
         deployment->titleIsCustom = !deployment->title.isEmpty() && deployment->title != document;
         if (!deployment->titleIsCustom)
             deployment->title = document;
-        if (m_repository.update(*deployment, std::nullopt) != DeploymentRepository::WriteResult::Ok)
-            qWarning().noquote() << "cannot record the title source of" << id << ":" << m_repository.lastError();
+        if (const Result<void> updated = m_repository.update(*deployment, std::nullopt); !updated)
+            qWarning().noquote() << "cannot record the title source of" << id << ":" << updated.error().message;
     }
 }
 
@@ -567,21 +565,22 @@ void DeploymentService::collectGarbage()
     const QList<QByteArray> candidates(m_garbageCandidates.cbegin(), m_garbageCandidates.cend());
     const auto referenced = m_repository.referencedAmong(candidates);
     if (!referenced) {
-        qWarning().noquote() << "blob collection postponed: the reference check failed:" << m_repository.lastError();
+        qWarning().noquote() << "blob collection postponed: the reference check failed:" << referenced.error().message;
         return;
     }
     m_garbageCandidates.clear();
     for (const QByteArray &blob : candidates) {
-        if (!referenced->contains(blob))
+        if (!referenced.value().contains(blob))
             m_blobs.remove(blob);
     }
 }
 
-Error DeploymentService::writeFailed(const QString &message) const
+Error DeploymentService::writeFailed(const Error &error, const QString &message)
 {
-    // The repository logged the details; a full disk is the one cause a client is told about.
-    if (m_repository.lastError().contains(u"database or disk is full"_s, Qt::CaseInsensitive))
-        return Error::insufficientStorage();
+    // A full disk is the one cause a client is told about; the details of any other go to the log.
+    if (error.kind == Error::Kind::InsufficientStorage)
+        return error;
+    qWarning().noquote() << message << "-" << error.message;
     return {Error::Kind::Internal, message};
 }
 

@@ -87,7 +87,7 @@ private:
     QFuture<Result<Deployment>> updateValidated(
         const User &owner, const QString &id, DeployRequest request, Progress progress = {});
     Result<Deployment> ownedDeployment(const User &owner, const QString &id) const;
-    std::optional<Error> checkProtection(const DeployRequest &request, bool currentlyProtected) const;
+    Result<void> checkProtection(const DeployRequest &request, bool currentlyProtected) const;
     using WrittenBlobs = std::shared_ptr<QList<QByteArray>>; // what a worker stored, even when it then failed
     QFuture<Result<Staged>> stage(DeployRequest request, WrittenBlobs written, Progress progress);
     Result<Deployment> commitCreate(
@@ -96,7 +96,7 @@ private:
         const User &owner, const QString &id, const DeployRequest &request, Result<Staged> staged);
     // Incremental uploads (issue 15): fills the sizes of files named by sha256, or refuses with 409 and the paths
     // whose content this user's deployments do not hold; then applies the size limits to the full deployment.
-    std::optional<Error> resolveReferences(const User &owner, DeployRequest &request) const;
+    Result<void> resolveReferences(const User &owner, DeployRequest &request) const;
     void applyMetadata(Deployment &deployment, const DeployRequest &request, const Staged &staged) const;
     QString freeGeneratedSlug() const;
     void resolveTitleSources();
@@ -105,7 +105,7 @@ private:
     void addGarbageCandidates(const QList<QByteArray> &blobs);
     void collectGarbage();
     void sweepUnreferencedBlobs(bool expectReferences);
-    Error writeFailed(const QString &message) const; // 507 for a full disk, else 500 with message
+    static Error writeFailed(const Error &error, const QString &message); // 507 for a full disk, else 500 with message
     void fault(const char *point) const;
 
     DeploymentRepository &m_repository;

@@ -87,8 +87,8 @@ Result<Deployment> DeploymentService::rollback(const User &owner, const QString 
     // One transaction: a crash before it leaves the old version served, after it the new one.
     fault("before-rollback-commit");
     QList<QByteArray> released;
-    if (m_repository.update(deployment, files, m_versionsKept, &released) != DeploymentRepository::WriteResult::Ok)
-        return writeFailed(u"Could not save the deployment"_s);
+    if (const Result<void> updated = m_repository.update(deployment, files, m_versionsKept, &released); !updated)
+        return writeFailed(updated.error(), u"Could not save the deployment"_s);
     fault("after-rollback-commit");
     addGarbageCandidates(released);
     m_sites.put(Site::make(deployment, files, m_blobs));
@@ -98,31 +98,31 @@ Result<Deployment> DeploymentService::rollback(const User &owner, const QString 
     return deployment;
 }
 
-std::optional<Error> DeploymentService::resolveReferences(const User &owner, DeployRequest &request) const
+Result<void> DeploymentService::resolveReferences(const User &owner, DeployRequest &request) const
 {
     if (!request.files)
-        return std::nullopt;
+        return {};
     QList<QByteArray> hashes;
     for (const FileUpload &file : *request.files) {
         if (file.isReference())
             hashes.append(file.sha256);
     }
     if (hashes.isEmpty())
-        return std::nullopt;
+        return {};
 
     // Only what this user's deployments reference counts as held: a hash of someone else's file, or of a blob
     // nothing references any more, is "missing", whatever lies on disk.
     const auto held = m_repository.versions().heldBy(owner.id, hashes);
     if (!held) {
-        qWarning().noquote() << "deploy: cannot look up stored files:" << m_repository.versions().lastError();
+        qWarning().noquote() << "deploy: cannot look up stored files:" << held.error().message;
         return Error {Error::Kind::Internal, u"Could not check the stored files"_s};
     }
     QStringList missing;
     for (FileUpload &file : *request.files) {
         if (!file.isReference())
             continue;
-        const auto found = held->constFind(file.sha256);
-        if (found == held->constEnd() || !m_blobs.contains(file.sha256))
+        const auto found = held.value().constFind(file.sha256);
+        if (found == held.value().constEnd() || !m_blobs.contains(file.sha256))
             missing.append(file.path);
         else
             file.size = *found;

@@ -124,7 +124,7 @@ int editDistance(QStringView a, QStringView b, int limit)
 // 400 for a field the body may not carry, with the known name it most likely meant: a client that misspells
 // "protect" must not get a public site and a 200.
 template<typename Names>
-std::optional<Error> checkFieldNames(const QJsonObject &object, const Names &known, const QString &where)
+Result<void> checkFieldNames(const QJsonObject &object, const Names &known, const QString &where)
 {
     constexpr qsizetype kMaxShown = 64; // names are user input: neither the message nor the comparison grows with them
     constexpr int kMaxDistance = 2;
@@ -161,7 +161,7 @@ std::optional<Error> checkFieldNames(const QJsonObject &object, const Names &kno
             message += u"; did you mean \"%1%2\"?"_s.arg(where, hint);
         return badRequest(message);
     }
-    return std::nullopt;
+    return {};
 }
 
 bool isHexSha256(const QByteArray &hash)
@@ -227,8 +227,8 @@ Result<FileUpload> parseFile(const QJsonValue &value, qsizetype index)
     if (!value.isObject())
         return badRequest(where + u" must be an object"_s);
     const QJsonObject entry = value.toObject();
-    if (auto error = checkFieldNames(entry, kFileFields, where + u"."_s))
-        return *error;
+    if (const Result<void> names = checkFieldNames(entry, kFileFields, where + u"."_s); !names)
+        return names.error();
 
     const QJsonValue pathValue = entry.value("path"_L1);
     if (pathValue.isUndefined() || pathValue.isNull())
@@ -307,23 +307,23 @@ Result<QList<FileUpload>> parseFiles(const QJsonArray &array)
     return files;
 }
 
-std::optional<Error> checkLength(const std::optional<QString> &value, QLatin1String field, int maximum)
+Result<void> checkLength(const std::optional<QString> &value, QLatin1String field, int maximum)
 {
     if (value && value->size() > maximum)
         return badRequest(u"%1 must be at most %2 characters"_s.arg(field).arg(maximum));
-    return std::nullopt;
+    return {};
 }
 
-std::optional<Error> checkMetadata(const DeployRequest &request)
+Result<void> checkMetadata(const DeployRequest &request)
 {
-    if (auto error = checkLength(request.title, "title"_L1, kMaxTitleLength))
-        return error;
-    if (auto error = checkLength(request.description, "description"_L1, kMaxDescriptionLength))
-        return error;
-    if (auto error = checkLength(request.favicon, "favicon"_L1, kMaxFaviconLength))
-        return error;
-    if (auto error = checkLength(request.ogImage, "og_image"_L1, kMaxOgImageLength))
-        return error;
+    if (auto checked = checkLength(request.title, "title"_L1, kMaxTitleLength); !checked)
+        return checked;
+    if (auto checked = checkLength(request.description, "description"_L1, kMaxDescriptionLength); !checked)
+        return checked;
+    if (auto checked = checkLength(request.favicon, "favicon"_L1, kMaxFaviconLength); !checked)
+        return checked;
+    if (auto checked = checkLength(request.ogImage, "og_image"_L1, kMaxOgImageLength); !checked)
+        return checked;
     if (request.ogImage && !request.ogImage->isEmpty()) {
         const QUrl url(*request.ogImage, QUrl::StrictMode);
         const QString scheme = url.scheme();
@@ -333,10 +333,10 @@ std::optional<Error> checkMetadata(const DeployRequest &request)
     if (request.password) {
         if (request.password->isEmpty())
             return badRequest(u"password must not be empty"_s);
-        if (auto error = checkLength(request.password, "password"_L1, kMaxPasswordLength))
-            return error;
+        if (auto checked = checkLength(request.password, "password"_L1, kMaxPasswordLength); !checked)
+            return checked;
     }
-    return std::nullopt;
+    return {};
 }
 
 } // namespace
@@ -373,7 +373,7 @@ qint64 DeployRequest::contentBytes() const
     return total;
 }
 
-std::optional<Error> validateDeployRequest(const DeployRequest &request)
+Result<void> validateDeployRequest(const DeployRequest &request)
 {
     if (request.html && request.files)
         return badRequest(u"Provide either html or files, not both"_s);
@@ -433,8 +433,8 @@ Result<DeployRequest> parseDeployRequest(const QByteArray &body, DeployRequest::
     QList<QLatin1String> allowed;
     for (const KnownField &field : kKnownFields)
         allowed.append(field.name);
-    if (auto error = checkFieldNames(object, allowed, QString()))
-        return *error;
+    if (const Result<void> names = checkFieldNames(object, allowed, QString()); !names)
+        return names.error();
     for (const KnownField &field : kKnownFields) {
         const auto value = object.constFind(field.name);
         if (value != object.constEnd() && !hasType(*value, field.type))
@@ -492,8 +492,8 @@ Result<DeployRequest> parseDeployRequest(const QByteArray &body, DeployRequest::
     boolField("protect"_L1, request.protect);
     boolField("remove_password"_L1, request.removePassword);
     boolField("rotate_share_link"_L1, request.rotateShareLink);
-    if (std::optional<Error> error = checkMetadata(request))
-        return *error;
+    if (const Result<void> metadata = checkMetadata(request); !metadata)
+        return metadata.error();
     return request;
 }
 

@@ -62,7 +62,7 @@ constexpr int kMaxPasswordLength = 1024;
 // Pure and thread-safe, meant for a worker thread: bodies can be tens of megabytes.
 // The same rules for a request built in-process (the dashboard): sizes, file paths (already normalised),
 // duplicates, the slug and the fields. parseDeployRequest() applies them while it parses.
-std::optional<Error> validateDeployRequest(const DeployRequest &request);
+Result<void> validateDeployRequest(const DeployRequest &request);
 
 Result<DeployRequest> parseDeployRequest(const QByteArray &body, DeployRequest::Mode mode);
 

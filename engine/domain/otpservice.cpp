@@ -100,8 +100,8 @@ Result<void> OtpService::requestCode(const QString &email)
         request.delivery = SignInRequest::Delivery::Owner;
         request.relayCode = code;
     }
-    if (!m_requests.add(request, now, kMaxLiveCodes)) {
-        qCWarning(lcSignIn).noquote() << "could not store a sign-in request:" << m_requests.lastError();
+    if (const Result<void> added = m_requests.add(request, now, kMaxLiveCodes); !added) {
+        qCWarning(lcSignIn).noquote() << "could not store a sign-in request:" << added.error().message;
         return Error {Error::Kind::Internal, u"Could not process the request"_s};
     }
     if (request.delivery == SignInRequest::Delivery::Sending)

@@ -56,8 +56,9 @@ Result<PlanLimits> PlanSettings::resetLimits(const QString &plan)
 
 bool PlanSettings::store()
 {
-    return m_settings.setValue(
-        kPlanLimits, QString::fromUtf8(QJsonDocument(m_plans.toJson()).toJson(QJsonDocument::Compact)));
+    return m_settings
+        .setValue(kPlanLimits, QString::fromUtf8(QJsonDocument(m_plans.toJson()).toJson(QJsonDocument::Compact)))
+        .ok();
 }
 
 } // namespace berth

@@ -58,7 +58,7 @@ bool SignInPolicy::signupsOpen() const
 
 bool SignInPolicy::setSignupsOpen(bool open)
 {
-    return m_settings.setValue(kSignupsOpen, open ? u"1"_s : u"0"_s);
+    return m_settings.setValue(kSignupsOpen, open ? u"1"_s : u"0"_s).ok();
 }
 
 QList<AllowedEmail> SignInPolicy::allowList() const
@@ -97,7 +97,7 @@ AgentSessionScope SignInPolicy::agentSessionScope() const
 
 bool SignInPolicy::setAgentSessionScope(AgentSessionScope scope)
 {
-    return m_settings.setValue(kAgentSessions, scopeName(scope));
+    return m_settings.setValue(kAgentSessions, scopeName(scope)).ok();
 }
 
 bool SignInPolicy::allowsAgentSessionFrom(const QHostAddress &client) const

@@ -5,6 +5,7 @@
 #include "randomid.h"
 #include "storage/deployment.h"
 #include "storage/submissionrepository.h"
+#include "storagefailure.h"
 
 using namespace Qt::StringLiterals;
 
@@ -42,16 +43,12 @@ Result<Submission> SubmissionService::receive(
     Submission submission {RandomId::make(u"sub_"), deployment.id, data, m_clock.now(), {}};
     submission.fieldOrder = order;
     submission.fieldOrder = submission.fields(); // the names of order that data holds, each once, then the rest
-    switch (
-        m_submissions.insert(submission, dayOf(submission.createdAt), tier.submissionsPerDay, tier.submissionsStored)) {
-    case SubmissionRepository::InsertResult::Ok:
-        break;
-    case SubmissionRepository::InsertResult::DailyLimitReached:
-        return Error {Error::Kind::RateLimited, dailyLimitMessage(), Error::Code::SubmissionLimitReached};
-    case SubmissionRepository::InsertResult::Full:
-        return Error::insufficientStorage();
-    case SubmissionRepository::InsertResult::Failed:
-        return Error {Error::Kind::Internal, u"Could not store the submission"_s};
+    const Result<QStringList> inserted
+        = m_submissions.insert(submission, dayOf(submission.createdAt), tier.submissionsPerDay, tier.submissionsStored);
+    if (!inserted) {
+        if (inserted.error().code == Error::Code::SubmissionLimitReached)
+            return Error {Error::Kind::RateLimited, dailyLimitMessage(), Error::Code::SubmissionLimitReached};
+        return storageFailure(inserted.error(), u"Could not store the submission"_s);
     }
     Q_EMIT submissionReceived(deployment.id, submission.id);
     return submission;
@@ -75,12 +72,12 @@ Result<SubmissionService::Page> SubmissionService::list(
         return Error {Error::Kind::BadRequest, u"before names no submission of this deployment"_s};
     const auto page = m_submissions.page(deploymentId, limit, beforeId);
     if (!page)
-        return Error {Error::Kind::Internal, u"Could not read the submissions"_s};
+        return storageFailure(page.error(), u"Could not read the submissions"_s);
     Page result;
-    result.submissions = page->submissions;
+    result.submissions = page.value().submissions;
     result.total = m_submissions.count(deploymentId);
-    if (page->hasMore)
-        result.nextBefore = page->submissions.constLast().id;
+    if (page.value().hasMore)
+        result.nextBefore = page.value().submissions.constLast().id;
     return result;
 }
 

@@ -14,7 +14,7 @@ AgentClaimRepository::AgentClaimRepository(Database &db)
 {
 }
 
-bool AgentClaimRepository::insert(const AgentClaim &claim)
+Result<void> AgentClaimRepository::insert(const AgentClaim &claim)
 {
     QSqlQuery query(m_db.connection());
     query.prepare(u"INSERT INTO agent_claims (agent_id, token_hash, created_at, claimed_at, claimed_by) "
@@ -24,7 +24,7 @@ bool AgentClaimRepository::insert(const AgentClaim &claim)
     query.addBindValue(sql::timeOrNull(claim.createdAt));
     query.addBindValue(sql::timeOrNull(claim.claimedAt));
     query.addBindValue(sql::textOrNull(claim.claimedBy));
-    return sql::exec(query, &m_lastError);
+    return sql::exec(query);
 }
 
 std::optional<AgentClaim> AgentClaimRepository::findByTokenHash(const QByteArray &tokenHash) const
@@ -39,7 +39,7 @@ std::optional<AgentClaim> AgentClaimRepository::findByAgent(const QString &agent
     return findWhere(u"agent_id"_s, agentId);
 }
 
-bool AgentClaimRepository::markClaimed(const QString &agentId, const QString &claimedBy, const QDateTime &when)
+Result<void> AgentClaimRepository::markClaimed(const QString &agentId, const QString &claimedBy, const QDateTime &when)
 {
     QSqlQuery query(m_db.connection());
     query.prepare(u"UPDATE agent_claims SET claimed_at = ?, claimed_by = ? "
@@ -47,12 +47,7 @@ bool AgentClaimRepository::markClaimed(const QString &agentId, const QString &cl
     query.addBindValue(sql::timeOrNull(when));
     query.addBindValue(claimedBy);
     query.addBindValue(agentId);
-    return sql::exec(query, &m_lastError) && query.numRowsAffected() > 0;
-}
-
-QString AgentClaimRepository::lastError() const
-{
-    return m_lastError;
+    return sql::execAffecting(query, Error::Code::Other, u"Claim token not found or already used"_s);
 }
 
 std::optional<AgentClaim> AgentClaimRepository::findWhere(const QString &column, const QString &value) const
@@ -63,7 +58,11 @@ std::optional<AgentClaim> AgentClaimRepository::findWhere(const QString &column,
     query.prepare(u"SELECT agent_id, token_hash, created_at, claimed_at, claimed_by FROM agent_claims WHERE "_s + column
         + u" = ?"_s);
     query.addBindValue(value);
-    if (!sql::exec(query, &m_lastError) || !query.next())
+    if (const auto done = sql::exec(query); !done) {
+        sql::warn("finding an agent claim", done.error());
+        return std::nullopt;
+    }
+    if (!query.next())
         return std::nullopt;
     AgentClaim claim;
     claim.agentId = query.value(0).toString();

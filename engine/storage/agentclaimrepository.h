@@ -1,5 +1,7 @@
 #pragma once
 
+#include "core/error.h"
+
 #include <QByteArray>
 #include <QDateTime>
 #include <QString>
@@ -26,18 +28,16 @@ class AgentClaimRepository final
 public:
     explicit AgentClaimRepository(Database &db);
 
-    bool insert(const AgentClaim &claim);
+    Result<void> insert(const AgentClaim &claim);
     std::optional<AgentClaim> findByTokenHash(const QByteArray &tokenHash) const;
     std::optional<AgentClaim> findByAgent(const QString &agentId) const;
     // Spends the token: false when there is no such agent or it was spent already.
-    bool markClaimed(const QString &agentId, const QString &claimedBy, const QDateTime &when);
-    QString lastError() const;
+    Result<void> markClaimed(const QString &agentId, const QString &claimedBy, const QDateTime &when);
 
 private:
     std::optional<AgentClaim> findWhere(const QString &column, const QString &value) const;
 
     Database &m_db;
-    mutable QString m_lastError;
 };
 
 } // namespace berth

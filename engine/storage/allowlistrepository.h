@@ -1,5 +1,7 @@
 #pragma once
 
+#include "core/error.h"
+
 #include <QDateTime>
 #include <QList>
 #include <QString>
@@ -24,13 +26,11 @@ public:
 
     bool contains(const QString &email) const;
     QList<AllowedEmail> list() const; // by email
-    bool add(const QString &email, const QDateTime &when); // true also when it was there already
-    bool remove(const QString &email); // false when it was not there
-    QString lastError() const;
+    Result<void> add(const QString &email, const QDateTime &when); // true also when it was there already
+    Result<void> remove(const QString &email); // false when it was not there
 
 private:
     Database &m_db;
-    mutable QString m_lastError;
 };
 
 } // namespace berth

@@ -32,7 +32,7 @@ ApiKeyRepository::ApiKeyRepository(Database &db)
 {
 }
 
-bool ApiKeyRepository::insert(const ApiKey &key)
+Result<void> ApiKeyRepository::insert(const ApiKey &key)
 {
     QSqlQuery query(m_db.connection());
     query.prepare(u"INSERT INTO api_keys (id, user_id, key_hash, label, created_at, last_used_at, expires_at, "
@@ -45,7 +45,7 @@ bool ApiKeyRepository::insert(const ApiKey &key)
     query.addBindValue(sql::timeOrNull(key.lastUsedAt));
     query.addBindValue(sql::timeOrNull(key.expiresAt));
     query.addBindValue(sql::timeOrNull(key.revokedAt));
-    return sql::exec(query, &m_lastError);
+    return sql::exec(query);
 }
 
 std::optional<ApiKey> ApiKeyRepository::findByHash(const QByteArray &hash) const
@@ -72,36 +72,31 @@ QList<ApiKey> ApiKeyRepository::listAll() const
     return select({}, {});
 }
 
-bool ApiKeyRepository::touch(const QString &id, const QDateTime &when)
+Result<void> ApiKeyRepository::touch(const QString &id, const QDateTime &when)
 {
     QSqlQuery query(m_db.connection());
     query.prepare(u"UPDATE api_keys SET last_used_at = ? WHERE id = ?"_s);
     query.addBindValue(sql::timeOrNull(when));
     query.addBindValue(id);
-    return sql::exec(query, &m_lastError) && query.numRowsAffected() > 0;
+    return sql::execAffecting(query, Error::Code::KeyNotFound, u"Key not found"_s);
 }
 
-bool ApiKeyRepository::revoke(const QString &id, const QDateTime &when)
+Result<void> ApiKeyRepository::revoke(const QString &id, const QDateTime &when)
 {
     QSqlQuery query(m_db.connection());
     query.prepare(u"UPDATE api_keys SET revoked_at = COALESCE(revoked_at, ?) WHERE id = ?"_s);
     query.addBindValue(sql::timeOrNull(when));
     query.addBindValue(id);
-    return sql::exec(query, &m_lastError) && query.numRowsAffected() > 0;
+    return sql::execAffecting(query, Error::Code::KeyNotFound, u"Key not found"_s);
 }
 
-bool ApiKeyRepository::revokeAllForUser(const QString &userId, const QDateTime &when)
+Result<void> ApiKeyRepository::revokeAllForUser(const QString &userId, const QDateTime &when)
 {
     QSqlQuery query(m_db.connection());
     query.prepare(u"UPDATE api_keys SET revoked_at = ? WHERE user_id = ? AND revoked_at IS NULL"_s);
     query.addBindValue(sql::timeOrNull(when));
     query.addBindValue(userId);
-    return sql::exec(query, &m_lastError);
-}
-
-QString ApiKeyRepository::lastError() const
-{
-    return m_lastError;
+    return sql::exec(query);
 }
 
 QList<ApiKey> ApiKeyRepository::select(const QString &where, const QVariant &value) const
@@ -115,8 +110,10 @@ QList<ApiKey> ApiKeyRepository::select(const QString &where, const QVariant &val
         + where + u" ORDER BY created_at DESC, id DESC"_s);
     if (!where.isEmpty())
         query.addBindValue(value);
-    if (!sql::exec(query, &m_lastError))
+    if (const auto done = sql::exec(query); !done) {
+        sql::warn("listing keys", done.error());
         return keys;
+    }
     while (query.next())
         keys.append(keyFrom(query));
     return keys;

@@ -1,5 +1,6 @@
 #pragma once
 
+#include "core/error.h"
 #include "user.h"
 
 #include <QByteArray>
@@ -19,21 +20,20 @@ class ApiKeyRepository final
 public:
     explicit ApiKeyRepository(Database &db);
 
-    bool insert(const ApiKey &key);
+    Result<void> insert(const ApiKey &key);
     std::optional<ApiKey> findByHash(const QByteArray &hash) const;
     std::optional<ApiKey> find(const QString &id) const;
     QList<ApiKey> listForUser(const QString &userId) const; // newest first
     QList<ApiKey> listAll() const; // newest first
-    bool touch(const QString &id, const QDateTime &when); // records last_used_at
-    bool revoke(const QString &id, const QDateTime &when); // keeps the first revocation time; false if no such key
-    bool revokeAllForUser(const QString &userId, const QDateTime &when); // the user's live keys; true if none
-    QString lastError() const;
+    Result<void> touch(const QString &id, const QDateTime &when); // records last_used_at
+    Result<void> revoke(
+        const QString &id, const QDateTime &when); // keeps the first revocation time; false if no such key
+    Result<void> revokeAllForUser(const QString &userId, const QDateTime &when); // the user's live keys; true if none
 
 private:
     QList<ApiKey> select(const QString &where, const QVariant &value) const;
 
     Database &m_db;
-    mutable QString m_lastError;
 };
 
 } // namespace berth

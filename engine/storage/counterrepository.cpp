@@ -29,14 +29,12 @@ CounterRepository::CounterRepository(Database &db)
 {
 }
 
-CounterRepository::IncrementResult CounterRepository::increment(
-    const QString &deploymentId, const QString &name, int maxCounters, const QDateTime &now, qint64 *value)
+Result<qint64> CounterRepository::increment(
+    const QString &deploymentId, const QString &name, int maxCounters, const QDateTime &now)
 {
     Transaction transaction(m_db.connection());
-    if (!transaction.isActive()) {
-        m_lastError = u"cannot begin a transaction"_s;
-        return IncrementResult::Failed;
-    }
+    if (auto begun = transaction.begun(); !begun)
+        return begun.error();
     const QVariant time = sql::timeOrNull(now);
     // value + 1 in SQL, not read-add-write in C++: the database does the arithmetic under its lock.
     QSqlQuery query(m_db.connection());
@@ -52,7 +50,7 @@ CounterRepository::IncrementResult CounterRepository::increment(
         if (!query.exec() || !query.next())
             return failure(query);
         if (query.value(0).toInt() >= maxCounters)
-            return IncrementResult::LimitReached;
+            return Error {Error::Kind::Forbidden, u"Counter limit reached"_s, Error::Code::CounterLimitReached};
         query.finish();
         query.prepare(u"INSERT INTO counters (deployment_id, name, value, created_at, updated_at) "
                       "VALUES (?, ?, 1, ?, ?)"_s);
@@ -70,12 +68,9 @@ CounterRepository::IncrementResult CounterRepository::increment(
         return failure(query);
     const qint64 newValue = query.value(0).toLongLong();
     query.finish();
-    if (!transaction.commit()) {
-        m_lastError = m_db.connection().lastError().text();
-        return sql::isStorageFull(m_lastError) ? IncrementResult::Full : IncrementResult::Failed;
-    }
-    *value = newValue;
-    return IncrementResult::Ok;
+    if (auto committed = transaction.commit(); !committed)
+        return committed.error();
+    return newValue;
 }
 
 std::optional<Counter> CounterRepository::find(const QString &deploymentId, const QString &name) const
@@ -85,7 +80,7 @@ std::optional<Counter> CounterRepository::find(const QString &deploymentId, cons
     query.addBindValue(deploymentId);
     query.addBindValue(name);
     if (!query.exec()) {
-        fail(query);
+        failure(query);
         return std::nullopt;
     }
     if (!query.next())
@@ -101,7 +96,7 @@ QList<Counter> CounterRepository::list(const QString &deploymentId) const
     query.prepare(u"SELECT name, value, created_at, updated_at FROM counters WHERE deployment_id = ? ORDER BY name"_s);
     query.addBindValue(deploymentId);
     if (!query.exec()) {
-        fail(query);
+        failure(query);
         return result;
     }
     while (query.next())
@@ -109,34 +104,24 @@ QList<Counter> CounterRepository::list(const QString &deploymentId) const
     return result;
 }
 
-bool CounterRepository::remove(const QString &deploymentId, const QString &name)
+Result<void> CounterRepository::remove(const QString &deploymentId, const QString &name)
 {
     QSqlQuery query(m_db.connection());
     query.prepare(u"DELETE FROM counters WHERE deployment_id = ? AND name = ?"_s);
     query.addBindValue(deploymentId);
     query.addBindValue(name);
-    if (!query.exec()) {
-        fail(query);
-        return false;
-    }
-    return query.numRowsAffected() > 0;
+    if (!query.exec())
+        return failure(query);
+    if (query.numRowsAffected() == 0)
+        return sql::notFound(Error::Code::CounterNotFound, u"Counter not found"_s);
+    return {};
 }
 
-QString CounterRepository::lastError() const
+Error CounterRepository::failure(const QSqlQuery &query)
 {
-    return m_lastError;
-}
-
-CounterRepository::IncrementResult CounterRepository::failure(const QSqlQuery &query) const
-{
-    fail(query);
-    return sql::isStorageFull(m_lastError) ? IncrementResult::Full : IncrementResult::Failed;
-}
-
-void CounterRepository::fail(const QSqlQuery &query) const
-{
-    m_lastError = query.lastError().text();
-    qCWarning(lcStorage).noquote() << "counters:" << m_lastError;
+    const Error error = sql::failure(query);
+    sql::warn("a counter statement", error);
+    return error;
 }
 
 } // namespace berth

@@ -1,5 +1,6 @@
 #pragma once
 
+#include "core/error.h"
 #include "counter.h"
 
 #include <QList>
@@ -20,31 +21,19 @@ class CounterRepository final
 public:
     explicit CounterRepository(Database &db);
 
-    enum class IncrementResult
-    {
-        Ok,
-        LimitReached,
-        Full,
-        Failed
-    }; // Full: SQLITE_FULL, the disk is full
-
     // Adds 1 to the counter, creating it at 1 unless the deployment already has maxCounters counters; one
-    // transaction. *value receives the new value.
-    IncrementResult increment(
-        const QString &deploymentId, const QString &name, int maxCounters, const QDateTime &now, qint64 *value);
-    // nullopt when the counter does not exist (or on failure: see lastError()).
+    // transaction. The new value, or Forbidden + CounterLimitReached, InsufficientStorage for a full disk, Internal
+    // (SQLite's words, for the log only).
+    Result<qint64> increment(const QString &deploymentId, const QString &name, int maxCounters, const QDateTime &now);
+    // nullopt when the counter does not exist (or on failure, which is logged).
     std::optional<Counter> find(const QString &deploymentId, const QString &name) const;
     QList<Counter> list(const QString &deploymentId) const; // by name
-    bool remove(const QString &deploymentId, const QString &name); // false when there is no such counter
-
-    QString lastError() const;
+    Result<void> remove(const QString &deploymentId, const QString &name); // NotFound + CounterNotFound
 
 private:
-    IncrementResult failure(const QSqlQuery &query) const;
-    void fail(const QSqlQuery &query) const;
+    static Error failure(const QSqlQuery &query); // logged
 
     Database &m_db;
-    mutable QString m_lastError;
 };
 
 } // namespace berth

@@ -95,9 +95,11 @@ int DeploymentRepository::countForUser(const QString &userId) const
     QSqlQuery query(m_db.connection());
     query.prepare(u"SELECT COUNT(*) FROM deployments WHERE user_id = ?"_s);
     query.addBindValue(userId);
-    if (!sql::exec(query, &m_lastError) || !query.next())
+    if (const auto done = sql::exec(query); !done) {
+        sql::warn("counting deployments", done.error());
         return 0;
-    return query.value(0).toInt();
+    }
+    return query.next() ? query.value(0).toInt() : 0;
 }
 
 QList<StoredFile> DeploymentRepository::files(qint64 versionId) const
@@ -107,21 +109,21 @@ QList<StoredFile> DeploymentRepository::files(qint64 versionId) const
     query.setForwardOnly(true);
     query.prepare(u"SELECT path, blob, size, content_type FROM files WHERE version_id = ? ORDER BY path"_s);
     query.addBindValue(versionId);
-    if (!sql::exec(query, &m_lastError))
+    if (const auto done = sql::exec(query); !done) {
+        sql::warn("listing files", done.error());
         return result;
+    }
     while (query.next())
         result.append(
             {query.value(0).toString(), sql::bytes(query, 1), query.value(2).toLongLong(), sql::bytes(query, 3)});
     return result;
 }
 
-DeploymentRepository::WriteResult DeploymentRepository::insert(Deployment &deployment, const QList<StoredFile> &files)
+Result<void> DeploymentRepository::insert(Deployment &deployment, const QList<StoredFile> &files)
 {
     Transaction transaction(m_db.connection());
-    if (!transaction.isActive()) {
-        m_lastError = u"cannot begin a transaction"_s;
-        return failedWrite();
-    }
+    if (auto begun = transaction.begun(); !begun)
+        return begun;
     QSqlQuery query(m_db.connection());
     query.prepare(
         u"INSERT INTO deployments (id, user_id, slug, storage_type, is_spa, title, description, favicon, "
@@ -131,27 +133,23 @@ DeploymentRepository::WriteResult DeploymentRepository::insert(Deployment &deplo
         ":document_title)"_s);
     bindRow(query, deployment);
     if (!query.exec())
-        return failure(query);
+        return writeFailure(query);
 
-    qint64 versionId = 0;
-    if (!writeVersion(deployment, files, &versionId))
-        return failedWrite();
-    if (!transaction.commit()) {
-        m_lastError = m_db.connection().lastError().text();
-        return failedWrite();
-    }
-    deployment.versionId = versionId;
-    return WriteResult::Ok;
+    const Result<qint64> versionId = writeVersion(deployment, files);
+    if (!versionId)
+        return versionId.error();
+    if (auto committed = transaction.commit(); !committed)
+        return committed;
+    deployment.versionId = versionId.value();
+    return {};
 }
 
-DeploymentRepository::WriteResult DeploymentRepository::update(Deployment &deployment,
-    const std::optional<QList<StoredFile>> &files, int keepVersions, QList<QByteArray> *released)
+Result<void> DeploymentRepository::update(Deployment &deployment, const std::optional<QList<StoredFile>> &files,
+    int keepVersions, QList<QByteArray> *released)
 {
     Transaction transaction(m_db.connection());
-    if (!transaction.isActive()) {
-        m_lastError = u"cannot begin a transaction"_s;
-        return failedWrite();
-    }
+    if (auto begun = transaction.begun(); !begun)
+        return begun;
     // Write first, read after: the write takes SQLite's lock, so the version read below cannot go stale.
     QSqlQuery query(m_db.connection());
     query.prepare(u"UPDATE deployments SET user_id = :user_id, slug = :slug, storage_type = :storage_type, "
@@ -161,45 +159,43 @@ DeploymentRepository::WriteResult DeploymentRepository::update(Deployment &deplo
                   "title_is_custom = :title_is_custom, document_title = :document_title WHERE id = :id"_s);
     bindRow(query, deployment);
     if (!query.exec())
-        return failure(query);
-    if (query.numRowsAffected() == 0) {
-        m_lastError = u"no deployment %1"_s.arg(deployment.id);
-        return WriteResult::NotFound;
-    }
+        return writeFailure(query);
+    if (query.numRowsAffected() == 0)
+        return notFound();
 
     query.prepare(u"SELECT version_id FROM deployments WHERE id = ?"_s);
     query.addBindValue(deployment.id);
     if (!query.exec() || !query.next())
-        return failure(query);
+        return writeFailure(query);
     const qint64 previous = query.value(0).toLongLong();
     query.finish();
 
     qint64 served = previous;
     if (files) {
-        if (!writeVersion(deployment, *files, &served))
-            return failedWrite();
+        const Result<qint64> written = writeVersion(deployment, *files);
+        if (!written)
+            return written.error();
+        served = written.value();
         // The previous versions stay, up to keepVersions in all; the blobs of those dropped are handed back.
-        QList<QByteArray> dropped;
         QSqlDatabase connection = m_db.connection();
-        if (!VersionRepository::prune(connection, deployment.id, keepVersions, served, &dropped, &m_lastError))
-            return failedWrite();
+        const Result<QList<QByteArray>> dropped
+            = VersionRepository::prune(connection, deployment.id, keepVersions, served);
+        if (!dropped)
+            return dropped.error();
         if (released)
-            *released += dropped;
+            *released += dropped.value();
     } else if (previous != 0) {
         QSqlDatabase connection = m_db.connection();
-        if (!VersionRepository::amend(connection, deployment, previous, &m_lastError))
-            return failedWrite();
+        if (auto amended = VersionRepository::amend(connection, deployment, previous); !amended)
+            return amended;
     }
-    if (!transaction.commit()) {
-        m_lastError = m_db.connection().lastError().text();
-        return failedWrite();
-    }
+    if (auto committed = transaction.commit(); !committed)
+        return committed;
     deployment.versionId = served;
-    return WriteResult::Ok;
+    return {};
 }
 
-DeploymentRepository::WriteResult DeploymentRepository::rename(
-    const QString &id, const QString &newSlug, const QDateTime &updatedAt)
+Result<void> DeploymentRepository::rename(const QString &id, const QString &newSlug, const QDateTime &updatedAt)
 {
     QSqlQuery query(m_db.connection());
     query.prepare(u"UPDATE deployments SET slug = ?, updated_at = ? WHERE id = ?"_s);
@@ -207,21 +203,17 @@ DeploymentRepository::WriteResult DeploymentRepository::rename(
     query.addBindValue(sql::timeOrNull(updatedAt));
     query.addBindValue(id);
     if (!query.exec())
-        return failure(query);
-    if (query.numRowsAffected() == 0) {
-        m_lastError = u"no deployment %1"_s.arg(id);
-        return WriteResult::NotFound;
-    }
-    return WriteResult::Ok;
+        return writeFailure(query);
+    if (query.numRowsAffected() == 0)
+        return notFound();
+    return {};
 }
 
-DeploymentRepository::WriteResult DeploymentRepository::remove(const QString &id)
+Result<void> DeploymentRepository::remove(const QString &id)
 {
     Transaction transaction(m_db.connection());
-    if (!transaction.isActive()) {
-        m_lastError = u"cannot begin a transaction"_s;
-        return failedWrite();
-    }
+    if (auto begun = transaction.begun(); !begun)
+        return begun;
     QSqlQuery query(m_db.connection());
     const QString statements[] = {
         u"DELETE FROM files WHERE version_id IN (SELECT id FROM versions WHERE deployment_id = ?)"_s,
@@ -232,26 +224,20 @@ DeploymentRepository::WriteResult DeploymentRepository::remove(const QString &id
         query.prepare(statement);
         query.addBindValue(id);
         if (!query.exec())
-            return failure(query);
+            return writeFailure(query);
     }
-    if (query.numRowsAffected() == 0) {
-        m_lastError = u"no deployment %1"_s.arg(id);
-        return WriteResult::NotFound;
-    }
-    if (!transaction.commit()) {
-        m_lastError = m_db.connection().lastError().text();
-        return failedWrite();
-    }
-    return WriteResult::Ok;
+    if (query.numRowsAffected() == 0)
+        return notFound();
+    return transaction.commit();
 }
 
-bool DeploymentRepository::reassignAll(const QString &fromUserId, const QString &toUserId)
+Result<void> DeploymentRepository::reassignAll(const QString &fromUserId, const QString &toUserId)
 {
     QSqlQuery query(m_db.connection());
     query.prepare(u"UPDATE deployments SET user_id = ? WHERE user_id = ?"_s);
     query.addBindValue(toUserId);
     query.addBindValue(fromUserId);
-    return sql::exec(query, &m_lastError);
+    return sql::exec(query);
 }
 
 QStringList DeploymentRepository::idsWithUnknownTitleSource() const
@@ -260,31 +246,31 @@ QStringList DeploymentRepository::idsWithUnknownTitleSource() const
     QSqlQuery query(m_db.connection());
     query.setForwardOnly(true);
     query.prepare(u"SELECT id FROM deployments WHERE title_is_custom IS NULL"_s);
-    if (!sql::exec(query, &m_lastError))
+    if (const auto done = sql::exec(query); !done) {
+        sql::warn("listing deployments of unknown title source", done.error());
         return ids;
+    }
     while (query.next())
         ids.append(query.value(0).toString());
     return ids;
 }
 
-std::optional<QSet<QByteArray>> DeploymentRepository::referencedBlobs() const
+Result<QSet<QByteArray>> DeploymentRepository::referencedBlobs() const
 {
     QSet<QByteArray> blobs;
     QSqlQuery query(m_db.connection());
     query.setForwardOnly(true);
     query.prepare(u"SELECT DISTINCT blob FROM files"_s);
-    if (!sql::exec(query, &m_lastError))
-        return std::nullopt;
+    if (auto done = sql::exec(query); !done)
+        return done.error();
     while (query.next())
         blobs.insert(sql::bytes(query, 0));
-    if (query.lastError().isValid()) { // a step that failed part-way ends next() like the last row would
-        m_lastError = query.lastError().text();
-        return std::nullopt;
-    }
+    if (auto done = sql::drained(query); !done)
+        return done.error();
     return blobs;
 }
 
-std::optional<QSet<QByteArray>> DeploymentRepository::referencedAmong(const QList<QByteArray> &blobs) const
+Result<QSet<QByteArray>> DeploymentRepository::referencedAmong(const QList<QByteArray> &blobs) const
 {
     constexpr qsizetype kBatch = 200; // well under SQLite's limit on bound parameters
     QSet<QByteArray> referenced;
@@ -296,21 +282,14 @@ std::optional<QSet<QByteArray>> DeploymentRepository::referencedAmong(const QLis
         query.prepare(u"SELECT DISTINCT blob FROM files WHERE blob IN (%1)"_s.arg(marks.join(u',')));
         for (qsizetype i = 0; i < count; ++i)
             query.addBindValue(sql::text(blobs.at(start + i)));
-        if (!sql::exec(query, &m_lastError))
-            return std::nullopt;
+        if (auto done = sql::exec(query); !done)
+            return done.error();
         while (query.next())
             referenced.insert(sql::bytes(query, 0));
-        if (query.lastError().isValid()) {
-            m_lastError = query.lastError().text();
-            return std::nullopt;
-        }
+        if (auto done = sql::drained(query); !done)
+            return done.error();
     }
     return referenced;
-}
-
-QString DeploymentRepository::lastError() const
-{
-    return m_lastError;
 }
 
 std::optional<Deployment> DeploymentRepository::findWhere(const QString &column, const QString &value) const
@@ -320,7 +299,11 @@ std::optional<Deployment> DeploymentRepository::findWhere(const QString &column,
     // column is one of two fixed names chosen above, never input.
     query.prepare(u"SELECT %1 FROM deployments WHERE %2 = ?"_s.arg(Columns, column));
     query.addBindValue(value);
-    if (!sql::exec(query, &m_lastError) || !query.next())
+    if (const auto done = sql::exec(query); !done) {
+        sql::warn("finding a deployment", done.error());
+        return std::nullopt;
+    }
+    if (!query.next())
         return std::nullopt;
     return deploymentFrom(query);
 }
@@ -338,45 +321,44 @@ QList<Deployment> DeploymentRepository::list(const std::optional<QString> &userI
         query.prepare(u"SELECT %1 FROM deployments WHERE user_id = ?"_s.arg(Columns) + order);
         query.addBindValue(sql::text(*userId));
     }
-    if (!sql::exec(query, &m_lastError))
+    if (const auto done = sql::exec(query); !done) {
+        sql::warn("listing deployments", done.error());
         return result;
+    }
     while (query.next())
         result.append(deploymentFrom(query));
     return result;
 }
 
-bool DeploymentRepository::writeVersion(const Deployment &deployment, const QList<StoredFile> &files, qint64 *versionId)
+Result<qint64> DeploymentRepository::writeVersion(const Deployment &deployment, const QList<StoredFile> &files)
 {
     QSqlDatabase connection = m_db.connection();
-    qint64 id = 0;
-    if (!VersionRepository::write(connection, deployment, files, &id, &m_lastError))
-        return false;
+    const Result<qint64> id = VersionRepository::write(connection, deployment, files);
+    if (!id)
+        return id;
     QSqlQuery query(connection);
     query.prepare(u"UPDATE deployments SET version_id = ? WHERE id = ?"_s);
-    query.addBindValue(id);
+    query.addBindValue(id.value());
     query.addBindValue(deployment.id);
-    if (!sql::exec(query, &m_lastError))
-        return false;
-    *versionId = id;
-    return true;
+    if (auto done = sql::exec(query); !done)
+        return writeFailure(query);
+    return id;
 }
 
-DeploymentRepository::WriteResult DeploymentRepository::failure(const QSqlQuery &query)
+Error DeploymentRepository::writeFailure(const QSqlQuery &query)
 {
     const QSqlError error = query.lastError();
-    m_lastError = error.text();
     // SQLite and PostgreSQL name the violated constraint in their messages; the slug is the one a caller can act on.
     if (error.databaseText().contains(u"UNIQUE constraint failed: deployments.slug"_s)
         || error.databaseText().contains(u"\"deployments_slug_key\""_s))
-        return WriteResult::SlugTaken;
-    qCWarning(lcStorage).noquote() << "deployment write failed:" << m_lastError;
-    return failedWrite();
+        return {Error::Kind::Conflict, u"Slug is already taken"_s, Error::Code::SlugTaken};
+    qCWarning(lcStorage).noquote() << "deployment write failed:" << error.text();
+    return sql::failure(error);
 }
 
-DeploymentRepository::WriteResult DeploymentRepository::failedWrite() const
+Error DeploymentRepository::notFound()
 {
-    // SQLITE_FULL, in SQLite's fixed wording: the disk (or the database's page limit) is full.
-    return sql::isStorageFull(m_lastError) ? WriteResult::Full : WriteResult::Failed;
+    return sql::notFound(Error::Code::DeploymentNotFound, u"Deployment not found"_s);
 }
 
 } // namespace berth

@@ -1,5 +1,6 @@
 #pragma once
 
+#include "core/error.h"
 #include "deployment.h"
 #include "versionrepository.h"
 
@@ -25,15 +26,7 @@ class DeploymentRepository final
 public:
     explicit DeploymentRepository(Database &db);
 
-    enum class WriteResult
-    {
-        Ok,
-        SlugTaken,
-        NotFound,
-        Full, // SQLITE_FULL: the disk is full
-        Failed
-    };
-
+    // Reads that cannot tell a failure from "none" log the failure (lcStorage) and answer as if there were none.
     std::optional<Deployment> find(const QString &id) const;
     std::optional<Deployment> findBySlug(const QString &slug) const;
     QList<Deployment> listForUser(const QString &userId) const; // most recently updated first
@@ -41,40 +34,40 @@ public:
     int countForUser(const QString &userId) const;
     QList<StoredFile> files(qint64 versionId) const; // ordered by path
 
+    // Writes fail with Conflict + SlugTaken for a taken slug, NotFound + DeploymentNotFound for no such row,
+    // InsufficientStorage for a full disk, Internal (SQLite's words, for the log only) otherwise.
     // The row, a new version and its files in one transaction; sets deployment.versionId on success.
-    WriteResult insert(Deployment &deployment, const QList<StoredFile> &files);
+    Result<void> insert(Deployment &deployment, const QList<StoredFile> &files);
     // Rewrites every column from deployment (id is the key). With files, a new version (with the content's metadata)
     // is served and the older ones are kept, keepVersions in all counting the new one; the blobs named by the
     // versions dropped are appended to *released. Without files the served version takes the new metadata. Sets
     // deployment.versionId to the version now served.
-    WriteResult update(Deployment &deployment, const std::optional<QList<StoredFile>> &files, int keepVersions = 1,
+    Result<void> update(Deployment &deployment, const std::optional<QList<StoredFile>> &files, int keepVersions = 1,
         QList<QByteArray> *released = nullptr);
-    WriteResult rename(const QString &id, const QString &newSlug, const QDateTime &updatedAt);
-    WriteResult remove(const QString &id); // the row, its versions and their files
-    // Hands every deployment of one user to another (an agent's, when claimed); false on failure.
-    bool reassignAll(const QString &fromUserId, const QString &toUserId);
+    Result<void> rename(const QString &id, const QString &newSlug, const QDateTime &updatedAt);
+    Result<void> remove(const QString &id); // the row, its versions and their files
+    // Hands every deployment of one user to another (an agent's, when claimed).
+    Result<void> reassignAll(const QString &fromUserId, const QString &toUserId);
 
     // Deployments from before schema 4, whose title may have been read from their document (see migrations.cpp).
     QStringList idsWithUnknownTitleSource() const;
 
-    // Every blob hash any version references; nullopt when the query failed (callers then remove nothing).
-    std::optional<QSet<QByteArray>> referencedBlobs() const;
+    // Every blob hash any version references; an error when the query failed (callers then remove nothing).
+    Result<QSet<QByteArray>> referencedBlobs() const;
     // Which of these blobs some version references, by the index on files(blob): the cost follows the number of
-    // candidates, not the size of the store. nullopt when a query failed.
-    std::optional<QSet<QByteArray>> referencedAmong(const QList<QByteArray> &blobs) const;
-    QString lastError() const; // the reason of the last failed call
+    // candidates, not the size of the store. An error when a query failed.
+    Result<QSet<QByteArray>> referencedAmong(const QList<QByteArray> &blobs) const;
     const VersionRepository &versions() const { return m_versions; } // the kept versions (issue 15)
 
 private:
     std::optional<Deployment> findWhere(const QString &column, const QString &value) const;
     QList<Deployment> list(const std::optional<QString> &userId) const;
-    bool writeVersion(const Deployment &deployment, const QList<StoredFile> &files, qint64 *versionId);
-    WriteResult failure(const QSqlQuery &query);
-    WriteResult failedWrite() const; // Failed, or Full when lastError() says the disk is full
+    Result<qint64> writeVersion(const Deployment &deployment, const QList<StoredFile> &files);
+    static Error writeFailure(const QSqlQuery &query); // logged, unless it is a taken slug
+    static Error notFound();
 
     Database &m_db;
     VersionRepository m_versions;
-    mutable QString m_lastError;
 };
 
 } // namespace berth

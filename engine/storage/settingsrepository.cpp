@@ -33,7 +33,7 @@ bool SettingsRepository::contains(const QString &key) const
     return sql::exec(query) && query.next();
 }
 
-bool SettingsRepository::setValue(const QString &key, const QString &value)
+Result<void> SettingsRepository::setValue(const QString &key, const QString &value)
 {
     QSqlQuery query(m_db.connection());
     query.prepare(u"INSERT INTO settings (key, value) VALUES (?, ?) ON CONFLICT(key) DO UPDATE SET value = "
@@ -43,12 +43,12 @@ bool SettingsRepository::setValue(const QString &key, const QString &value)
     return sql::exec(query);
 }
 
-bool SettingsRepository::remove(const QString &key)
+Result<void> SettingsRepository::remove(const QString &key)
 {
     QSqlQuery query(m_db.connection());
     query.prepare(u"DELETE FROM settings WHERE key = ?"_s);
     query.addBindValue(key);
-    return sql::exec(query) && query.numRowsAffected() > 0;
+    return sql::execAffecting(query, Error::Code::Other, u"No such setting"_s);
 }
 
 } // namespace berth

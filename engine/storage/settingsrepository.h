@@ -1,5 +1,7 @@
 #pragma once
 
+#include "core/error.h"
+
 #include <QString>
 
 namespace berth {
@@ -15,8 +17,8 @@ public:
 
     QString value(const QString &key, const QString &fallback = {}) const;
     bool contains(const QString &key) const;
-    bool setValue(const QString &key, const QString &value); // inserts or overwrites
-    bool remove(const QString &key);
+    Result<void> setValue(const QString &key, const QString &value); // inserts or overwrites
+    Result<void> remove(const QString &key);
 
 private:
     Database &m_db;

@@ -56,11 +56,13 @@ SignInRequestRepository::SignInRequestRepository(Database &db)
 {
 }
 
-bool SignInRequestRepository::add(const SignInRequest &request, const QDateTime &now, int keep)
+Result<void> SignInRequestRepository::add(const SignInRequest &request, const QDateTime &now, int keep)
 {
     Transaction transaction(m_db.connection());
-    if (!transaction.isActive() || !removeExpired(now))
-        return false;
+    if (auto begun = transaction.begun(); !begun)
+        return begun;
+    if (auto removed = removeExpired(now); !removed)
+        return removed;
     QSqlQuery query(m_db.connection());
     // SQLite's INSERT OR REPLACE in words PostgreSQL knows too: the same code again replaces its row, which then
     // counts as the newest.
@@ -80,15 +82,17 @@ bool SignInRequestRepository::add(const SignInRequest &request, const QDateTime 
     query.addBindValue(sql::textOrNull(request.deliveryError));
     query.addBindValue(sql::timeOrNull(request.requestedAt));
     query.addBindValue(sql::timeOrNull(request.expiresAt));
-    if (!sql::exec(query, &m_lastError))
-        return false;
+    if (auto done = sql::exec(query); !done)
+        return done;
     QSqlQuery trim(m_db.connection());
     trim.prepare(u"DELETE FROM signin_requests WHERE email = ? AND rowid NOT IN (SELECT rowid FROM signin_requests "
                  "WHERE email = ? ORDER BY requested_at DESC, rowid DESC LIMIT ?)"_s);
     trim.addBindValue(sql::text(request.email));
     trim.addBindValue(sql::text(request.email));
     trim.addBindValue(qMax(1, keep));
-    return sql::exec(trim, &m_lastError) && transaction.commit();
+    if (auto done = sql::exec(trim); !done)
+        return done;
+    return transaction.commit();
 }
 
 std::optional<SignInRequest> SignInRequestRepository::find(const QString &email) const
@@ -105,8 +109,10 @@ QList<SignInRequest> SignInRequestRepository::findAll(const QString &email) cons
     query.prepare(
         u"SELECT "_s + kColumns + u" FROM signin_requests WHERE email = ? ORDER BY requested_at DESC, rowid DESC"_s);
     query.addBindValue(sql::text(email));
-    if (!sql::exec(query, &m_lastError))
+    if (const auto done = sql::exec(query); !done) {
+        sql::warn("reading sign-in requests", done.error());
         return requests;
+    }
     while (query.next())
         requests.append(requestFrom(query));
     return requests;
@@ -120,24 +126,26 @@ QList<SignInRequest> SignInRequestRepository::listLive(const QDateTime &now) con
     query.prepare(u"SELECT "_s + kColumns
         + u" FROM signin_requests WHERE expires_at > ? ORDER BY requested_at DESC, email, rowid DESC"_s);
     query.addBindValue(sql::timeOrNull(now));
-    if (!sql::exec(query, &m_lastError))
+    if (const auto done = sql::exec(query); !done) {
+        sql::warn("reading sign-in requests", done.error());
         return requests;
+    }
     while (query.next())
         requests.append(requestFrom(query));
     return requests;
 }
 
-bool SignInRequestRepository::setTriesLeft(const QString &email, const QByteArray &codeHash, int triesLeft)
+Result<void> SignInRequestRepository::setTriesLeft(const QString &email, const QByteArray &codeHash, int triesLeft)
 {
     QSqlQuery query(m_db.connection());
     query.prepare(u"UPDATE signin_requests SET tries_left = ? WHERE email = ? AND code_hash = ?"_s);
     query.addBindValue(triesLeft);
     query.addBindValue(sql::text(email));
     query.addBindValue(sql::text(codeHash));
-    return sql::exec(query, &m_lastError) && query.numRowsAffected() > 0;
+    return sql::execAffecting(query, Error::Code::Other, u"No such sign-in code"_s);
 }
 
-bool SignInRequestRepository::setDelivery(const QString &email, const QByteArray &codeHash,
+Result<void> SignInRequestRepository::setDelivery(const QString &email, const QByteArray &codeHash,
     SignInRequest::Delivery delivery, const QString &error, const QString &relayCode)
 {
     QSqlQuery query(m_db.connection());
@@ -148,37 +156,32 @@ bool SignInRequestRepository::setDelivery(const QString &email, const QByteArray
     query.addBindValue(sql::textOrNull(relayCode));
     query.addBindValue(sql::text(email));
     query.addBindValue(sql::text(codeHash));
-    return sql::exec(query, &m_lastError) && query.numRowsAffected() > 0;
+    return sql::execAffecting(query, Error::Code::Other, u"No such sign-in code"_s);
 }
 
-bool SignInRequestRepository::remove(const QString &email, const QByteArray &codeHash)
+Result<void> SignInRequestRepository::remove(const QString &email, const QByteArray &codeHash)
 {
     QSqlQuery query(m_db.connection());
     query.prepare(u"DELETE FROM signin_requests WHERE email = ? AND code_hash = ?"_s);
     query.addBindValue(sql::text(email));
     query.addBindValue(sql::text(codeHash));
-    return sql::exec(query, &m_lastError) && query.numRowsAffected() > 0;
+    return sql::execAffecting(query, Error::Code::Other, u"No such sign-in code"_s);
 }
 
-bool SignInRequestRepository::removeAll(const QString &email)
+Result<void> SignInRequestRepository::removeAll(const QString &email)
 {
     QSqlQuery query(m_db.connection());
     query.prepare(u"DELETE FROM signin_requests WHERE email = ?"_s);
     query.addBindValue(sql::text(email));
-    return sql::exec(query, &m_lastError);
+    return sql::exec(query);
 }
 
-bool SignInRequestRepository::removeExpired(const QDateTime &now)
+Result<void> SignInRequestRepository::removeExpired(const QDateTime &now)
 {
     QSqlQuery query(m_db.connection());
     query.prepare(u"DELETE FROM signin_requests WHERE expires_at <= ?"_s);
     query.addBindValue(sql::timeOrNull(now));
-    return sql::exec(query, &m_lastError);
-}
-
-QString SignInRequestRepository::lastError() const
-{
-    return m_lastError;
+    return sql::exec(query);
 }
 
 } // namespace berth

@@ -1,5 +1,6 @@
 #pragma once
 
+#include "core/error.h"
 #include "signinrequest.h"
 
 #include <QList>
@@ -19,23 +20,21 @@ public:
     explicit SignInRequestRepository(Database &db);
 
     // Deletes every request expired at `now`, stores this one and keeps the email's `keep` newest; one transaction.
-    bool add(const SignInRequest &request, const QDateTime &now, int keep);
-    bool replace(const SignInRequest &request, const QDateTime &now) { return add(request, now, 1); }
+    Result<void> add(const SignInRequest &request, const QDateTime &now, int keep);
+    Result<void> replace(const SignInRequest &request, const QDateTime &now) { return add(request, now, 1); }
     std::optional<SignInRequest> find(const QString &email) const; // the newest; expired ones too
     QList<SignInRequest> findAll(const QString &email) const; // newest first; expired ones too
     QList<SignInRequest> listLive(const QDateTime &now) const; // not expired at `now`, newest first
-    bool setTriesLeft(const QString &email, const QByteArray &codeHash, int triesLeft);
+    Result<void> setTriesLeft(const QString &email, const QByteArray &codeHash, int triesLeft);
     // Records what became of the code; relayCode is stored as given (null clears it).
-    bool setDelivery(const QString &email, const QByteArray &codeHash, SignInRequest::Delivery delivery,
+    Result<void> setDelivery(const QString &email, const QByteArray &codeHash, SignInRequest::Delivery delivery,
         const QString &error, const QString &relayCode);
-    bool remove(const QString &email, const QByteArray &codeHash); // false when that code is not there
-    bool removeAll(const QString &email);
-    bool removeExpired(const QDateTime &now);
-    QString lastError() const;
+    Result<void> remove(const QString &email, const QByteArray &codeHash); // false when that code is not there
+    Result<void> removeAll(const QString &email);
+    Result<void> removeExpired(const QDateTime &now);
 
 private:
     Database &m_db;
-    mutable QString m_lastError;
 };
 
 } // namespace berth

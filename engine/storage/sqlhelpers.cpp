@@ -57,24 +57,67 @@ QDateTime time(const QSqlQuery &query, int column)
     return query.isNull(column) ? QDateTime() : fromStorageTime(query.value(column).toString());
 }
 
-bool exec(QSqlQuery &query, QString *error)
+Result<void> exec(QSqlQuery &query)
 {
     if (query.exec())
-        return true;
-    const QString message = query.lastError().text();
-    qCDebug(lcStorage).noquote() << "query failed:" << message << "in" << query.lastQuery();
-    if (error)
-        *error = message;
-    return false;
+        return {};
+    qCDebug(lcStorage).noquote() << "query failed:" << query.lastError().text() << "in" << query.lastQuery();
+    return failure(query);
 }
 
-bool isStorageFull(const QString &errorText)
+Result<void> execAffecting(QSqlQuery &query, Error::Code code, const QString &notFoundMessage)
+{
+    if (auto done = exec(query); !done)
+        return done;
+    if (query.numRowsAffected() == 0)
+        return notFound(code, notFoundMessage);
+    return {};
+}
+
+bool exec(QSqlQuery &query, QString *message)
+{
+    const Result<void> result = exec(query);
+    if (!result && message)
+        *message = result.error().message;
+    return result.ok();
+}
+
+Result<void> drained(const QSqlQuery &query)
+{
+    if (query.lastError().isValid())
+        return failure(query);
+    return {};
+}
+
+Error failure(const QSqlError &error)
+{
+    return failure(error.text());
+}
+
+Error failure(const QSqlQuery &query)
+{
+    return failure(query.lastError());
+}
+
+Error failure(const QString &text)
 {
     // SQLite's fixed wording for SQLITE_FULL, whatever the locale. PostgreSQL: QPSQL ends the message with the
     // SQLSTATE in parentheses, and disk_full is 53100 in any language; "could not extend file" is the English
     // message of the same failure, for a server that reports it under another code.
-    return errorText.contains(QLatin1String("database or disk is full"), Qt::CaseInsensitive)
-        || errorText.contains(QLatin1String("(53100)")) || errorText.contains(QLatin1String("could not extend file"));
+    if (text.contains(QLatin1String("database or disk is full"), Qt::CaseInsensitive)
+        || text.contains(QLatin1String("(53100)")) || text.contains(QLatin1String("could not extend file")))
+        return Error::insufficientStorage();
+    return {Error::Kind::Internal, text};
+}
+
+Error notFound(Error::Code code, const QString &message)
+{
+    return {Error::Kind::NotFound, message, code};
+}
+
+void warn(const char *what, const Error &error)
+{
+    qCWarning(lcStorage).noquote() << what << "failed:" << error.message;
 }
 
 } // namespace sql

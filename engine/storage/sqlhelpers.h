@@ -2,12 +2,15 @@
 
 // Private to berth_storage: the small conversions every repository shares. Not installed for other folders.
 
+#include "core/error.h"
+
 #include <QByteArray>
 #include <QDateTime>
 #include <QLoggingCategory>
 #include <QString>
 #include <QVariant>
 
+class QSqlError;
 class QSqlQuery;
 
 namespace berth {
@@ -31,12 +34,28 @@ QString nullableString(const QSqlQuery &query, int column);
 QByteArray bytes(const QSqlQuery &query, int column);
 QDateTime time(const QSqlQuery &query, int column);
 
-// Executes a prepared query; on failure describes it in *error when given. Callers decide whether a failure is
-// worth a warning: a taken slug, for one, is an ordinary answer.
-bool exec(QSqlQuery &query, QString *error = nullptr);
-// Whether a failed statement's error text is SQLITE_FULL (the disk, or the database's page limit, is full) or
-// PostgreSQL's disk_full (SQLSTATE 53100).
-bool isStorageFull(const QString &errorText);
+// Executes a prepared query: nothing, or why it failed (see failure()). Callers decide whether a failure is worth a
+// warning: a taken slug, for one, is an ordinary answer.
+Result<void> exec(QSqlQuery &query);
+// Executes a prepared write that must touch a row: NotFound (with code and message) when it touched none.
+Result<void> execAffecting(QSqlQuery &query, Error::Code code, const QString &notFoundMessage);
+// The same for database.cpp's migrations, which word their own messages from SQLite's text.
+bool exec(QSqlQuery &query, QString *message);
+// After the rows were read: a step that failed part-way ends next() as the last row would, so only the query's
+// error tells a complete list from a cut one.
+Result<void> drained(const QSqlQuery &query);
+
+// A failed statement (or commit) as an Error: InsufficientStorage for SQLITE_FULL (the disk, or the database's
+// page limit, is full) and PostgreSQL's disk_full (SQLSTATE 53100), the one cause a client is told about; otherwise
+// Internal with SQLite's words, which are for the log only (the domain answers with its own message, and
+// web/apierror.cpp sends an Internal message as is).
+Error failure(const QSqlError &error);
+Error failure(const QSqlQuery &query);
+Error failure(const QString &text);
+// A write that matched no row.
+Error notFound(Error::Code code, const QString &message);
+// A read that failed where the caller cannot tell it from "none": logged, so that the cause is not lost.
+void warn(const char *what, const Error &error);
 
 } // namespace sql
 } // namespace berth

@@ -33,14 +33,12 @@ SubmissionRepository::SubmissionRepository(Database &db)
 {
 }
 
-SubmissionRepository::InsertResult SubmissionRepository::insert(
-    const Submission &submission, const QString &day, int perDay, int maxStored, QStringList *pruned)
+Result<QStringList> SubmissionRepository::insert(
+    const Submission &submission, const QString &day, int perDay, int maxStored)
 {
     Transaction transaction(m_db.connection());
-    if (!transaction.isActive()) {
-        m_lastError = u"cannot begin a transaction"_s;
-        return InsertResult::Failed;
-    }
+    if (auto begun = transaction.begun(); !begun)
+        return begun.error();
     QSqlQuery query(m_db.connection());
     // Count the day first: the write below takes SQLite's lock, and the connection is this thread's alone.
     query.prepare(u"INSERT INTO submission_days (deployment_id, day, count) VALUES (?, ?, 0) "
@@ -55,7 +53,9 @@ SubmissionRepository::InsertResult SubmissionRepository::insert(
     if (!query.exec() || !query.next())
         return failure(query);
     if (query.value(0).toInt() >= perDay)
-        return InsertResult::DailyLimitReached; // rolled back: nothing changes
+        // Rolled back: nothing changes.
+        return Error {
+            Error::Kind::RateLimited, u"Daily submission limit reached"_s, Error::Code::SubmissionLimitReached};
     query.finish();
 
     // Make room: keep the newest maxStored - 1, so the new one makes maxStored.
@@ -88,16 +88,12 @@ SubmissionRepository::InsertResult SubmissionRepository::insert(
     if (!query.exec())
         return failure(query);
     query.finish();
-    if (!transaction.commit()) {
-        m_lastError = m_db.connection().lastError().text();
-        return sql::isStorageFull(m_lastError) ? InsertResult::Full : InsertResult::Failed;
-    }
-    if (pruned)
-        *pruned = doomed;
-    return InsertResult::Ok;
+    if (auto committed = transaction.commit(); !committed)
+        return committed.error();
+    return doomed;
 }
 
-std::optional<SubmissionRepository::Page> SubmissionRepository::page(
+Result<SubmissionRepository::Page> SubmissionRepository::page(
     const QString &deploymentId, int limit, const QString &beforeId) const
 {
     QSqlQuery query(m_db.connection());
@@ -116,10 +112,8 @@ std::optional<SubmissionRepository::Page> SubmissionRepository::page(
         query.addBindValue(deploymentId);
     }
     query.addBindValue(limit + 1);
-    if (!query.exec()) {
-        fail(query);
-        return std::nullopt;
-    }
+    if (!query.exec())
+        return failure(query);
     Page result;
     while (query.next()) {
         if (result.submissions.size() == limit) {
@@ -138,7 +132,7 @@ std::optional<Submission> SubmissionRepository::find(const QString &deploymentId
     query.addBindValue(id);
     query.addBindValue(deploymentId);
     if (!query.exec()) {
-        fail(query);
+        failure(query);
         return std::nullopt;
     }
     if (!query.next())
@@ -152,7 +146,7 @@ int SubmissionRepository::count(const QString &deploymentId) const
     query.prepare(u"SELECT COUNT(*) FROM submissions WHERE deployment_id = ?"_s);
     query.addBindValue(deploymentId);
     if (!query.exec() || !query.next()) {
-        fail(query);
+        failure(query);
         return 0;
     }
     return query.value(0).toInt();
@@ -165,40 +159,30 @@ int SubmissionRepository::countOnDay(const QString &deploymentId, const QString 
     query.addBindValue(deploymentId);
     query.addBindValue(day);
     if (!query.exec()) {
-        fail(query);
+        failure(query);
         return 0;
     }
     return query.next() ? query.value(0).toInt() : 0;
 }
 
-bool SubmissionRepository::remove(const QString &deploymentId, const QString &id)
+Result<void> SubmissionRepository::remove(const QString &deploymentId, const QString &id)
 {
     QSqlQuery query(m_db.connection());
     query.prepare(u"DELETE FROM submissions WHERE id = ? AND deployment_id = ?"_s);
     query.addBindValue(id);
     query.addBindValue(deploymentId);
-    if (!query.exec()) {
-        fail(query);
-        return false;
-    }
-    return query.numRowsAffected() > 0;
+    if (!query.exec())
+        return failure(query);
+    if (query.numRowsAffected() == 0)
+        return sql::notFound(Error::Code::SubmissionNotFound, u"Submission not found"_s);
+    return {};
 }
 
-QString SubmissionRepository::lastError() const
+Error SubmissionRepository::failure(const QSqlQuery &query)
 {
-    return m_lastError;
-}
-
-void SubmissionRepository::fail(const QSqlQuery &query) const
-{
-    m_lastError = query.lastError().text();
-    qCWarning(lcStorage).noquote() << "submissions:" << m_lastError;
-}
-
-SubmissionRepository::InsertResult SubmissionRepository::failure(const QSqlQuery &query) const
-{
-    fail(query);
-    return sql::isStorageFull(m_lastError) ? InsertResult::Full : InsertResult::Failed;
+    const Error error = sql::failure(query);
+    sql::warn("a submission statement", error);
+    return error;
 }
 
 } // namespace berth

@@ -1,5 +1,6 @@
 #pragma once
 
+#include "core/error.h"
 #include "submission.h"
 
 #include <QList>
@@ -20,19 +21,11 @@ class SubmissionRepository final
 public:
     explicit SubmissionRepository(Database &db);
 
-    enum class InsertResult
-    {
-        Ok,
-        DailyLimitReached,
-        Full,
-        Failed
-    }; // Full: SQLITE_FULL, the disk is full
-
     // In one transaction: refuses when `day` (e.g. "2026-11-21") already counts perDay submissions of the
     // deployment; otherwise deletes the oldest ones so that at most maxStored remain with the new one, inserts it
-    // and counts it for the day. *pruned (optional) receives the ids deleted.
-    InsertResult insert(
-        const Submission &submission, const QString &day, int perDay, int maxStored, QStringList *pruned = nullptr);
+    // and counts it for the day. The ids deleted, or RateLimited + SubmissionLimitReached, InsufficientStorage for
+    // a full disk, Internal (SQLite's words, for the log only).
+    Result<QStringList> insert(const Submission &submission, const QString &day, int perDay, int maxStored);
 
     struct Page
     {
@@ -40,21 +33,18 @@ public:
         bool hasMore = false; // older submissions follow the last one
     };
     // Up to `limit` submissions, newest first, older than the submission `beforeId` when it is set (a beforeId
-    // that names no submission of this deployment gives an empty page). nullopt on failure (see lastError()).
-    std::optional<Page> page(const QString &deploymentId, int limit, const QString &beforeId = {}) const;
+    // that names no submission of this deployment gives an empty page).
+    Result<Page> page(const QString &deploymentId, int limit, const QString &beforeId = {}) const;
+    // Reads that cannot tell a failure from "none" log the failure (lcStorage) and answer as if there were none.
     std::optional<Submission> find(const QString &deploymentId, const QString &id) const;
     int count(const QString &deploymentId) const;
     int countOnDay(const QString &deploymentId, const QString &day) const;
-    bool remove(const QString &deploymentId, const QString &id); // false when there is no such submission
-
-    QString lastError() const;
+    Result<void> remove(const QString &deploymentId, const QString &id); // NotFound + SubmissionNotFound
 
 private:
-    void fail(const QSqlQuery &query) const;
-    InsertResult failure(const QSqlQuery &query) const;
+    static Error failure(const QSqlQuery &query); // logged
 
     Database &m_db;
-    mutable QString m_lastError;
 };
 
 } // namespace berth

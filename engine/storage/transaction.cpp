@@ -10,8 +10,10 @@ Transaction::Transaction(QSqlDatabase db)
     : m_db(std::move(db))
 {
     m_active = m_db.isOpen() && m_db.transaction();
-    if (!m_active)
-        qCWarning(lcStorage).noquote() << "could not begin a transaction:" << m_db.lastError().text();
+    if (!m_active) {
+        m_beginError = QStringLiteral("cannot begin a transaction: %1").arg(m_db.lastError().text());
+        qCWarning(lcStorage).noquote() << m_beginError;
+    }
 }
 
 Transaction::~Transaction()
@@ -25,17 +27,25 @@ bool Transaction::isActive() const
     return m_active;
 }
 
-bool Transaction::commit()
+Result<void> Transaction::begun() const
+{
+    if (m_beginError.isEmpty())
+        return {};
+    return Error {Error::Kind::Internal, m_beginError};
+}
+
+Result<void> Transaction::commit()
 {
     if (!m_active)
-        return false;
+        return sql::failure(m_beginError.isEmpty() ? QStringLiteral("the transaction is not open") : m_beginError);
     if (!m_db.commit()) {
         // SQLite keeps the transaction open after a failed COMMIT (e.g. SQLITE_BUSY); the destructor rolls it back.
-        qCWarning(lcStorage).noquote() << "commit failed:" << m_db.lastError().text();
-        return false;
+        const QSqlError error = m_db.lastError();
+        qCWarning(lcStorage).noquote() << "commit failed:" << error.text();
+        return sql::failure(error);
     }
     m_active = false;
-    return true;
+    return {};
 }
 
 } // namespace berth

@@ -1,5 +1,7 @@
 #pragma once
 
+#include "core/error.h"
+
 #include <QSqlDatabase>
 
 namespace berth {
@@ -15,11 +17,15 @@ public:
 
     // True while the transaction is open: it began and was neither committed nor rolled back.
     bool isActive() const;
-    bool commit();
+    // Nothing when the transaction began, or why it could not (for a caller to return before its first statement).
+    Result<void> begun() const;
+    // SQLITE_FULL at commit time is an InsufficientStorage error (see sql::failure()).
+    Result<void> commit();
 
 private:
     QSqlDatabase m_db;
     bool m_active = false;
+    QString m_beginError;
 };
 
 } // namespace berth

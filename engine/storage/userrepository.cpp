@@ -55,8 +55,10 @@ QList<User> UserRepository::list() const
     QSqlQuery query(m_db.connection());
     query.setForwardOnly(true);
     query.prepare(Select + u" ORDER BY created_at, id"_s);
-    if (!sql::exec(query, &m_lastError))
+    if (const auto done = sql::exec(query); !done) {
+        sql::warn("listing users", done.error());
         return users;
+    }
     while (query.next())
         users.append(userFrom(query));
     return users;
@@ -76,15 +78,17 @@ QList<UserUsage> UserRepository::listWithUsage(const QDateTime &now) const
                   "(SELECT MAX(k.last_used_at) FROM api_keys k WHERE k.user_id = u.id) "
                   "FROM users u ORDER BY u.created_at, u.id"_s);
     query.addBindValue(sql::timeOrNull(now));
-    if (!sql::exec(query, &m_lastError))
+    if (const auto done = sql::exec(query); !done) {
+        sql::warn("listing users", done.error());
         return users;
+    }
     while (query.next())
         users.append({userFrom(query), query.value(5).toInt(), query.value(6).toInt(), query.value(7).toInt(),
             sql::time(query, 8)});
     return users;
 }
 
-bool UserRepository::insert(const User &user)
+Result<void> UserRepository::insert(const User &user)
 {
     QSqlQuery query(m_db.connection());
     query.prepare(u"INSERT INTO users (id, email, plan, is_owner, created_at) VALUES (?, ?, ?, ?, ?)"_s);
@@ -93,29 +97,24 @@ bool UserRepository::insert(const User &user)
     query.addBindValue(sql::text(user.plan));
     query.addBindValue(user.isOwner ? 1 : 0);
     query.addBindValue(sql::timeOrNull(user.createdAt));
-    return sql::exec(query, &m_lastError);
+    return sql::exec(query);
 }
 
-bool UserRepository::setPlan(const QString &id, const QString &plan)
+Result<void> UserRepository::setPlan(const QString &id, const QString &plan)
 {
     QSqlQuery query(m_db.connection());
     query.prepare(u"UPDATE users SET plan = ? WHERE id = ?"_s);
     query.addBindValue(sql::text(plan));
     query.addBindValue(id);
-    return sql::exec(query, &m_lastError) && query.numRowsAffected() > 0;
+    return sql::execAffecting(query, Error::Code::UserNotFound, u"User not found"_s);
 }
 
-bool UserRepository::remove(const QString &id)
+Result<void> UserRepository::remove(const QString &id)
 {
     QSqlQuery query(m_db.connection());
     query.prepare(u"DELETE FROM users WHERE id = ?"_s);
     query.addBindValue(id);
-    return sql::exec(query, &m_lastError) && query.numRowsAffected() > 0;
-}
-
-QString UserRepository::lastError() const
-{
-    return m_lastError;
+    return sql::execAffecting(query, Error::Code::UserNotFound, u"User not found"_s);
 }
 
 std::optional<User> UserRepository::findWhere(const QString &condition, const QVariant &value) const
@@ -125,7 +124,11 @@ std::optional<User> UserRepository::findWhere(const QString &condition, const QV
     // condition is one of the fixed clauses above; the value is always bound.
     query.prepare(Select + u" WHERE "_s + condition + u" ORDER BY created_at, id LIMIT 1"_s);
     query.addBindValue(value);
-    if (!sql::exec(query, &m_lastError) || !query.next())
+    if (const auto done = sql::exec(query); !done) {
+        sql::warn("finding a user", done.error());
+        return std::nullopt;
+    }
+    if (!query.next())
         return std::nullopt;
     return userFrom(query);
 }

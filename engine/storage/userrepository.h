@@ -1,5 +1,6 @@
 #pragma once
 
+#include "core/error.h"
 #include "user.h"
 
 #include <QList>
@@ -23,16 +24,14 @@ public:
     std::optional<User> owner() const; // the is_owner user
     QList<User> list() const; // oldest first
     QList<UserUsage> listWithUsage(const QDateTime &now) const; // oldest first; keys live at `now`
-    bool insert(const User &user); // false also when the email, or the owner role, is taken
-    bool setPlan(const QString &id, const QString &plan);
-    bool remove(const QString &id);
-    QString lastError() const;
+    Result<void> insert(const User &user); // false also when the email, or the owner role, is taken
+    Result<void> setPlan(const QString &id, const QString &plan);
+    Result<void> remove(const QString &id);
 
 private:
     std::optional<User> findWhere(const QString &condition, const QVariant &value) const;
 
     Database &m_db;
-    mutable QString m_lastError;
 };
 
 } // namespace berth

@@ -49,11 +49,11 @@ void bindMetadata(QSqlQuery &query, const Deployment &d)
     query.bindValue(u":og_image"_s, sql::text(d.ogImage));
 }
 
-bool failed(const QSqlQuery &query, QString *error)
+Error failed(const QSqlQuery &query)
 {
-    *error = query.lastError().text();
-    qCWarning(lcStorage).noquote() << "version write failed:" << *error;
-    return false;
+    const Error error = sql::failure(query);
+    sql::warn("version write", error);
+    return error;
 }
 
 } // namespace
@@ -70,8 +70,10 @@ QList<StoredVersion> VersionRepository::list(const QString &deploymentId) const
     query.setForwardOnly(true);
     query.prepare(u"SELECT %1 FROM versions v WHERE v.deployment_id = ? ORDER BY v.number DESC"_s.arg(kVersionColumns));
     query.addBindValue(deploymentId);
-    if (!sql::exec(query, &m_lastError))
+    if (const auto done = sql::exec(query); !done) {
+        sql::warn("listing versions", done.error());
         return result;
+    }
     while (query.next())
         result.append(versionFrom(query));
     return result;
@@ -84,13 +86,16 @@ std::optional<StoredVersion> VersionRepository::find(const QString &deploymentId
     query.prepare(u"SELECT %1 FROM versions v WHERE v.deployment_id = ? AND v.number = ?"_s.arg(kVersionColumns));
     query.addBindValue(deploymentId);
     query.addBindValue(number);
-    if (!sql::exec(query, &m_lastError) || !query.next())
+    if (const auto done = sql::exec(query); !done) {
+        sql::warn("finding a version", done.error());
+        return std::nullopt;
+    }
+    if (!query.next())
         return std::nullopt;
     return versionFrom(query);
 }
 
-std::optional<QHash<QByteArray, qint64>> VersionRepository::heldBy(
-    const QString &userId, const QList<QByteArray> &blobs) const
+Result<QHash<QByteArray, qint64>> VersionRepository::heldBy(const QString &userId, const QList<QByteArray> &blobs) const
 {
     constexpr qsizetype kBatch = 200; // well under SQLite's limit on bound parameters
     QHash<QByteArray, qint64> held;
@@ -106,25 +111,18 @@ std::optional<QHash<QByteArray, qint64>> VersionRepository::heldBy(
         query.addBindValue(userId);
         for (qsizetype i = 0; i < count; ++i)
             query.addBindValue(sql::text(blobs.at(start + i)));
-        if (!sql::exec(query, &m_lastError))
-            return std::nullopt;
+        if (auto done = sql::exec(query); !done)
+            return done.error();
         while (query.next())
             held.insert(sql::bytes(query, 0), query.value(1).toLongLong());
-        if (query.lastError().isValid()) {
-            m_lastError = query.lastError().text();
-            return std::nullopt;
-        }
+        if (auto done = sql::drained(query); !done)
+            return done.error();
     }
     return held;
 }
 
-QString VersionRepository::lastError() const
-{
-    return m_lastError;
-}
-
-bool VersionRepository::write(QSqlDatabase &connection, const Deployment &deployment, const QList<StoredFile> &files,
-    qint64 *versionId, QString *error)
+Result<qint64> VersionRepository::write(
+    QSqlDatabase &connection, const Deployment &deployment, const QList<StoredFile> &files)
 {
     const QDateTime createdAt = deployment.updatedAt.isValid() ? deployment.updatedAt : QDateTime::currentDateTimeUtc();
     QSqlQuery query(connection);
@@ -138,7 +136,7 @@ bool VersionRepository::write(QSqlDatabase &connection, const Deployment &deploy
     query.bindValue(u":created_at"_s, sql::timeOrNull(createdAt));
     bindMetadata(query, deployment);
     if (!query.exec() || !query.next())
-        return failed(query, error);
+        return failed(query);
     const qint64 id = query.value(0).toLongLong(); // RETURNING: QPSQL has no lastInsertId for identity columns
     query.finish();
 
@@ -150,13 +148,12 @@ bool VersionRepository::write(QSqlDatabase &connection, const Deployment &deploy
         query.addBindValue(file.size);
         query.addBindValue(sql::text(file.contentType));
         if (!query.exec())
-            return failed(query, error);
+            return failed(query);
     }
-    *versionId = id;
-    return true;
+    return id;
 }
 
-bool VersionRepository::amend(QSqlDatabase &connection, const Deployment &deployment, qint64 versionId, QString *error)
+Result<void> VersionRepository::amend(QSqlDatabase &connection, const Deployment &deployment, qint64 versionId)
 {
     QSqlQuery query(connection);
     query.prepare(u"UPDATE versions SET storage_type = :storage_type, is_spa = :is_spa, title = :title, "
@@ -164,11 +161,13 @@ bool VersionRepository::amend(QSqlDatabase &connection, const Deployment &deploy
                   "favicon = :favicon, og_image = :og_image WHERE id = :id"_s);
     bindMetadata(query, deployment);
     query.bindValue(u":id"_s, versionId);
-    return query.exec() || failed(query, error);
+    if (!query.exec())
+        return failed(query);
+    return {};
 }
 
-bool VersionRepository::prune(QSqlDatabase &connection, const QString &deploymentId, int keep, qint64 servedId,
-    QList<QByteArray> *released, QString *error)
+Result<QList<QByteArray>> VersionRepository::prune(
+    QSqlDatabase &connection, const QString &deploymentId, int keep, qint64 servedId)
 {
     QSqlQuery query(connection);
     query.setForwardOnly(true);
@@ -178,8 +177,9 @@ bool VersionRepository::prune(QSqlDatabase &connection, const QString &deploymen
     query.addBindValue(servedId);
     query.addBindValue(qMax(0, keep - 1)); // the served version counts as one of the kept
     if (!query.exec())
-        return failed(query, error);
+        return failed(query);
     QList<qint64> doomed;
+    QList<QByteArray> released;
     while (query.next())
         doomed.append(query.value(0).toLongLong());
     query.finish();
@@ -188,21 +188,21 @@ bool VersionRepository::prune(QSqlDatabase &connection, const QString &deploymen
         query.prepare(u"SELECT blob FROM files WHERE version_id = ?"_s);
         query.addBindValue(id);
         if (!query.exec())
-            return failed(query, error);
+            return failed(query);
         while (query.next())
-            released->append(sql::bytes(query, 0));
+            released.append(sql::bytes(query, 0));
         query.finish();
         // Explicit rather than by cascade, so that the file rows go even where foreign keys were off.
         query.prepare(u"DELETE FROM files WHERE version_id = ?"_s);
         query.addBindValue(id);
         if (!query.exec())
-            return failed(query, error);
+            return failed(query);
         query.prepare(u"DELETE FROM versions WHERE id = ?"_s);
         query.addBindValue(id);
         if (!query.exec())
-            return failed(query, error);
+            return failed(query);
     }
-    return true;
+    return released;
 }
 
 } // namespace berth

@@ -1,5 +1,6 @@
 #pragma once
 
+#include "core/error.h"
 #include "deployment.h"
 
 #include <QHash>
@@ -23,26 +24,25 @@ class VersionRepository final
 public:
     explicit VersionRepository(Database &db);
 
+    // Reads that cannot tell a failure from "none" log the failure (lcStorage) and answer as if there were none.
     QList<StoredVersion> list(const QString &deploymentId) const; // newest first; empty on failure too
     std::optional<StoredVersion> find(const QString &deploymentId, int number) const;
-    // Of these blobs, the ones some version of one of userId's deployments references, with their sizes. nullopt
+    // Of these blobs, the ones some version of one of userId's deployments references, with their sizes. An error
     // when a query failed. Only this user's rows count: knowing a hash must never give access to another's content.
-    std::optional<QHash<QByteArray, qint64>> heldBy(const QString &userId, const QList<QByteArray> &blobs) const;
-    QString lastError() const;
+    Result<QHash<QByteArray, qint64>> heldBy(const QString &userId, const QList<QByteArray> &blobs) const;
 
-    // Inside an open transaction: a new version of deployment (its metadata, the next number) with these files.
-    static bool write(QSqlDatabase &connection, const Deployment &deployment, const QList<StoredFile> &files,
-        qint64 *versionId, QString *error);
+    // Inside an open transaction: a new version of deployment (its metadata, the next number) with these files;
+    // its id.
+    static Result<qint64> write(QSqlDatabase &connection, const Deployment &deployment, const QList<StoredFile> &files);
     // Inside an open transaction: the served version takes deployment's metadata (an update without content).
-    static bool amend(QSqlDatabase &connection, const Deployment &deployment, qint64 versionId, QString *error);
+    static Result<void> amend(QSqlDatabase &connection, const Deployment &deployment, qint64 versionId);
     // Inside an open transaction: deletes all but the newest keep versions of a deployment (the served one always
-    // stays); the blobs their files named are added to *released (they may still be referenced elsewhere).
-    static bool prune(QSqlDatabase &connection, const QString &deploymentId, int keep, qint64 servedId,
-        QList<QByteArray> *released, QString *error);
+    // stays); returns the blobs their files named (they may still be referenced elsewhere).
+    static Result<QList<QByteArray>> prune(
+        QSqlDatabase &connection, const QString &deploymentId, int keep, qint64 servedId);
 
 private:
     Database &m_db;
-    mutable QString m_lastError;
 };
 
 } // namespace berth

@@ -24,7 +24,7 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t *data, std::size_t size
         return 0;
     }
     const DeployRequest &request = parsed.value();
-    check(!validateDeployRequest(request).has_value());
+    check(validateDeployRequest(request).ok());
     check(request.contentBytes() >= 0);
     if (mode == DeployRequest::Mode::Update)
         check(!request.slug.has_value());

@@ -30,11 +30,11 @@ class TestDeployValidation : public QObject
 private Q_SLOTS:
     void aValidRequestPasses()
     {
-        QVERIFY(!validateDeployRequest(withFiles({file(u"index.html"_s), file(u"css/a.css"_s)})));
+        QVERIFY(validateDeployRequest(withFiles({file(u"index.html"_s), file(u"css/a.css"_s)})).ok());
         DeployRequest html;
         html.html = u"<h1>x</h1>"_s;
         html.slug = u"fine-slug"_s;
-        QVERIFY(!validateDeployRequest(html));
+        QVERIFY(validateDeployRequest(html).ok());
     }
 
     void refusals_data()
@@ -73,8 +73,9 @@ private Q_SLOTS:
         QFETCH(DeployRequest, request);
         QFETCH(int, kind);
         QFETCH(QString, message);
-        const auto error = validateDeployRequest(request);
-        QVERIFY(error.has_value());
+        const berth::Result<void> checked = validateDeployRequest(request);
+        QVERIFY(!checked.ok());
+        const berth::Error *error = &checked.error();
         QCOMPARE(int(error->kind), kind);
         if (!message.isEmpty())
             QCOMPARE(error->message, message);

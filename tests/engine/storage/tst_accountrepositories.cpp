@@ -84,8 +84,9 @@ private Q_SLOTS:
         QVERIFY(m_users->insert(user(u"usr_1"_s, u"ann@example.org"_s, T0, true)));
         QVERIFY(!m_users->insert(user(u"usr_1"_s, u"other@example.org"_s)));
         QVERIFY(!m_users->insert(user(u"usr_2"_s, u"ANN@example.org"_s))); // same address, other case
-        QVERIFY(!m_users->insert(user(u"usr_3"_s, {}, T0, true))); // a second owner
-        QVERIFY(!m_users->lastError().isEmpty());
+        const Result<void> secondOwner = m_users->insert(user(u"usr_3"_s, {}, T0, true));
+        QVERIFY(!secondOwner); // a second owner
+        QVERIFY(!secondOwner.error().message.isEmpty());
         QCOMPARE(m_users->list().size(), 1);
     }
 

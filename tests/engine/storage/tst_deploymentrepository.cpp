@@ -10,9 +10,33 @@
 using namespace Qt::StringLiterals;
 using namespace berth;
 
-using WriteResult = DeploymentRepository::WriteResult;
-
 namespace {
+
+// What a write came to, in the terms the assertions below were written in.
+enum class Outcome
+{
+    Ok,
+    SlugTaken,
+    NotFound,
+    Full,
+    Failed
+};
+
+Outcome outcome(const Result<void> &result)
+{
+    if (result.ok())
+        return Outcome::Ok;
+    if (result.error().code == Error::Code::SlugTaken)
+        return Outcome::SlugTaken;
+    switch (result.error().kind) {
+    case Error::Kind::NotFound:
+        return Outcome::NotFound;
+    case Error::Kind::InsufficientStorage:
+        return Outcome::Full;
+    default:
+        return Outcome::Failed;
+    }
+}
 
 const QDateTime T0(QDate(2024, 5, 1), QTime(9, 0, 0, 125), Qt::UTC);
 
@@ -104,12 +128,12 @@ private Q_SLOTS:
 
         Deployment fresh = deployment(u"dep_new"_s, u"new-site"_s);
         fresh.documentTitle = u"From the page"_s;
-        QCOMPARE(repo.insert(fresh, {}), WriteResult::Ok);
+        QCOMPARE(outcome(repo.insert(fresh, {})), Outcome::Ok);
         QCOMPARE(repo.find(u"dep_new"_s)->titleIsCustom, false);
         QCOMPARE(repo.find(u"dep_new"_s)->documentTitle, u"From the page"_s);
         Deployment resolved = *old;
         resolved.titleIsCustom = false;
-        QCOMPARE(repo.update(resolved, std::nullopt), WriteResult::Ok);
+        QCOMPARE(outcome(repo.update(resolved, std::nullopt)), Outcome::Ok);
         QVERIFY(repo.idsWithUnknownTitleSource().isEmpty());
     }
 
@@ -140,7 +164,7 @@ private Q_SLOTS:
         d.shareToken = "tok123";
         const QList<StoredFile> files {
             file(u"index.html"_s, "<h1>"), file(u"css/a.css"_s, "a{}"), file(u"about/index.html"_s, "about")};
-        QCOMPARE(m_repo->insert(d, files), WriteResult::Ok);
+        QCOMPARE(outcome(m_repo->insert(d, files)), Outcome::Ok);
         QVERIFY(d.versionId > 0);
 
         const std::optional<Deployment> found = m_repo->find(u"dep_1"_s);
@@ -166,7 +190,7 @@ private Q_SLOTS:
         Deployment c = deployment(u"dep_c"_s, u"c"_s, u"usr_a"_s, T0.addMSecs(1));
         Deployment other = deployment(u"dep_o"_s, u"o"_s, u"usr_b"_s, T0.addDays(1));
         for (Deployment *d : {&a, &b, &c, &other})
-            QCOMPARE(m_repo->insert(*d, {}), WriteResult::Ok);
+            QCOMPARE(outcome(m_repo->insert(*d, {})), Outcome::Ok);
 
         const QList<Deployment> mine = m_repo->listForUser(u"usr_a"_s);
         QCOMPARE(mine.size(), 3);
@@ -185,13 +209,15 @@ private Q_SLOTS:
     void takenSlugWritesNothing()
     {
         Deployment first = deployment(u"dep_1"_s, u"taken"_s);
-        QCOMPARE(m_repo->insert(first, {file(u"index.html"_s, "1")}), WriteResult::Ok);
+        QCOMPARE(outcome(m_repo->insert(first, {file(u"index.html"_s, "1")})), Outcome::Ok);
         const int versions = count(u"versions"_s);
         const int files = count(u"files"_s);
 
         Deployment second = deployment(u"dep_2"_s, u"taken"_s);
-        QCOMPARE(m_repo->insert(second, {file(u"index.html"_s, "2")}), WriteResult::SlugTaken);
-        QVERIFY(!m_repo->lastError().isEmpty());
+        const Result<void> taken = m_repo->insert(second, {file(u"index.html"_s, "2")});
+        QCOMPARE(outcome(taken), Outcome::SlugTaken);
+        QCOMPARE(taken.error().kind, Error::Kind::Conflict);
+        QVERIFY(!taken.error().message.isEmpty());
         QCOMPARE(second.versionId, 0);
         QVERIFY(!m_repo->find(u"dep_2"_s));
         QCOMPARE(count(u"versions"_s), versions);
@@ -201,13 +227,13 @@ private Q_SLOTS:
     void updateWithFilesSwapsToANewVersion()
     {
         Deployment d = deployment(u"dep_1"_s, u"site"_s);
-        QCOMPARE(m_repo->insert(d, {file(u"index.html"_s, "old"), file(u"old.css"_s, "x")}), WriteResult::Ok);
+        QCOMPARE(outcome(m_repo->insert(d, {file(u"index.html"_s, "old"), file(u"old.css"_s, "x")})), Outcome::Ok);
         const qint64 oldVersion = d.versionId;
 
         d.title = u"New title"_s;
         d.updatedAt = T0.addSecs(30);
         const QList<StoredFile> next {file(u"index.html"_s, "new"), file(u"new.js"_s, "y")};
-        QCOMPARE(m_repo->update(d, next), WriteResult::Ok);
+        QCOMPARE(outcome(m_repo->update(d, next)), Outcome::Ok);
         QVERIFY(d.versionId != oldVersion);
 
         const std::optional<Deployment> found = m_repo->find(u"dep_1"_s);
@@ -223,13 +249,13 @@ private Q_SLOTS:
     {
         Deployment d = deployment(u"dep_1"_s, u"site"_s);
         const QList<StoredFile> files {file(u"index.html"_s, "same")};
-        QCOMPARE(m_repo->insert(d, files), WriteResult::Ok);
+        QCOMPARE(outcome(m_repo->insert(d, files)), Outcome::Ok);
         const qint64 version = d.versionId;
 
         d.title = u"Renamed"_s;
         d.isSpa = true;
         d.versionId = 999; // stale or wrong values in the struct must not repoint the row
-        QCOMPARE(m_repo->update(d, std::nullopt), WriteResult::Ok);
+        QCOMPARE(outcome(m_repo->update(d, std::nullopt)), Outcome::Ok);
         QCOMPARE(d.versionId, version);
         const std::optional<Deployment> found = m_repo->find(u"dep_1"_s);
         QVERIFY(found);
@@ -243,15 +269,16 @@ private Q_SLOTS:
     {
         Deployment d = deployment(u"dep_1"_s, u"site"_s);
         const QList<StoredFile> files {file(u"index.html"_s, "v1"), file(u"a.css"_s, "a")};
-        QCOMPARE(m_repo->insert(d, files), WriteResult::Ok);
+        QCOMPARE(outcome(m_repo->insert(d, files)), Outcome::Ok);
         const Deployment before = *m_repo->find(u"dep_1"_s);
 
         Deployment changed = before;
         changed.title = u"Should not stick"_s;
         changed.updatedAt = T0.addDays(1);
         const QList<StoredFile> duplicate {file(u"index.html"_s, "v2"), file(u"index.html"_s, "v2 again")};
-        QCOMPARE(m_repo->update(changed, duplicate), WriteResult::Failed);
-        QVERIFY(!m_repo->lastError().isEmpty());
+        const Result<void> failed = m_repo->update(changed, duplicate);
+        QCOMPARE(outcome(failed), Outcome::Failed);
+        QVERIFY(!failed.error().message.isEmpty());
         QCOMPARE(changed.versionId, before.versionId);
 
         compareRows(*m_repo->find(u"dep_1"_s), before);
@@ -264,17 +291,17 @@ private Q_SLOTS:
     {
         Deployment a = deployment(u"dep_a"_s, u"a"_s);
         Deployment b = deployment(u"dep_b"_s, u"b"_s);
-        QCOMPARE(m_repo->insert(a, {}), WriteResult::Ok);
-        QCOMPARE(m_repo->insert(b, {}), WriteResult::Ok);
+        QCOMPARE(outcome(m_repo->insert(a, {})), Outcome::Ok);
+        QCOMPARE(outcome(m_repo->insert(b, {})), Outcome::Ok);
 
         Deployment clash = b;
         clash.slug = u"a"_s;
-        QCOMPARE(m_repo->update(clash, QList<StoredFile> {file(u"x.html"_s, "x")}), WriteResult::SlugTaken);
+        QCOMPARE(outcome(m_repo->update(clash, QList<StoredFile> {file(u"x.html"_s, "x")})), Outcome::SlugTaken);
         compareRows(*m_repo->find(u"dep_b"_s), b);
         QCOMPARE(count(u"versions"_s), 2);
 
         Deployment ghost = deployment(u"dep_ghost"_s, u"ghost"_s);
-        QCOMPARE(m_repo->update(ghost, QList<StoredFile> {}), WriteResult::NotFound);
+        QCOMPARE(outcome(m_repo->update(ghost, QList<StoredFile> {})), Outcome::NotFound);
         QCOMPARE(count(u"versions"_s), 2);
     }
 
@@ -282,41 +309,41 @@ private Q_SLOTS:
     {
         Deployment a = deployment(u"dep_a"_s, u"a"_s);
         Deployment b = deployment(u"dep_b"_s, u"b"_s);
-        QCOMPARE(m_repo->insert(a, {}), WriteResult::Ok);
-        QCOMPARE(m_repo->insert(b, {}), WriteResult::Ok);
+        QCOMPARE(outcome(m_repo->insert(a, {})), Outcome::Ok);
+        QCOMPARE(outcome(m_repo->insert(b, {})), Outcome::Ok);
 
         const QDateTime later = T0.addSecs(5);
-        QCOMPARE(m_repo->rename(u"dep_a"_s, u"a2"_s, later), WriteResult::Ok);
+        QCOMPARE(outcome(m_repo->rename(u"dep_a"_s, u"a2"_s, later)), Outcome::Ok);
         QVERIFY(!m_repo->findBySlug(u"a"_s));
         QCOMPARE(m_repo->findBySlug(u"a2"_s)->id, u"dep_a"_s);
         QCOMPARE(m_repo->find(u"dep_a"_s)->updatedAt, later);
         QCOMPARE(m_repo->find(u"dep_a"_s)->versionId, a.versionId);
 
-        QCOMPARE(m_repo->rename(u"dep_a"_s, u"b"_s, later), WriteResult::SlugTaken);
+        QCOMPARE(outcome(m_repo->rename(u"dep_a"_s, u"b"_s, later)), Outcome::SlugTaken);
         QCOMPARE(m_repo->find(u"dep_a"_s)->slug, u"a2"_s);
-        QCOMPARE(m_repo->rename(u"dep_missing"_s, u"c"_s, later), WriteResult::NotFound);
+        QCOMPARE(outcome(m_repo->rename(u"dep_missing"_s, u"c"_s, later)), Outcome::NotFound);
     }
 
     void removeCascadesToVersionsAndFiles()
     {
         Deployment d = deployment(u"dep_1"_s, u"gone"_s);
         Deployment kept = deployment(u"dep_2"_s, u"kept"_s);
-        QCOMPARE(m_repo->insert(d, {file(u"index.html"_s, "1"), file(u"b.html"_s, "2")}), WriteResult::Ok);
-        QCOMPARE(m_repo->insert(kept, {file(u"index.html"_s, "3")}), WriteResult::Ok);
+        QCOMPARE(outcome(m_repo->insert(d, {file(u"index.html"_s, "1"), file(u"b.html"_s, "2")})), Outcome::Ok);
+        QCOMPARE(outcome(m_repo->insert(kept, {file(u"index.html"_s, "3")})), Outcome::Ok);
 
-        QCOMPARE(m_repo->remove(u"dep_1"_s), WriteResult::Ok);
+        QCOMPARE(outcome(m_repo->remove(u"dep_1"_s)), Outcome::Ok);
         QVERIFY(!m_repo->find(u"dep_1"_s));
         QVERIFY(!m_repo->findBySlug(u"gone"_s));
         QVERIFY(m_repo->files(d.versionId).isEmpty());
         QCOMPARE(count(u"versions"_s), 1);
         QCOMPARE(count(u"files"_s), 1);
-        QCOMPARE(m_repo->remove(u"dep_1"_s), WriteResult::NotFound);
+        QCOMPARE(outcome(m_repo->remove(u"dep_1"_s)), Outcome::NotFound);
     }
 
     void removingAUserRemovesTheirDeployments()
     {
         Deployment d = deployment(u"dep_1"_s, u"mine"_s, u"usr_b"_s);
-        QCOMPARE(m_repo->insert(d, {file(u"index.html"_s, "1")}), WriteResult::Ok);
+        QCOMPARE(outcome(m_repo->insert(d, {file(u"index.html"_s, "1")})), Outcome::Ok);
         QVERIFY(UserRepository(*m_db).remove(u"usr_b"_s));
         QVERIFY(!m_repo->find(u"dep_1"_s));
         QCOMPARE(count(u"versions"_s), 0);
@@ -326,7 +353,7 @@ private Q_SLOTS:
     void insertForAnUnknownUserFails()
     {
         Deployment d = deployment(u"dep_1"_s, u"orphan"_s, u"usr_nobody"_s);
-        QCOMPARE(m_repo->insert(d, {}), WriteResult::Failed);
+        QCOMPARE(outcome(m_repo->insert(d, {})), Outcome::Failed);
         QCOMPARE(count(u"deployments"_s), 0);
     }
 
@@ -337,12 +364,12 @@ private Q_SLOTS:
         const StoredFile shared = file(u"index.html"_s, "shared");
         const StoredFile onlyA = file(u"a.html"_s, "a");
         const StoredFile onlyB = file(u"b.html"_s, "b");
-        QCOMPARE(m_repo->insert(a, {shared, onlyA}), WriteResult::Ok);
-        QCOMPARE(m_repo->insert(b, {shared, onlyB}), WriteResult::Ok);
+        QCOMPARE(outcome(m_repo->insert(a, {shared, onlyA})), Outcome::Ok);
+        QCOMPARE(outcome(m_repo->insert(b, {shared, onlyB})), Outcome::Ok);
         QCOMPARE(m_repo->referencedBlobs().value(), (QSet<QByteArray> {shared.blob, onlyA.blob, onlyB.blob}));
 
-        QCOMPARE(m_repo->update(a, QList<StoredFile> {onlyA}), WriteResult::Ok);
-        QCOMPARE(m_repo->remove(u"dep_b"_s), WriteResult::Ok);
+        QCOMPARE(outcome(m_repo->update(a, QList<StoredFile> {onlyA})), Outcome::Ok);
+        QCOMPARE(outcome(m_repo->remove(u"dep_b"_s)), Outcome::Ok);
         QCOMPARE(m_repo->referencedBlobs().value(), (QSet<QByteArray> {onlyA.blob}));
     }
 
@@ -353,8 +380,8 @@ private Q_SLOTS:
         empty.description = u""_s;
         QVERIFY(unset.description.isNull());
         QVERIFY(!empty.description.isNull());
-        QCOMPARE(m_repo->insert(unset, {}), WriteResult::Ok);
-        QCOMPARE(m_repo->insert(empty, {}), WriteResult::Ok);
+        QCOMPARE(outcome(m_repo->insert(unset, {})), Outcome::Ok);
+        QCOMPARE(outcome(m_repo->insert(empty, {})), Outcome::Ok);
 
         QVERIFY(m_repo->find(u"dep_1"_s)->description.isNull());
         const QString stored = m_repo->find(u"dep_2"_s)->description;
@@ -371,7 +398,7 @@ private Q_SLOTS:
         Deployment d = deployment(u"dep_1"_s, u"time"_s);
         d.createdAt = QDateTime(QDate(2024, 3, 10), QTime(12, 34, 56, 789), Qt::OffsetFromUTC, 2 * 3600);
         d.updatedAt = QDateTime(QDate(2024, 3, 10), QTime(23, 30, 0, 1), Qt::OffsetFromUTC, -5 * 3600);
-        QCOMPARE(m_repo->insert(d, {}), WriteResult::Ok);
+        QCOMPARE(outcome(m_repo->insert(d, {})), Outcome::Ok);
 
         const Deployment found = *m_repo->find(u"dep_1"_s);
         QCOMPARE(found.createdAt, d.createdAt);

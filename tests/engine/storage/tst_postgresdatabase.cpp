@@ -216,15 +216,17 @@ private Q_SLOTS:
 
     void storageFullIsRecognised()
     {
-        QVERIFY(sql::isStorageFull(u"database or disk is full Unable to fetch row"_s));
-        QVERIFY(sql::isStorageFull(
-            u"ERROR:  could not extend file \"base/16384/16385\": No space left on device(53100) QPSQL: Unable to "
-            "create query"_s));
-        QVERIFY(sql::isStorageFull(u"FEHLER:  konnte Datei nicht erweitern(53100)"_s));
-        QVERIFY(!sql::isStorageFull(u"ERROR:  duplicate key value violates unique constraint(23505)"_s));
+        const auto full
+            = [](const QString &text) { return sql::failure(text).kind == Error::Kind::InsufficientStorage; };
+        QVERIFY(full(u"database or disk is full Unable to fetch row"_s));
+        QVERIFY(
+            full(u"ERROR:  could not extend file \"base/16384/16385\": No space left on device(53100) QPSQL: Unable to "
+                 "create query"_s));
+        QVERIFY(full(u"FEHLER:  konnte Datei nicht erweitern(53100)"_s));
+        QVERIFY(!full(u"ERROR:  duplicate key value violates unique constraint(23505)"_s));
     }
 
-    // QPSQL puts the SQLSTATE in the error text: what isStorageFull and the slug check rely on.
+    // QPSQL puts the SQLSTATE in the error text: what sql::failure and the slug check rely on.
     void errorTextCarriesTheSqlState()
     {
         Database db(QString(), m_database->url());

@@ -261,8 +261,8 @@ private Q_SLOTS:
         QVERIFY(keys.revoke(u"key_revoked"_s, T0));
         SubmissionRepository submissions(*m_db);
         for (int i = 0; i < 3; ++i)
-            QCOMPARE(submissions.insert({u"sub_%1"_s.arg(i), u"dep_one"_s, {{u"n"_s, i}}, T0}, u"2026-11-21"_s, 10, 10),
-                SubmissionRepository::InsertResult::Ok);
+            BERTH_VERIFY_OK(
+                submissions.insert({u"sub_%1"_s.arg(i), u"dep_one"_s, {{u"n"_s, i}}, T0}, u"2026-11-21"_s, 10, 10));
 
         const QList<UserUsage> usage = users.listWithUsage(T0.addSecs(60));
         QCOMPARE(usage.size(), 2);

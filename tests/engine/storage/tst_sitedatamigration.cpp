@@ -49,12 +49,12 @@ private Q_SLOTS:
 
         // The new tables work for the deployment that predates them.
         SubmissionRepository submissions(db);
-        QCOMPARE(submissions.insert({u"sub_1"_s, u"dep_old"_s, {{u"a"_s, u"b"_s}}, T0}, u"2026-11-21"_s, 10, 10),
-            SubmissionRepository::InsertResult::Ok);
+        BERTH_VERIFY_OK(
+            submissions.insert({u"sub_1"_s, u"dep_old"_s, {{u"a"_s, u"b"_s}}, T0}, u"2026-11-21"_s, 10, 10));
         CounterRepository counters(db);
-        qint64 value = 0;
-        QCOMPARE(counters.increment(u"dep_old"_s, u"visits"_s, 10, T0, &value), CounterRepository::IncrementResult::Ok);
-        QCOMPARE(value, 1);
+        const Result<qint64> value = counters.increment(u"dep_old"_s, u"visits"_s, 10, T0);
+        BERTH_VERIFY_OK(value);
+        QCOMPARE(value.value(), 1);
     }
 
     void deletingADeploymentDeletesItsSubmissionsAndCounters()
@@ -69,15 +69,13 @@ private Q_SLOTS:
         CounterRepository counters(db);
         for (const QString &id : {u"dep_gone"_s, u"dep_kept"_s}) {
             for (int i = 0; i < 3; ++i) {
-                QCOMPARE(
-                    submissions.insert({u"sub_%1_%2"_s.arg(id).arg(i), id, {{u"n"_s, i}}, T0}, u"2026-11-21"_s, 10, 10),
-                    SubmissionRepository::InsertResult::Ok);
+                BERTH_VERIFY_OK(submissions.insert(
+                    {u"sub_%1_%2"_s.arg(id).arg(i), id, {{u"n"_s, i}}, T0}, u"2026-11-21"_s, 10, 10));
             }
-            qint64 value = 0;
-            QCOMPARE(counters.increment(id, u"visits"_s, 10, T0, &value), CounterRepository::IncrementResult::Ok);
+            BERTH_VERIFY_OK(counters.increment(id, u"visits"_s, 10, T0));
         }
 
-        QCOMPARE(deployments.remove(u"dep_gone"_s), DeploymentRepository::WriteResult::Ok);
+        BERTH_VERIFY_OK(deployments.remove(u"dep_gone"_s));
         QCOMPARE(rows(db, u"submissions"_s, u"dep_gone"_s), 0);
         QCOMPARE(rows(db, u"submission_days"_s, u"dep_gone"_s), 0);
         QCOMPARE(rows(db, u"counters"_s, u"dep_gone"_s), 0);
@@ -91,12 +89,13 @@ private Q_SLOTS:
         QTemporaryDir dir;
         Database db(dir.filePath(u"berth.sqlite"_s));
         QVERIFY(db.open());
-        QCOMPARE(
-            SubmissionRepository(db).insert({u"sub_x"_s, u"dep_none"_s, {{u"a"_s, 1}}, T0}, u"2026-11-21"_s, 10, 10),
-            SubmissionRepository::InsertResult::Failed);
-        qint64 value = 0;
-        QCOMPARE(CounterRepository(db).increment(u"dep_none"_s, u"x"_s, 10, T0, &value),
-            CounterRepository::IncrementResult::Failed);
+        const Result<QStringList> submission
+            = SubmissionRepository(db).insert({u"sub_x"_s, u"dep_none"_s, {{u"a"_s, 1}}, T0}, u"2026-11-21"_s, 10, 10);
+        QVERIFY(!submission);
+        QCOMPARE(submission.error().kind, Error::Kind::Internal);
+        const Result<qint64> counter = CounterRepository(db).increment(u"dep_none"_s, u"x"_s, 10, T0);
+        QVERIFY(!counter);
+        QCOMPARE(counter.error().kind, Error::Kind::Internal);
     }
 };
 

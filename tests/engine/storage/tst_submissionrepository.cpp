@@ -9,9 +9,29 @@
 using namespace Qt::StringLiterals;
 using namespace berth;
 
-using InsertResult = SubmissionRepository::InsertResult;
-
 namespace {
+
+// What an insert came to; *pruned (optional) receives the ids it deleted.
+enum class InsertResult
+{
+    Ok,
+    DailyLimitReached,
+    Full,
+    Failed
+};
+
+InsertResult outcome(const Result<QStringList> &result, QStringList *pruned = nullptr)
+{
+    if (result.ok()) {
+        if (pruned)
+            *pruned = result.value();
+        return InsertResult::Ok;
+    }
+    if (result.error().code == Error::Code::SubmissionLimitReached)
+        return InsertResult::DailyLimitReached;
+    return result.error().kind == Error::Kind::InsufficientStorage ? InsertResult::Full : InsertResult::Failed;
+}
+
 const QDateTime T0 = berth::test::kSiteDataTime;
 const QString kDay = u"2026-11-21"_s;
 const QString kDep = u"dep_a"_s;
@@ -54,7 +74,7 @@ private Q_SLOTS:
     void storesAndReadsBack()
     {
         const Submission s {u"sub_1"_s, kDep, {{u"name"_s, u"Ada"_s}, {u"tags"_s, QJsonArray {u"a"_s, u"b"_s}}}, T0};
-        QCOMPARE(m_repo->insert(s, kDay, 10, 10), InsertResult::Ok);
+        QCOMPARE(outcome(m_repo->insert(s, kDay, 10, 10)), InsertResult::Ok);
         const auto found = m_repo->find(kDep, u"sub_1"_s);
         QVERIFY(found);
         QCOMPARE(found->data, s.data);
@@ -65,34 +85,34 @@ private Q_SLOTS:
     void dailyCountRefusesAndResetsWithTheDay()
     {
         for (int i = 0; i < 3; ++i)
-            QCOMPARE(m_repo->insert(submission(i), kDay, 3, 100), InsertResult::Ok);
-        QCOMPARE(m_repo->insert(submission(3), kDay, 3, 100), InsertResult::DailyLimitReached);
+            QCOMPARE(outcome(m_repo->insert(submission(i), kDay, 3, 100)), InsertResult::Ok);
+        QCOMPARE(outcome(m_repo->insert(submission(3), kDay, 3, 100)), InsertResult::DailyLimitReached);
         QCOMPARE(m_repo->count(kDep), 3);
         QCOMPARE(m_repo->countOnDay(kDep, kDay), 3);
         // Deleting does not give the day's allowance back.
         QVERIFY(m_repo->remove(kDep, submission(0).id));
-        QCOMPARE(m_repo->insert(submission(4), kDay, 3, 100), InsertResult::DailyLimitReached);
+        QCOMPARE(outcome(m_repo->insert(submission(4), kDay, 3, 100)), InsertResult::DailyLimitReached);
         // Another deployment has its own count.
-        QCOMPARE(m_repo->insert(submission(0, u"dep_b"_s), kDay, 3, 100), InsertResult::Ok);
+        QCOMPARE(outcome(m_repo->insert(submission(0, u"dep_b"_s), kDay, 3, 100)), InsertResult::Ok);
         // A new day starts from zero.
-        QCOMPARE(m_repo->insert(submission(5), u"2026-11-22"_s, 3, 100), InsertResult::Ok);
+        QCOMPARE(outcome(m_repo->insert(submission(5), u"2026-11-22"_s, 3, 100)), InsertResult::Ok);
         QCOMPARE(m_repo->countOnDay(kDep, u"2026-11-22"_s), 1);
     }
 
     void prunesTheOldestAtTheStoredMaximum()
     {
         for (int i = 0; i < 5; ++i)
-            QCOMPARE(m_repo->insert(submission(i), kDay, 100, 5), InsertResult::Ok);
+            QCOMPARE(outcome(m_repo->insert(submission(i), kDay, 100, 5)), InsertResult::Ok);
         QStringList pruned;
-        QCOMPARE(m_repo->insert(submission(5), kDay, 100, 5, &pruned), InsertResult::Ok);
+        QCOMPARE(outcome(m_repo->insert(submission(5), kDay, 100, 5), &pruned), InsertResult::Ok);
         QCOMPARE(pruned, QStringList {submission(0).id});
         QCOMPARE(m_repo->count(kDep), 5);
         const auto page = m_repo->page(kDep, 10);
         QVERIFY(page);
-        QCOMPARE(ids(page->submissions),
+        QCOMPARE(ids(page.value().submissions),
             (QStringList {submission(5).id, submission(4).id, submission(3).id, submission(2).id, submission(1).id}));
         // A lowered maximum prunes down to it in one insert.
-        QCOMPARE(m_repo->insert(submission(6), kDay, 100, 2, &pruned), InsertResult::Ok);
+        QCOMPARE(outcome(m_repo->insert(submission(6), kDay, 100, 2), &pruned), InsertResult::Ok);
         QCOMPARE(pruned.size(), 4);
         QCOMPARE(m_repo->count(kDep), 2);
     }
@@ -100,8 +120,8 @@ private Q_SLOTS:
     void refusedInsertChangesNothing()
     {
         for (int i = 0; i < 2; ++i)
-            QCOMPARE(m_repo->insert(submission(i), kDay, 2, 2), InsertResult::Ok);
-        QCOMPARE(m_repo->insert(submission(2), kDay, 2, 2), InsertResult::DailyLimitReached);
+            QCOMPARE(outcome(m_repo->insert(submission(i), kDay, 2, 2)), InsertResult::Ok);
+        QCOMPARE(outcome(m_repo->insert(submission(2), kDay, 2, 2)), InsertResult::DailyLimitReached);
         QCOMPARE(m_repo->count(kDep), 2);
         QVERIFY(m_repo->find(kDep, submission(0).id)); // the refusal did not prune
         QCOMPARE(m_repo->countOnDay(kDep, kDay), 2);
@@ -110,20 +130,20 @@ private Q_SLOTS:
     void pagesNewestFirst()
     {
         for (int i = 0; i < 7; ++i)
-            QCOMPARE(m_repo->insert(submission(i), kDay, 100, 100), InsertResult::Ok);
+            QCOMPARE(outcome(m_repo->insert(submission(i), kDay, 100, 100)), InsertResult::Ok);
         auto page = m_repo->page(kDep, 3);
         QVERIFY(page);
-        QCOMPARE(ids(page->submissions), (QStringList {submission(6).id, submission(5).id, submission(4).id}));
-        QVERIFY(page->hasMore);
+        QCOMPARE(ids(page.value().submissions), (QStringList {submission(6).id, submission(5).id, submission(4).id}));
+        QVERIFY(page.value().hasMore);
         page = m_repo->page(kDep, 3, submission(4).id);
-        QCOMPARE(ids(page->submissions), (QStringList {submission(3).id, submission(2).id, submission(1).id}));
-        QVERIFY(page->hasMore);
+        QCOMPARE(ids(page.value().submissions), (QStringList {submission(3).id, submission(2).id, submission(1).id}));
+        QVERIFY(page.value().hasMore);
         page = m_repo->page(kDep, 3, submission(1).id);
-        QCOMPARE(ids(page->submissions), QStringList {submission(0).id});
-        QVERIFY(!page->hasMore);
+        QCOMPARE(ids(page.value().submissions), QStringList {submission(0).id});
+        QVERIFY(!page.value().hasMore);
         page = m_repo->page(kDep, 7);
-        QCOMPARE(page->submissions.size(), 7);
-        QVERIFY(!page->hasMore);
+        QCOMPARE(page.value().submissions.size(), 7);
+        QVERIFY(!page.value().hasMore);
     }
 
 private:

@@ -62,14 +62,12 @@ private Q_SLOTS:
         auto deployment = deployments.find(u"dep_old"_s);
         QVERIFY(deployment);
         QList<QByteArray> released;
-        QCOMPARE(deployments.update(
-                     *deployment, QList<StoredFile> {{u"index.html"_s, "bbbb", 7, "text/html"}}, 2, &released),
-            DeploymentRepository::WriteResult::Ok);
+        BERTH_VERIFY_OK(deployments.update(
+            *deployment, QList<StoredFile> {{u"index.html"_s, "bbbb", 7, "text/html"}}, 2, &released));
         QVERIFY(released.isEmpty());
         QCOMPARE(deployments.versions().list(u"dep_old"_s).size(), 2);
-        QCOMPARE(deployments.update(
-                     *deployment, QList<StoredFile> {{u"index.html"_s, "cccc", 7, "text/html"}}, 2, &released),
-            DeploymentRepository::WriteResult::Ok);
+        BERTH_VERIFY_OK(deployments.update(
+            *deployment, QList<StoredFile> {{u"index.html"_s, "cccc", 7, "text/html"}}, 2, &released));
         QCOMPARE(released, QList<QByteArray> {"aaaa"});
         const QList<StoredVersion> kept = deployments.versions().list(u"dep_old"_s);
         QCOMPARE(kept.size(), 2);
