@@ -69,8 +69,8 @@ Result<void> SignInRequestRepository::add(const SignInRequest &request, const QD
     query.prepare(u"DELETE FROM signin_requests WHERE email = ? AND code_hash = ?"_s);
     query.addBindValue(sql::text(request.email));
     query.addBindValue(sql::text(request.codeHash));
-    if (!sql::exec(query, &m_lastError))
-        return false;
+    if (auto removed = sql::exec(query); !removed)
+        return removed;
     query.prepare(u"INSERT INTO signin_requests ("_s + kColumns + u") VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)"_s);
     query.addBindValue(sql::text(request.email));
     query.addBindValue(request.allowed ? 1 : 0);
