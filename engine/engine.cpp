@@ -218,29 +218,20 @@ Engine::~Engine()
     m_parts->workers.waitForDone();
 }
 
-bool Engine::open(QString *error)
+Result<void> Engine::open()
 {
     if (m_parts->opened)
-        return true;
-    if (!QDir().mkpath(m_settings.dataDir)) {
-        if (error)
-            *error = u"Cannot create the data directory %1"_s.arg(m_settings.dataDir);
-        return false;
-    }
+        return {};
+    if (!QDir().mkpath(m_settings.dataDir))
+        return Error {Error::Kind::Internal, u"Cannot create the data directory %1"_s.arg(m_settings.dataDir)};
     Result<void> ready = m_parts->database.open();
     if (ready)
         ready = m_parts->blobs.init();
-    if (!ready) {
-        if (error)
-            *error = ready.error().message;
-        return false;
-    }
+    if (!ready)
+        return ready;
     auto owner = m_parts->accounts.ensureOwner();
-    if (!owner) {
-        if (error)
-            *error = owner.error().message;
-        return false;
-    }
+    if (!owner)
+        return owner.error();
     if (owner.value().firstKey)
         m_parts->ownerFirstKey = owner.value().firstKey->secret;
     // A broken plan table must not lock the owner out of fixing it (berthd plans ...): keep the defaults.
@@ -250,16 +241,17 @@ bool Engine::open(QString *error)
     QString secret = m_parts->settingsRepository.value(QLatin1String(kCookieSecretSetting));
     if (secret.isEmpty()) {
         secret = QString::fromLatin1(RandomId::token(kCookieSecretBytes));
-        if (!m_parts->settingsRepository.setValue(QLatin1String(kCookieSecretSetting), secret)) {
-            if (error)
-                *error = u"Cannot store the instance secret"_s;
-            return false;
+        if (const Result<void> stored
+            = m_parts->settingsRepository.setValue(QLatin1String(kCookieSecretSetting), secret);
+            !stored) {
+            qWarning().noquote() << "cannot store the instance secret:" << stored.error().message;
+            return Error {Error::Kind::Internal, u"Cannot store the instance secret"_s};
         }
     }
     m_parts->accessControl.setSecret(secret.toLatin1());
     loadVersionsKept();
     m_parts->opened = true;
-    return true;
+    return {};
 }
 
 void Engine::loadVersionsKept()
@@ -279,10 +271,12 @@ bool Engine::setVersionsKept(int count)
     return true;
 }
 
-bool Engine::start(QString *error)
+Result<void> Engine::start()
 {
-    if (!open(error) || !m_parts->deployments.loadSites(error))
-        return false;
+    if (Result<void> opened = open(); !opened)
+        return opened;
+    if (Result<void> loaded = m_parts->deployments.loadSites(); !loaded)
+        return loaded;
 
     HttpConfig config;
     config.servingThreads = m_settings.servingThreads > 0 ? m_settings.servingThreads : QThread::idealThreadCount();
@@ -298,19 +292,12 @@ bool Engine::start(QString *error)
         const TlsCredentials credentials = reason.isEmpty()
             ? TlsCredentials::load(m_settings.tlsCertFile, m_settings.tlsKeyFile, &reason)
             : TlsCredentials();
-        if (credentials.isNull()) {
-            if (error)
-                *error = reason;
-            return false;
-        }
+        if (credentials.isNull())
+            return Error {Error::Kind::Internal, reason};
         m_parts->http->setTls(credentials.configuration, m_settings.httpsPort, m_settings.httpsRedirect);
     }
-    if (const Result<void> listening = m_parts->http->listen(m_settings.listenAddress, m_settings.listenPort);
-        !listening) {
-        if (error)
-            *error = listening.error().message;
-        return false;
-    }
+    if (Result<void> listening = m_parts->http->listen(m_settings.listenAddress, m_settings.listenPort); !listening)
+        return listening;
 
     // With HTTPS, the addresses announced (API, sites, share links, QR codes) are the HTTPS ones.
     const quint16 port = tls ? m_parts->http->httpsPort() : m_parts->http->serverPort();
@@ -325,7 +312,7 @@ bool Engine::start(QString *error)
     m_parts->lan.attach(*m_parts->http, m_parts->dispatcher, m_parts->dispatcher, m_settings.listenAddress,
         m_parts->http->serverPort());
     m_parts->lan.setEnabled(m_settings.lanSharing);
-    return true;
+    return {};
 }
 
 void Engine::stop(std::function<void()> done)

@@ -1,5 +1,6 @@
 #pragma once
 
+#include "core/error.h"
 #include "enginesettings.h"
 
 #include <QObject>
@@ -34,9 +35,10 @@ public:
     Q_DISABLE_COPY_MOVE(Engine)
 
     // Storage and services without the network (what `berthd key create` needs).
-    bool open(QString *error = nullptr);
+    // An Error whose message is for the operator (the log, the dashboard's start-up page, berthd's stderr).
+    Result<void> open();
     // open(), then listen and serve every live site.
-    bool start(QString *error = nullptr);
+    Result<void> start();
 
     // A graceful stop: no new connections or requests (503), requests in progress (deploys included) answered,
     // then done() on this thread; at the deadline (settings.stopDeadlineMs) done() comes anyway. Serving stops

@@ -58,7 +58,7 @@ Result<PackagedSite> packageHtml(const QFileInfo &info, const std::function<bool
 }
 
 // Sizes, count and paths are checked from the listing, before a byte is read.
-std::optional<Error> checkListing(const QList<FolderFile> &entries, const QString &folderName)
+Result<void> checkListing(const QList<FolderFile> &entries, const QString &folderName)
 {
     if (entries.isEmpty())
         return problem(
@@ -70,8 +70,7 @@ std::optional<Error> checkListing(const QList<FolderFile> &entries, const QStrin
                            .arg(kMaxFilesPerDeployment));
     qint64 total = 0;
     for (const FolderFile &entry : entries) {
-        QString pathError;
-        if (FilePath::normalise(entry.relativePath, &pathError).isNull())
+        if (!FilePath::normalise(entry.relativePath))
             return problem(FolderPackager::tr("“%1” cannot be published: its name cannot be part of a web address.")
                                .arg(entry.relativePath));
         if (entry.size > kMaxFileBytes)
@@ -82,7 +81,7 @@ std::optional<Error> checkListing(const QList<FolderFile> &entries, const QStrin
     if (total > kMaxTotalBytes)
         return refusal(FolderPackager::tr("“%1” holds %2 of files; a site can be at most %3 in total.")
                            .arg(folderName, size(total), size(kMaxTotalBytes)));
-    return std::nullopt;
+    return {};
 }
 
 } // namespace
@@ -158,8 +157,8 @@ Result<PackagedSite> FolderPackager::package(
     const QList<FolderFile> entries = listFolderFiles(info.absoluteFilePath(), &site.skippedHidden);
     if (issues)
         *issues = PublishChecks::check(entries);
-    if (auto error = checkListing(entries, info.fileName()))
-        return *error;
+    if (const Result<void> listing = checkListing(entries, info.fileName()); !listing)
+        return listing.error();
 
     QList<FileUpload> files;
     files.reserve(entries.size());
@@ -172,7 +171,7 @@ Result<PackagedSite> FolderPackager::package(
             return problem(
                 FolderPackager::tr("“%1” could not be read: %2").arg(entry.relativePath, file.errorString()));
         FileUpload upload;
-        upload.path = FilePath::normalise(entry.relativePath, nullptr);
+        upload.path = FilePath::normalise(entry.relativePath).value(); // checked by the listing's check
         upload.content = file.read(kMaxFileBytes + 1);
         if (upload.content.size() > kMaxFileBytes) // grew since it was listed
             return refusal(FolderPackager::tr("“%1” is over %2; each file can be at most %2.")

@@ -85,14 +85,14 @@ QString Startup::tryStart(bool *raised)
         return tr("Berth cannot use the data folder %1: %2").arg(dataDir, m_lock->error());
     }
     m_engine = std::make_unique<Engine>(settings);
-    QString error;
-    if (!m_engine->open(&error)) {
+    if (const Result<void> opened = m_engine->open(); !opened) {
         m_engine.reset();
-        return tr("Berth cannot use the data folder %1: %2").arg(dataDir, error);
+        return tr("Berth cannot use the data folder %1: %2").arg(dataDir, opened.error().message);
     }
-    if (!m_engine->start(&error)) {
+    if (const Result<void> started = m_engine->start(); !started) {
         m_engine.reset();
-        return tr("Berth cannot listen on %1: %2").arg(listenText(settings.listenAddress, settings.listenPort), error);
+        return tr("Berth cannot listen on %1: %2")
+            .arg(listenText(settings.listenAddress, settings.listenPort), started.error().message);
     }
     m_channel = std::make_unique<InstanceChannel>(m_lock->dataDir());
     if (!m_channel->listen())

@@ -78,9 +78,8 @@ std::unique_ptr<Engine> openEngine(const QCommandLineParser &parser)
     EngineSettings settings;
     settings.dataDir = parser.value(dataDirOption());
     auto engine = std::make_unique<Engine>(settings);
-    QString error;
-    if (!engine->open(&error)) {
-        failure(error);
+    if (const Result<void> opened = engine->open(); !opened) {
+        failure(opened.error().message);
         return nullptr;
     }
     // This command made the owner of a fresh data folder: its first key is shown here, once, or never (serve

@@ -192,9 +192,8 @@ int serve(const QStringList &arguments, const EngineHook &beforeServing)
         out().flush();
         engine.stop([] { QCoreApplication::quit(); });
     });
-    QString error;
-    if (!engine.start(&error)) {
-        err() << "berthd: " << error << "\n";
+    if (const Result<void> started = engine.start(); !started) {
+        err() << "berthd: " << started.error().message << "\n";
         return ExitFailure;
     }
     const SiteAddresses &addresses = engine.addresses();
@@ -245,9 +244,8 @@ int createKey(const QStringList &arguments)
     EngineSettings settings;
     settings.dataDir = parser.value(kDataDir);
     Engine engine(settings);
-    QString error;
-    if (!engine.open(&error)) {
-        err() << "berthd: " << error << "\n";
+    if (const Result<void> opened = engine.open(); !opened) {
+        err() << "berthd: " << opened.error().message << "\n";
         return ExitFailure;
     }
     AccountService &accounts = engine.accounts();

@@ -55,7 +55,7 @@ Result<Content> readHtml(const QFileInfo &info)
     return content;
 }
 
-std::optional<Error> checkListing(const QList<FolderFile> &entries, const QString &folder)
+Result<void> checkListing(const QList<FolderFile> &entries, const QString &folder)
 {
     if (entries.isEmpty())
         return problem(u"\"%1\" has no files to publish (hidden files and .git are skipped)"_s.arg(folder));
@@ -65,9 +65,8 @@ std::optional<Error> checkListing(const QList<FolderFile> &entries, const QStrin
                             .arg(kMaxFilesPerDeployment));
     qint64 total = 0;
     for (const FolderFile &entry : entries) {
-        QString pathError;
-        if (FilePath::normalise(entry.relativePath, &pathError).isNull())
-            return problem(pathError);
+        if (const Result<QString> path = FilePath::normalise(entry.relativePath); !path)
+            return problem(path.error().message);
         if (entry.size > kMaxFileBytes)
             return tooLarge(u"File \"%1\" is %2; each file can be at most %3"_s.arg(
                 entry.relativePath, megabytes(entry.size), limit(kMaxFileBytes)));
@@ -76,7 +75,7 @@ std::optional<Error> checkListing(const QList<FolderFile> &entries, const QStrin
     if (total > kMaxTotalBytes)
         return tooLarge(u"\"%1\" holds %2 of files; a site can be at most %3 in total"_s.arg(
             folder, megabytes(total), limit(kMaxTotalBytes)));
-    return std::nullopt;
+    return {};
 }
 
 } // namespace
@@ -97,8 +96,8 @@ Result<Content> read(const QString &path)
 
     Content content;
     const QList<FolderFile> entries = listFolderFiles(info.absoluteFilePath(), &content.skippedHidden);
-    if (auto error = checkListing(entries, info.fileName()))
-        return *error;
+    if (const Result<void> listing = checkListing(entries, info.fileName()); !listing)
+        return listing.error();
     QJsonArray files;
     for (const FolderFile &entry : entries) {
         QFile file(entry.absolutePath);
@@ -108,7 +107,7 @@ Result<Content> read(const QString &path)
         if (bytes.size() > kMaxFileBytes) // grew since it was listed
             return tooLarge(
                 u"File \"%1\" is over %2; each file can be at most %2"_s.arg(entry.relativePath, limit(kMaxFileBytes)));
-        const QString normalised = FilePath::normalise(entry.relativePath, nullptr);
+        const QString normalised = FilePath::normalise(entry.relativePath).value(); // checked above
         files.append(QJsonObject {{u"path"_s, normalised}, {u"content"_s, QString::fromLatin1(bytes.toBase64())},
             {u"encoding"_s, u"base64"_s}, {u"contentType"_s, QString::fromLatin1(MimeTypes::forPath(normalised))}});
         content.totalBytes += bytes.size();

@@ -24,16 +24,6 @@ namespace {
 constexpr int kMaxTitleScanBytes = 64 * 1024; // where a document's <title> is looked for
 constexpr int kSlugGenerationAttempts = 50;
 
-Error notFound()
-{
-    return {Error::Kind::NotFound, DeploymentService::notFoundMessage(), Error::Code::DeploymentNotFound};
-}
-
-Error slugTaken(const QString &slug)
-{
-    return {Error::Kind::Conflict, u"slug \"%1\" is already taken"_s.arg(slug), Error::Code::SlugTaken};
-}
-
 Error limitReached()
 {
     return {Error::Kind::Forbidden, DeploymentService::limitReachedMessage(), Error::Code::DeploymentLimitReached};
@@ -43,13 +33,6 @@ template<typename T>
 QFuture<Result<T>> ready(Result<T> result)
 {
     return QtFuture::makeReadyFuture(std::move(result));
-}
-
-// The text of a document's <title>, so a deployment without an explicit title still has a name. A linear scan
-// (HtmlScanner), bounded to the start of the document where a title belongs.
-QString titleOf(const QByteArray &html)
-{
-    return documentTitle(QString::fromUtf8(html.left(kMaxTitleScanBytes)));
 }
 
 // Compressed once here, at deploy time, so serving gzip costs no CPU per request. A failure only
@@ -93,6 +76,22 @@ QString DeploymentService::notFoundMessage()
 QString DeploymentService::limitReachedMessage()
 {
     return u"Deployment limit reached. Delete an existing deployment or upgrade your plan."_s;
+}
+
+Error DeploymentService::notFound()
+{
+    return {Error::Kind::NotFound, notFoundMessage(), Error::Code::DeploymentNotFound};
+}
+
+Error DeploymentService::slugTaken(const QString &slug)
+{
+    return {Error::Kind::Conflict, u"slug \"%1\" is already taken"_s.arg(slug), Error::Code::SlugTaken};
+}
+
+QString DeploymentService::titleOf(const QByteArray &html)
+{
+    // A linear scan (HtmlScanner), bounded to the start of the document where a title belongs.
+    return documentTitle(QString::fromUtf8(html.left(kMaxTitleScanBytes)));
 }
 
 QFuture<Result<Deployment>> DeploymentService::createFromJson(const User &owner, QByteArray body)
@@ -222,20 +221,20 @@ QFuture<Result<DeploymentService::Staged>> DeploymentService::stage(
     // Captured too: written, and progress (which may cancel between files).
     return QtConcurrent::run(&m_workers, [=, blobs = &m_blobs, request = std::move(request)]() -> Result<Staged> {
         Staged staged;
-        QString error;
-        bool noSpace = false;
         // The details (server paths, the system's words) go to the log; the client learns what it can act on.
-        const auto storeFailed = [&](const QString &what) {
-            qWarning().noquote() << "deploy: cannot store" << what << "-" << error;
-            return noSpace ? Error::insufficientStorage()
-                           : Error {Error::Kind::Internal, u"Could not store %1"_s.arg(what)};
+        const auto storeFailed = [](const Error &error, const QString &what) {
+            qWarning().noquote() << "deploy: cannot store" << what << "-" << error.message;
+            return error.kind == Error::Kind::InsufficientStorage
+                ? error
+                : Error {Error::Kind::Internal, u"Could not store %1"_s.arg(what)};
         };
         if (request.html) {
             const QByteArray bytes = request.html->toUtf8();
-            const QByteArray hash = blobs->put(bytes, &error, &noSpace);
+            const Result<QByteArray> put = blobs->put(bytes);
+            if (!put)
+                return storeFailed(put.error(), u"the page"_s);
+            const QByteArray hash = put.value();
             written->append(hash);
-            if (hash.isEmpty())
-                return storeFailed(u"the page"_s);
             staged.files = QList<StoredFile> {{u"index.html"_s, hash, bytes.size(), "text/html; charset=utf-8"}};
             staged.storageType = u"html"_s;
             staged.documentTitle = titleOf(bytes);
@@ -258,10 +257,11 @@ QFuture<Result<DeploymentService::Staged>> DeploymentService::stage(
                         staged.documentTitle = titleOf(blobs->read(upload.sha256));
                     continue;
                 }
-                const QByteArray hash = blobs->put(upload.content, &error, &noSpace);
+                const Result<QByteArray> put = blobs->put(upload.content);
+                if (!put)
+                    return storeFailed(put.error(), u"\"%1\""_s.arg(upload.path));
+                const QByteArray hash = put.value();
                 written->append(hash);
-                if (hash.isEmpty())
-                    return storeFailed(u"\"%1\""_s.arg(upload.path));
                 storeGzipVariant(*blobs, hash, upload.content, upload.contentType);
                 stored.append({upload.path, hash, upload.content.size(), upload.contentType});
                 if (upload.path == u"index.html")
@@ -404,132 +404,6 @@ Result<void> DeploymentService::checkProtection(const DeployRequest &request, bo
     return {};
 }
 
-Result<Deployment> DeploymentService::ownedDeployment(const User &owner, const QString &id) const
-{
-    auto deployment = m_repository.find(id);
-    if (!deployment || deployment->userId != owner.id)
-        return notFound();
-    return *deployment;
-}
-
-Result<Deployment> DeploymentService::get(const User &owner, const QString &id) const
-{
-    return ownedDeployment(owner, id);
-}
-
-QList<Deployment> DeploymentService::list(const User &owner) const
-{
-    return m_repository.listForUser(owner.id);
-}
-
-QList<Deployment> DeploymentService::listAll() const
-{
-    return m_repository.listAll();
-}
-
-Result<Deployment> DeploymentService::rename(const User &owner, const QString &id, const QString &slug)
-{
-    if (const QString rule = SlugRules::validate(slug); !rule.isEmpty())
-        return Error {Error::Kind::BadRequest, rule, Error::Code::SlugInvalid};
-    auto current = ownedDeployment(owner, id);
-    if (!current)
-        return current.error();
-    Deployment deployment = current.value();
-    if (deployment.slug == slug)
-        return deployment;
-    if (m_repository.findBySlug(slug))
-        return slugTaken(slug);
-
-    deployment.slug = slug;
-    deployment.updatedAt = m_clock.now();
-    if (const Result<void> renamed = m_repository.rename(id, slug, deployment.updatedAt); !renamed) {
-        if (renamed.error().code == Error::Code::SlugTaken)
-            return slugTaken(slug);
-        if (renamed.error().kind == Error::Kind::NotFound)
-            return notFound();
-        return writeFailed(renamed.error(), u"Could not rename the deployment"_s);
-    }
-    m_sites.put(Site::make(deployment, m_repository.files(deployment.versionId), m_blobs));
-    Q_EMIT deploymentChanged(deployment.id);
-    return deployment;
-}
-
-Result<Deployment> DeploymentService::remove(const User &owner, const QString &id)
-{
-    auto current = ownedDeployment(owner, id);
-    if (!current)
-        return current.error();
-    QList<StoredFile> files; // of every kept version
-    for (const StoredVersion &version : m_repository.versions().list(id))
-        files += m_repository.files(version.id);
-    if (const Result<void> removed = m_repository.remove(id); !removed)
-        return writeFailed(removed.error(), u"Could not delete the deployment"_s);
-    m_sites.remove(id);
-    Q_EMIT deploymentRemoved(id);
-    for (const StoredFile &file : files)
-        m_garbageCandidates.insert(file.blob);
-    if (m_inFlight == 0)
-        collectGarbage();
-    return current;
-}
-
-bool DeploymentService::loadSites(QString *error)
-{
-    resolveTitleSources();
-    const QList<Deployment> deployments = m_repository.listAll();
-    for (const Deployment &deployment : deployments)
-        m_sites.put(Site::make(deployment, m_repository.files(deployment.versionId), m_blobs));
-    if (m_sites.size() != deployments.size()) {
-        if (error)
-            *error = u"Deployments share a slug in the database"_s;
-        return false;
-    }
-    sweepUnreferencedBlobs(!deployments.isEmpty());
-    return true;
-}
-
-void DeploymentService::sweepUnreferencedBlobs(bool expectReferences)
-{
-    // Fail closed: without a trustworthy list of what is referenced, nothing is removed. Every deployment serves at
-    // least one file, so an empty list while deployments exist is taken as a failure too.
-    const auto referenced = m_repository.referencedBlobs();
-    if (!referenced) {
-        qWarning().noquote() << "blob sweep skipped: the list of referenced blobs could not be read:"
-                             << referenced.error().message;
-        return;
-    }
-    if (referenced.value().isEmpty() && expectReferences) {
-        qWarning().noquote() << "blob sweep skipped: no blob is referenced while deployments exist";
-        return;
-    }
-    const int removed = m_blobs.collectGarbage(referenced.value());
-    if (removed > 0)
-        qInfo().noquote() << "removed" << removed << "unreferenced blobs";
-}
-
-void DeploymentService::resolveTitleSources()
-{
-    // Before schema 4 a document's title was stored as if the owner had set it. A stored title equal to the served
-    // document's is taken as read from it (and follows the content from now on); any other is the owner's.
-    const QStringList ids = m_repository.idsWithUnknownTitleSource();
-    for (const QString &id : ids) {
-        auto deployment = m_repository.find(id);
-        if (!deployment)
-            continue;
-        QString document;
-        for (const StoredFile &file : m_repository.files(deployment->versionId)) {
-            if (file.path == u"index.html")
-                document = titleOf(m_blobs.read(file.blob));
-        }
-        deployment->documentTitle = document;
-        deployment->titleIsCustom = !deployment->title.isEmpty() && deployment->title != document;
-        if (!deployment->titleIsCustom)
-            deployment->title = document;
-        if (const Result<void> updated = m_repository.update(*deployment, std::nullopt); !updated)
-            qWarning().noquote() << "cannot record the title source of" << id << ":" << updated.error().message;
-    }
-}
-
 QString DeploymentService::freeGeneratedSlug() const
 {
     for (int attempt = 0; attempt < kSlugGenerationAttempts; ++attempt) {
@@ -538,41 +412,6 @@ QString DeploymentService::freeGeneratedSlug() const
             return slug;
     }
     return {};
-}
-
-void DeploymentService::addGarbageCandidates(const QList<QByteArray> &blobs)
-{
-    for (const QByteArray &blob : blobs) {
-        if (!blob.isEmpty())
-            m_garbageCandidates.insert(blob);
-    }
-}
-
-void DeploymentService::finishWork()
-{
-    --m_inFlight;
-    if (m_inFlight == 0 && !m_garbageCandidates.isEmpty())
-        collectGarbage();
-}
-
-void DeploymentService::collectGarbage()
-{
-    // Only with no deploy in flight: a staged blob is unreferenced until its commit. Only the candidates are looked
-    // at, each by the indexed reference query; a failed query removes nothing and keeps them for the next time.
-    if (m_garbageCandidates.isEmpty())
-        return;
-    fault("before-garbage-check");
-    const QList<QByteArray> candidates(m_garbageCandidates.cbegin(), m_garbageCandidates.cend());
-    const auto referenced = m_repository.referencedAmong(candidates);
-    if (!referenced) {
-        qWarning().noquote() << "blob collection postponed: the reference check failed:" << referenced.error().message;
-        return;
-    }
-    m_garbageCandidates.clear();
-    for (const QByteArray &blob : candidates) {
-        if (!referenced.value().contains(blob))
-            m_blobs.remove(blob);
-    }
 }
 
 Error DeploymentService::writeFailed(const Error &error, const QString &message)

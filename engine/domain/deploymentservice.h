@@ -67,7 +67,7 @@ public:
 
     // Fills the SiteTable from the database and removes blobs nothing references (a crash between
     // writing blobs and committing leaves such orphans): the one full sweep, at start, failing closed.
-    bool loadSites(QString *error = nullptr);
+    Result<void> loadSites();
 
     // Named points where a test may stop the process dead, to prove crash safety.
     using FaultHook = std::function<void(const char *point)>;
@@ -106,6 +106,10 @@ private:
     void collectGarbage();
     void sweepUnreferencedBlobs(bool expectReferences);
     static Error writeFailed(const Error &error, const QString &message); // 507 for a full disk, else 500 with message
+    static Error notFound(); // 404 + DeploymentNotFound
+    static Error slugTaken(const QString &slug); // 409 + SlugTaken
+    // The text of a document's <title>, so a deployment without an explicit title still has a name.
+    static QString titleOf(const QByteArray &html);
     void fault(const char *point) const;
 
     DeploymentRepository &m_repository;

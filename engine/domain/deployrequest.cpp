@@ -1,9 +1,11 @@
 #include "deployrequest.h"
 
+#include "deployfields.h"
 #include "domain/deploymentlimits.h"
 #include "domain/filepath.h"
 #include "domain/mimetypes.h"
 #include "domain/slugrules.h"
+#include "storage/blobstore.h"
 
 #include <QJsonArray>
 #include <QJsonDocument>
@@ -17,19 +19,13 @@ namespace berth {
 
 namespace {
 
-Error badRequest(const QString &message)
-{
-    return Error {Error::Kind::BadRequest, message};
-}
+using DeployFields::badRequest;
+using DeployFields::parseFiles;
+using DeployFields::tooLarge;
 
 Error slugInvalid(const QString &rule)
 {
     return Error {Error::Kind::BadRequest, rule, Error::Code::SlugInvalid};
-}
-
-Error tooLarge(const QString &message)
-{
-    return Error {Error::Kind::TooLarge, message};
 }
 
 enum class JsonType
@@ -96,215 +92,6 @@ QString presentString(const QJsonValue &value)
 {
     QString text = value.toString();
     return text.isNull() ? u""_s : text;
-}
-
-// Fields a body may carry besides kKnownFields, by mode.
-const QLatin1String kFileFields[] = {"path"_L1, "content"_L1, "encoding"_L1, "contentType"_L1, "sha256"_L1};
-
-// Levenshtein distance of two short lower-cased names; larger than `limit` is reported as limit + 1.
-int editDistance(QStringView a, QStringView b, int limit)
-{
-    if (qAbs(a.size() - b.size()) > limit)
-        return limit + 1;
-    QList<int> previous(b.size() + 1);
-    QList<int> current(b.size() + 1);
-    for (qsizetype j = 0; j <= b.size(); ++j)
-        previous[j] = int(j);
-    for (qsizetype i = 1; i <= a.size(); ++i) {
-        current[0] = int(i);
-        for (qsizetype j = 1; j <= b.size(); ++j) {
-            const int substitution = previous[j - 1] + (a[i - 1].toLower() == b[j - 1].toLower() ? 0 : 1);
-            current[j] = qMin(substitution, qMin(previous[j], current[j - 1]) + 1);
-        }
-        std::swap(previous, current);
-    }
-    return qMin(previous[b.size()], limit + 1);
-}
-
-// 400 for a field the body may not carry, with the known name it most likely meant: a client that misspells
-// "protect" must not get a public site and a 200.
-template<typename Names>
-Result<void> checkFieldNames(const QJsonObject &object, const Names &known, const QString &where)
-{
-    constexpr qsizetype kMaxShown = 64; // names are user input: neither the message nor the comparison grows with them
-    constexpr int kMaxDistance = 2;
-    for (auto it = object.constBegin(); it != object.constEnd(); ++it) {
-        const QString name = it.key();
-        bool isKnown = false;
-        for (const auto &field : known)
-            isKnown = isKnown || name == QLatin1String(field);
-        if (isKnown)
-            continue;
-        QString shown = name.left(kMaxShown);
-        for (QChar &c : shown) {
-            if (c.category() == QChar::Other_Control)
-                c = QChar(0xFFFD);
-        }
-        QString message = u"unknown field \"%1%2\""_s.arg(where, shown + (name.size() > kMaxShown ? u"..."_s : u""_s));
-        int best = kMaxDistance + 1;
-        QString hint;
-        if (name.size() <= kMaxShown) {
-            // "isSpa" or "og-image" for "is_spa" and "og_image": the same name in another spelling counts as 0.
-            QString bare = name.toLower();
-            bare.remove(u'_').remove(u'-');
-            for (const auto &field : known) {
-                const QString candidate = QLatin1String(field);
-                const int distance
-                    = bare == candidate.toLower().remove(u'_') ? 0 : editDistance(name, candidate, kMaxDistance);
-                if (distance < best) {
-                    best = distance;
-                    hint = candidate;
-                }
-            }
-        }
-        if (best <= kMaxDistance)
-            message += u"; did you mean \"%1%2\"?"_s.arg(where, hint);
-        return badRequest(message);
-    }
-    return {};
-}
-
-bool isHexSha256(const QByteArray &hash)
-{
-    if (hash.size() != 64)
-        return false;
-    for (const char c : hash) {
-        if (!((c >= '0' && c <= '9') || (c >= 'a' && c <= 'f')))
-            return false;
-    }
-    return true;
-}
-
-bool isBase64Space(char16_t c)
-{
-    return c == u' ' || c == u'\t' || c == u'\r' || c == u'\n';
-}
-
-// The decoded size of base64 text, computed without decoding, so that an oversized entry fails before its
-// memory is spent. Exact for valid input; also reports whether line breaks or spaces need stripping first.
-qint64 base64DecodedSize(QStringView text, bool *hasSpace)
-{
-    qint64 significant = 0;
-    *hasSpace = false;
-    for (const QChar c : text) {
-        if (isBase64Space(c.unicode()))
-            *hasSpace = true;
-        else if (c != u'=')
-            ++significant;
-    }
-    return significant * 3 / 4;
-}
-
-Result<QByteArray> decodeContent(QString &&text, bool base64, const QString &where, const QString &path)
-{
-    const auto oversized = [&path] { return tooLarge(DeploymentLimits::fileTooLarge(path)); };
-    if (!base64) {
-        if (utf8Size(text) > kMaxFileBytes)
-            return oversized();
-        return text.toUtf8();
-    }
-    bool hasSpace = false;
-    if (base64DecodedSize(text, &hasSpace) > kMaxFileBytes)
-        return oversized();
-    // Non-Latin-1 characters turn into '?', which the strict decoder then refuses.
-    QByteArray ascii = text.toLatin1();
-    text = QString();
-    if (hasSpace) // line-wrapped output of tools such as base64(1)
-        ascii.removeIf([](char c) { return isBase64Space(char16_t(c)); });
-    // The rvalue overload decodes in place: no second buffer for a 10 MB file.
-    auto decoded = QByteArray::fromBase64Encoding(
-        std::move(ascii), QByteArray::Base64Encoding | QByteArray::AbortOnBase64DecodingErrors);
-    if (!decoded)
-        return badRequest(where + u".content is not valid base64"_s);
-    if (decoded.decoded.size() > kMaxFileBytes)
-        return oversized();
-    return std::move(decoded.decoded);
-}
-
-Result<FileUpload> parseFile(const QJsonValue &value, qsizetype index)
-{
-    const QString where = u"files[%1]"_s.arg(index);
-    if (!value.isObject())
-        return badRequest(where + u" must be an object"_s);
-    const QJsonObject entry = value.toObject();
-    if (const Result<void> names = checkFieldNames(entry, kFileFields, where + u"."_s); !names)
-        return names.error();
-
-    const QJsonValue pathValue = entry.value("path"_L1);
-    if (pathValue.isUndefined() || pathValue.isNull())
-        return badRequest(where + u".path is required"_s);
-    if (!pathValue.isString())
-        return badRequest(where + u".path must be a string"_s);
-    QString pathError;
-    FileUpload file;
-    file.path = FilePath::normalise(pathValue.toString(), &pathError);
-    if (file.path.isNull())
-        return badRequest(pathError);
-
-    const QJsonValue contentValue = entry.value("content"_L1);
-    const QJsonValue hashValue = entry.value("sha256"_L1);
-    const bool hasContent = !contentValue.isUndefined() && !contentValue.isNull();
-    if (!hashValue.isUndefined() && !hashValue.isNull()) {
-        if (hasContent)
-            return badRequest(where + u": provide content or sha256, not both"_s);
-        if (!hashValue.isString())
-            return badRequest(where + u".sha256 must be a string"_s);
-        file.sha256 = hashValue.toString().toLower().toLatin1();
-        if (!isHexSha256(file.sha256))
-            return badRequest(where + u".sha256 must be 64 hexadecimal characters"_s);
-    } else if (!hasContent) {
-        return badRequest(where + u".content is required"_s);
-    }
-    if (hasContent && !contentValue.isString())
-        return badRequest(where + u".content must be a string"_s);
-
-    const QJsonValue encoding = entry.value("encoding"_L1);
-    const bool base64 = encoding.isString() && encoding.toString() == u"base64";
-    if (!base64 && !encoding.isUndefined() && !encoding.isNull())
-        return badRequest(where + u".encoding must be \"base64\" or absent"_s);
-
-    if (hasContent) {
-        Result<QByteArray> content = decodeContent(contentValue.toString(), base64, where, file.path);
-        if (!content)
-            return content.error();
-        file.content = std::move(content).value();
-    }
-
-    const QJsonValue declared = entry.value("contentType"_L1);
-    if (declared.isString())
-        file.contentType = MimeTypes::normaliseDeclared(declared.toString(), file.path);
-    else if (declared.isUndefined() || declared.isNull())
-        file.contentType = MimeTypes::forPath(file.path);
-    else
-        return badRequest(where + u".contentType must be a string"_s);
-    return file;
-}
-
-Result<QList<FileUpload>> parseFiles(const QJsonArray &array)
-{
-    if (array.isEmpty())
-        return badRequest(u"files must not be empty"_s);
-    if (array.size() > kMaxFilesPerDeployment)
-        return tooLarge(DeploymentLimits::tooManyFiles());
-
-    QList<FileUpload> files;
-    files.reserve(array.size());
-    QSet<QString> seen;
-    seen.reserve(array.size());
-    qint64 total = 0;
-    for (qsizetype i = 0; i < array.size(); ++i) {
-        Result<FileUpload> file = parseFile(array.at(i), i);
-        if (!file)
-            return file.error();
-        if (seen.contains(file.value().path))
-            return badRequest(u"duplicate file path \"%1\""_s.arg(file.value().path));
-        seen.insert(file.value().path);
-        total += file.value().byteSize();
-        if (total > kMaxTotalBytes)
-            return tooLarge(DeploymentLimits::totalTooLarge());
-        files.append(std::move(file).value());
-    }
-    return files;
 }
 
 Result<void> checkLength(const std::optional<QString> &value, QLatin1String field, int maximum)
@@ -391,16 +178,16 @@ Result<void> validateDeployRequest(const DeployRequest &request)
         QSet<QString> seen;
         qint64 total = 0;
         for (const FileUpload &file : *request.files) {
-            QString pathError;
-            if (FilePath::normalise(file.path, &pathError) != file.path)
-                return badRequest(
-                    pathError.isEmpty() ? u"file path \"%1\" is not normalised"_s.arg(file.path) : pathError);
+            if (const Result<QString> path = FilePath::normalise(file.path); !path)
+                return badRequest(path.error().message);
+            else if (path.value() != file.path)
+                return badRequest(u"file path \"%1\" is not normalised"_s.arg(file.path));
             if (seen.contains(file.path))
                 return badRequest(u"duplicate file path \"%1\""_s.arg(file.path));
             seen.insert(file.path);
             if (file.byteSize() > kMaxFileBytes)
                 return tooLarge(DeploymentLimits::fileTooLarge(file.path));
-            if (file.isReference() && !isHexSha256(file.sha256))
+            if (file.isReference() && !BlobStore::isValidHash(file.sha256))
                 return badRequest(u"file \"%1\": sha256 must be 64 lower-case hexadecimal characters"_s.arg(file.path));
             total += file.byteSize();
         }
@@ -433,7 +220,7 @@ Result<DeployRequest> parseDeployRequest(const QByteArray &body, DeployRequest::
     QList<QLatin1String> allowed;
     for (const KnownField &field : kKnownFields)
         allowed.append(field.name);
-    if (const Result<void> names = checkFieldNames(object, allowed, QString()); !names)
+    if (const Result<void> names = DeployFields::checkFieldNames(object, allowed, QString()); !names)
         return names.error();
     for (const KnownField &field : kKnownFields) {
         const auto value = object.constFind(field.name);

@@ -32,19 +32,17 @@ QString quoted(const QString &path)
     return u'"' + shown + u'"';
 }
 
-QString fail(QString *error, const QString &message)
+Error fail(const QString &message)
 {
-    if (error)
-        *error = message;
-    return {};
+    return {Error::Kind::BadRequest, message};
 }
 
 } // namespace
 
-QString normalise(const QString &input, QString *error)
+Result<QString> normalise(const QString &input)
 {
     if (input.isEmpty())
-        return fail(error, u"file path must not be empty"_s);
+        return fail(u"file path must not be empty"_s);
     // One spelling per name (NFC), so the database, memory and disk agree on it and a composed "é" and a decomposed
     // one are the same file.
     for (qsizetype i = 0; i < input.size(); ++i) {
@@ -52,48 +50,46 @@ QString normalise(const QString &input, QString *error)
         if (c.isHighSurrogate() && i + 1 < input.size() && input.at(i + 1).isLowSurrogate())
             ++i;
         else if (c.isSurrogate())
-            return fail(error, u"file path %1 is not valid Unicode"_s.arg(quoted(input)));
+            return fail(u"file path %1 is not valid Unicode"_s.arg(quoted(input)));
     }
     const QString path = input.normalized(QString::NormalizationForm_C);
     for (qsizetype i = 0; i < path.size(); ++i) {
         const QChar c = path.at(i);
         if (c.category() == QChar::Other_Control)
-            return fail(error, u"file path %1 contains a control character"_s.arg(quoted(path)));
+            return fail(u"file path %1 contains a control character"_s.arg(quoted(path)));
         if (isInvisible(c))
-            return fail(error,
-                u"file path %1 contains an invisible character (U+%2)"_s.arg(quoted(path))
-                    .arg(QString::number(c.unicode(), 16).toUpper().rightJustified(4, u'0')));
+            return fail(u"file path %1 contains an invisible character (U+%2)"_s.arg(quoted(path))
+                            .arg(QString::number(c.unicode(), 16).toUpper().rightJustified(4, u'0')));
         if (c == u'\\')
-            return fail(error, u"file path %1 contains a backslash; use \"/\" between folders"_s.arg(quoted(path)));
+            return fail(u"file path %1 contains a backslash; use \"/\" between folders"_s.arg(quoted(path)));
         if (c.isHighSurrogate() && i + 1 < path.size() && path.at(i + 1).isLowSurrogate())
             ++i;
         else if (c.isSurrogate())
-            return fail(error, u"file path %1 is not valid Unicode"_s.arg(quoted(path)));
+            return fail(u"file path %1 is not valid Unicode"_s.arg(quoted(path)));
     }
     if (path.startsWith(u'/'))
-        return fail(error, u"file path %1 must be relative, not start with \"/\""_s.arg(quoted(path)));
+        return fail(u"file path %1 must be relative, not start with \"/\""_s.arg(quoted(path)));
     if (path.endsWith(u'/'))
-        return fail(error, u"file path %1 names a directory, not a file"_s.arg(quoted(path)));
+        return fail(u"file path %1 names a directory, not a file"_s.arg(quoted(path)));
 
     const QStringList segments = path.split(u'/');
     QStringList kept;
     kept.reserve(segments.size());
     for (const QString &segment : segments) {
         if (segment == u"..")
-            return fail(error, u"file path %1 must not contain \"..\""_s.arg(quoted(path)));
+            return fail(u"file path %1 must not contain \"..\""_s.arg(quoted(path)));
         if (segment.isEmpty() || segment == u".")
             continue;
         if (segment.toUtf8().size() > kMaxSegmentBytes)
-            return fail(
-                error, u"file path %1 has a name longer than %2 bytes"_s.arg(quoted(path)).arg(kMaxSegmentBytes));
+            return fail(u"file path %1 has a name longer than %2 bytes"_s.arg(quoted(path)).arg(kMaxSegmentBytes));
         kept.append(segment);
     }
     if (kept.isEmpty() || segments.constLast() == u".")
-        return fail(error, u"file path %1 names a directory, not a file"_s.arg(quoted(path)));
+        return fail(u"file path %1 names a directory, not a file"_s.arg(quoted(path)));
 
     QString normalised = kept.join(u'/');
     if (normalised.toUtf8().size() > kMaxPathBytes)
-        return fail(error, u"file path %1 is longer than %2 bytes"_s.arg(quoted(path)).arg(kMaxPathBytes));
+        return fail(u"file path %1 is longer than %2 bytes"_s.arg(quoted(path)).arg(kMaxPathBytes));
     return normalised;
 }
 

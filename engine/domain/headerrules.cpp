@@ -85,13 +85,12 @@ HeaderRules HeaderRules::parse(const QByteArray &text, QStringList *warnings)
                     u"only the first %1 paths are used; this one and those after it are ignored"_s.arg(kMaxRules));
                 break;
             }
-            QString error;
-            const PathPattern pattern = PathPattern::parse(QString::fromUtf8(line), &error);
-            if (!pattern.isValid()) {
-                warn(lineNumber, error);
+            const Result<PathPattern> pattern = PathPattern::parse(QString::fromUtf8(line));
+            if (!pattern) {
+                warn(lineNumber, pattern.error().message);
                 continue;
             }
-            rules.m_rules.append({pattern, {}});
+            rules.m_rules.append({pattern.value(), {}});
             current = &rules.m_rules.last();
             skipping = false;
             continue;

@@ -38,14 +38,10 @@ QString PathSegments::joinedFrom(qsizetype first) const
     return joined;
 }
 
-PathPattern PathPattern::parse(QStringView text, QString *error)
+Result<PathPattern> PathPattern::parse(QStringView text)
 {
     PathPattern pattern;
-    const auto fail = [&](const QString &why) {
-        if (error)
-            *error = why;
-        return PathPattern();
-    };
+    const auto fail = [](const QString &why) { return Error {Error::Kind::BadRequest, why}; };
     if (!text.startsWith(u'/'))
         return fail(u"a path must start with \"/\""_s);
     const QString decoded = QUrl::fromPercentEncoding(text.toUtf8());

@@ -1,5 +1,7 @@
 #pragma once
 
+#include "core/error.h"
+
 #include <QList>
 #include <QString>
 #include <QStringView>
@@ -34,8 +36,8 @@ public:
     static constexpr int kMaxPlaceholders = 16;
 
     PathPattern() = default;
-    // The pattern of `text` (percent-decoded once, like request paths), or an empty error text saying what is wrong.
-    static PathPattern parse(QStringView text, QString *error);
+    // The pattern of `text` (percent-decoded once, like request paths), or a BadRequest Error saying what is wrong.
+    static Result<PathPattern> parse(QStringView text);
 
     bool isValid() const { return m_valid; }
     bool hasSplat() const { return m_splat; }

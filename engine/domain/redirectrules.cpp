@@ -127,13 +127,13 @@ RedirectRules RedirectRules::parse(const QByteArray &text, QStringList *warnings
             warn(lineNumber, u"rules match the path only; \"from\" cannot hold a query or a fragment"_s);
             continue;
         }
-        QString error;
-        Rule rule;
-        rule.from = PathPattern::parse(fields.at(0), &error);
-        if (!rule.from.isValid()) {
-            warn(lineNumber, error);
+        Result<PathPattern> from = PathPattern::parse(fields.at(0));
+        if (!from) {
+            warn(lineNumber, from.error().message);
             continue;
         }
+        Rule rule;
+        rule.from = std::move(from).value();
         const QStringView to = fields.at(1);
         rule.external = isExternal(to);
         if (!rule.external && (!to.startsWith(u'/') || to.startsWith(u"//") || to.startsWith(u"/\\"))) {

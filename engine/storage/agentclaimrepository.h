@@ -31,7 +31,7 @@ public:
     Result<void> insert(const AgentClaim &claim);
     std::optional<AgentClaim> findByTokenHash(const QByteArray &tokenHash) const;
     std::optional<AgentClaim> findByAgent(const QString &agentId) const;
-    // Spends the token: false when there is no such agent or it was spent already.
+    // Spends the token: NotFound when there is no such agent or it was spent already.
     Result<void> markClaimed(const QString &agentId, const QString &claimedBy, const QDateTime &when);
 
 private:

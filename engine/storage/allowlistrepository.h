@@ -26,8 +26,8 @@ public:
 
     bool contains(const QString &email) const;
     QList<AllowedEmail> list() const; // by email
-    Result<void> add(const QString &email, const QDateTime &when); // true also when it was there already
-    Result<void> remove(const QString &email); // false when it was not there
+    Result<void> add(const QString &email, const QDateTime &when); // success also when it was there already
+    Result<void> remove(const QString &email); // NotFound when it was not there
 
 private:
     Database &m_db;

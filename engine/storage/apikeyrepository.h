@@ -26,9 +26,10 @@ public:
     QList<ApiKey> listForUser(const QString &userId) const; // newest first
     QList<ApiKey> listAll() const; // newest first
     Result<void> touch(const QString &id, const QDateTime &when); // records last_used_at
-    Result<void> revoke(
-        const QString &id, const QDateTime &when); // keeps the first revocation time; false if no such key
-    Result<void> revokeAllForUser(const QString &userId, const QDateTime &when); // the user's live keys; true if none
+    Result<void> revoke(const QString &id,
+        const QDateTime &when); // keeps the first revocation time; NotFound + KeyNotFound if no such key
+    Result<void> revokeAllForUser(
+        const QString &userId, const QDateTime &when); // the user's live keys; success if none
 
 private:
     QList<ApiKey> select(const QString &where, const QVariant &value) const;

@@ -27,6 +27,12 @@ constexpr QFileDevice::Permissions ReadOnly = QFileDevice::ReadOwner | QFileDevi
 constexpr QFileDevice::Permissions PrivateFolder = QFileDevice::ReadOwner | QFileDevice::WriteOwner
     | QFileDevice::ExeOwner | QFileDevice::ReadUser | QFileDevice::WriteUser | QFileDevice::ExeUser;
 
+Error writeFailure(const QString &message, bool noSpace)
+{
+    qCWarning(lcStorage).noquote() << message;
+    return noSpace ? Error::insufficientStorage() : Error {Error::Kind::Internal, message};
+}
+
 const QRegularExpression &shardPattern()
 {
     static const QRegularExpression pattern(u"^[0-9a-f]{2}$"_s);
@@ -135,7 +141,7 @@ bool BlobStore::isValidSuffix(const QByteArray &suffix)
     return true;
 }
 
-QByteArray BlobStore::put(const QByteArray &data, QString *error, bool *noSpace)
+Result<QByteArray> BlobStore::put(const QByteArray &data)
 {
     const QByteArray hash = hashOf(data);
     const QString path = pathOf(hash);
@@ -147,8 +153,8 @@ QByteArray BlobStore::put(const QByteArray &data, QString *error, bool *noSpace)
         qCWarning(lcStorage).noquote() << "replacing a damaged blob" << path;
         QFile::remove(path);
     }
-    if (!writeFile(path, data, error, noSpace))
-        return {};
+    if (Result<void> written = writeFile(path, data); !written)
+        return written.error();
     return hash;
 }
 
@@ -176,25 +182,19 @@ QByteArray BlobStore::read(const QByteArray &hash) const
     return file.readAll();
 }
 
-bool BlobStore::putVariant(const QByteArray &hash, const QByteArray &suffix, const QByteArray &data, QString *error)
+Result<void> BlobStore::putVariant(const QByteArray &hash, const QByteArray &suffix, const QByteArray &data)
 {
-    if (!isValidSuffix(suffix)) {
-        if (error)
-            *error = u"invalid variant suffix"_s;
-        return false;
-    }
-    if (!contains(hash)) {
-        if (error)
-            *error = u"no blob %1 to add a variant to"_s.arg(QLatin1String(hash.left(64)));
-        return false;
-    }
+    if (!isValidSuffix(suffix))
+        return Error {Error::Kind::Internal, u"invalid variant suffix"_s};
+    if (!contains(hash))
+        return Error {Error::Kind::Internal, u"no blob %1 to add a variant to"_s.arg(QLatin1String(hash.left(64)))};
     const QString path = pathOf(hash) + u'.' + QLatin1String(suffix);
     const QFileInfo existing(path);
     if (existing.exists() && existing.size() == data.size())
-        return true;
+        return {};
     if (existing.exists())
         QFile::remove(path); // a variant's bytes depend on the compressor; the newest write wins
-    return writeFile(path, data, error);
+    return writeFile(path, data);
 }
 
 QString BlobStore::variantPathOf(const QByteArray &hash, const QByteArray &suffix) const
@@ -259,28 +259,17 @@ QString BlobStore::rootDir() const
     return m_root;
 }
 
-bool BlobStore::writeFile(const QString &path, const QByteArray &data, QString *error, bool *noSpace) const
+Result<void> BlobStore::writeFile(const QString &path, const QByteArray &data) const
 {
     const QString folder = QFileInfo(path).absolutePath();
-    if (noSpace)
-        *noSpace = false;
     if (m_writeFault) {
-        if (const int code = m_writeFault(path); code != 0) {
-            if (error)
-                *error = u"cannot write %1: %2"_s.arg(path, qt_error_string(code));
-            if (noSpace)
-                *noSpace = code == ENOSPC || code == EDQUOT;
-            return false;
-        }
+        if (const int code = m_writeFault(path); code != 0)
+            return writeFailure(
+                u"cannot write %1: %2"_s.arg(path, qt_error_string(code)), code == ENOSPC || code == EDQUOT);
     }
     if (!QFileInfo::exists(folder)) {
-        if (!QDir().mkpath(folder)) {
-            if (error)
-                *error = u"cannot create %1"_s.arg(folder);
-            if (noSpace)
-                *noSpace = QStorageInfo(m_root).bytesAvailable() == 0;
-            return false;
-        }
+        if (!QDir().mkpath(folder))
+            return writeFailure(u"cannot create %1"_s.arg(folder), QStorageInfo(m_root).bytesAvailable() == 0);
         QFile::setPermissions(folder, PrivateFolder);
         syncDirectory(m_root);
     }
@@ -290,24 +279,20 @@ bool BlobStore::writeFile(const QString &path, const QByteArray &data, QString *
         // Another thread may have stored the same content meanwhile (QSaveFile refuses a read-only target).
         const QFileInfo existing(path);
         if (existing.exists() && existing.size() == data.size())
-            return true;
-        if (error)
-            *error = u"cannot write %1: %2"_s.arg(path, file.errorString());
-        if (noSpace) {
-            // Qt words the system's error; a full disk or quota reads as one of these. The free space is the
-            // fallback, for a message that was overwritten on the way.
-            const QString reason = file.errorString();
-            const qint64 available = QStorageInfo(folder).bytesAvailable();
-            *noSpace = reason.contains(qt_error_string(ENOSPC)) || reason.contains(qt_error_string(EDQUOT))
-                || (available >= 0 && available < data.size());
-        }
-        return false;
+            return {};
+        // Qt words the system's error; a full disk or quota reads as one of these. The free space is the
+        // fallback, for a message that was overwritten on the way.
+        const QString reason = file.errorString();
+        const qint64 available = QStorageInfo(folder).bytesAvailable();
+        const bool noSpace = reason.contains(qt_error_string(ENOSPC)) || reason.contains(qt_error_string(EDQUOT))
+            || (available >= 0 && available < data.size());
+        return writeFailure(u"cannot write %1: %2"_s.arg(path, reason), noSpace);
     }
     // Immutable from now on: read-only keeps an accidental writer from corrupting content others share.
     QFile::setPermissions(path, ReadOnly);
     if (!syncDirectory(folder))
         qCWarning(lcStorage).noquote() << "cannot sync folder" << folder;
-    return true;
+    return {};
 }
 
 } // namespace berth

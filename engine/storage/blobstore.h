@@ -29,15 +29,15 @@ public:
     static bool isValidHash(const QByteArray &hash); // 64 lower-case hex characters
     static bool isValidSuffix(const QByteArray &suffix); // 1-4 of [a-z0-9], e.g. "gz", "br"
 
-    // Stores data under its hash unless already present; returns the hash, or empty with *error set (a server-side
-    // detail with paths: for the log, never for a client) and *noSpace telling whether the disk was full.
-    QByteArray put(const QByteArray &data, QString *error = nullptr, bool *noSpace = nullptr);
+    // Stores data under its hash unless already present; returns the hash, or InsufficientStorage for a full disk
+    // (or quota), Internal otherwise (a server-side detail with paths: for the log, never for a client).
+    Result<QByteArray> put(const QByteArray &data);
     bool contains(const QByteArray &hash) const;
     QString pathOf(const QByteArray &hash) const; // empty for an invalid hash: no path can escape the root
     QByteArray read(const QByteArray &hash) const; // empty on failure
 
     // A precompressed variant of an existing blob, stored as <path>.<suffix> the same safe way.
-    bool putVariant(const QByteArray &hash, const QByteArray &suffix, const QByteArray &data, QString *error = nullptr);
+    Result<void> putVariant(const QByteArray &hash, const QByteArray &suffix, const QByteArray &data);
     QString variantPathOf(const QByteArray &hash, const QByteArray &suffix) const; // empty when absent
 
     // Removes every blob, and its variants, whose hash is not in keep; returns how many blobs were removed. Walks the
@@ -54,7 +54,7 @@ public:
     void setWriteFault(WriteFault fault) { m_writeFault = std::move(fault); }
 
 private:
-    bool writeFile(const QString &path, const QByteArray &data, QString *error, bool *noSpace = nullptr) const;
+    Result<void> writeFile(const QString &path, const QByteArray &data) const; // logged when it fails
 
     const QString m_root;
     WriteFault m_writeFault;

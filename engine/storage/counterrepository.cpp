@@ -119,9 +119,7 @@ Result<void> CounterRepository::remove(const QString &deploymentId, const QStrin
 
 Error CounterRepository::failure(const QSqlQuery &query)
 {
-    const Error error = sql::failure(query);
-    sql::warn("a counter statement", error);
-    return error;
+    return sql::loggedFailure(query, "a counter statement");
 }
 
 } // namespace berth

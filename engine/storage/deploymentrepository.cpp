@@ -47,19 +47,12 @@ void bindRow(QSqlQuery &query, const Deployment &d)
     query.bindValue(u":id"_s, d.id);
     query.bindValue(u":user_id"_s, d.userId);
     query.bindValue(u":slug"_s, d.slug);
-    query.bindValue(u":storage_type"_s, sql::text(d.storageType));
-    query.bindValue(u":is_spa"_s, d.isSpa ? 1 : 0);
-    query.bindValue(u":title"_s, sql::text(d.title));
-    query.bindValue(u":description"_s, d.description.isNull() ? QVariant() : QVariant(d.description));
-    query.bindValue(u":favicon"_s, sql::text(d.favicon));
-    query.bindValue(u":og_image"_s, sql::text(d.ogImage));
+    VersionRepository::bindMetadata(query, d); // the content metadata, named as in the versions table
     query.bindValue(u":protected"_s, d.isProtected ? 1 : 0);
     query.bindValue(u":password_hash"_s, sql::bytesOrNull(d.passwordHash));
     query.bindValue(u":share_token"_s, sql::bytesOrNull(d.shareToken));
     query.bindValue(u":created_at"_s, sql::timeOrNull(d.createdAt));
     query.bindValue(u":updated_at"_s, sql::timeOrNull(d.updatedAt));
-    query.bindValue(u":title_is_custom"_s, d.titleIsCustom ? 1 : 0);
-    query.bindValue(u":document_title"_s, sql::text(d.documentTitle));
 }
 
 } // namespace

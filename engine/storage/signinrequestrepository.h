@@ -29,7 +29,7 @@ public:
     // Records what became of the code; relayCode is stored as given (null clears it).
     Result<void> setDelivery(const QString &email, const QByteArray &codeHash, SignInRequest::Delivery delivery,
         const QString &error, const QString &relayCode);
-    Result<void> remove(const QString &email, const QByteArray &codeHash); // false when that code is not there
+    Result<void> remove(const QString &email, const QByteArray &codeHash); // NotFound when that code is not there
     Result<void> removeAll(const QString &email);
     Result<void> removeExpired(const QDateTime &now);
 

@@ -120,5 +120,12 @@ void warn(const char *what, const Error &error)
     qCWarning(lcStorage).noquote() << what << "failed:" << error.message;
 }
 
+Error loggedFailure(const QSqlQuery &query, const char *what)
+{
+    Error error = failure(query);
+    warn(what, error);
+    return error;
+}
+
 } // namespace sql
 } // namespace berth

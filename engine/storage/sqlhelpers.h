@@ -56,6 +56,8 @@ Error failure(const QString &text);
 Error notFound(Error::Code code, const QString &message);
 // A read that failed where the caller cannot tell it from "none": logged, so that the cause is not lost.
 void warn(const char *what, const Error &error);
+// failure(query), logged as what failed.
+Error loggedFailure(const QSqlQuery &query, const char *what);
 
 } // namespace sql
 } // namespace berth

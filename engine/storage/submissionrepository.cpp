@@ -180,9 +180,7 @@ Result<void> SubmissionRepository::remove(const QString &deploymentId, const QSt
 
 Error SubmissionRepository::failure(const QSqlQuery &query)
 {
-    const Error error = sql::failure(query);
-    sql::warn("a submission statement", error);
-    return error;
+    return sql::loggedFailure(query, "a submission statement");
 }
 
 } // namespace berth

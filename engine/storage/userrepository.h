@@ -24,7 +24,7 @@ public:
     std::optional<User> owner() const; // the is_owner user
     QList<User> list() const; // oldest first
     QList<UserUsage> listWithUsage(const QDateTime &now) const; // oldest first; keys live at `now`
-    Result<void> insert(const User &user); // false also when the email, or the owner role, is taken
+    Result<void> insert(const User &user); // fails also when the email, or the owner role, is taken
     Result<void> setPlan(const QString &id, const QString &plan);
     Result<void> remove(const QString &id);
 

@@ -37,7 +37,9 @@ StoredVersion versionFrom(const QSqlQuery &query)
     return v;
 }
 
-void bindMetadata(QSqlQuery &query, const Deployment &d)
+} // namespace
+
+void VersionRepository::bindMetadata(QSqlQuery &query, const Deployment &d)
 {
     query.bindValue(u":storage_type"_s, sql::text(d.storageType));
     query.bindValue(u":is_spa"_s, d.isSpa ? 1 : 0);
@@ -49,11 +51,11 @@ void bindMetadata(QSqlQuery &query, const Deployment &d)
     query.bindValue(u":og_image"_s, sql::text(d.ogImage));
 }
 
+namespace {
+
 Error failed(const QSqlQuery &query)
 {
-    const Error error = sql::failure(query);
-    sql::warn("version write", error);
-    return error;
+    return sql::loggedFailure(query, "a version write");
 }
 
 } // namespace

@@ -9,6 +9,7 @@
 #include <optional>
 
 class QSqlDatabase;
+class QSqlQuery;
 
 namespace berth {
 
@@ -40,6 +41,9 @@ public:
     // stays); returns the blobs their files named (they may still be referenced elsewhere).
     static Result<QList<QByteArray>> prune(
         QSqlDatabase &connection, const QString &deploymentId, int keep, qint64 servedId);
+    // Binds the content metadata a version and its deployment's row both carry (:storage_type, :is_spa, :title,
+    // :title_is_custom, :document_title, :description, :favicon, :og_image).
+    static void bindMetadata(QSqlQuery &query, const Deployment &deployment);
 
 private:
     Database &m_db;

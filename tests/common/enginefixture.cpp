@@ -99,9 +99,8 @@ bool EngineFixture::restart()
 bool EngineFixture::startEngine(const char *what)
 {
     m_engine = std::make_unique<Engine>(m_settings);
-    QString error;
-    if (!m_engine->start(&error)) {
-        qWarning("engine did not %s: %s", what, qPrintable(error));
+    if (const Result<void> started = m_engine->start(); !started) {
+        qWarning("engine did not %s: %s", what, qPrintable(started.error().message));
         return false;
     }
     m_client = std::make_unique<HttpTestClient>(m_engine->port());

@@ -30,8 +30,8 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t *data, std::size_t size
         check(!request.slug.has_value());
     if (request.files) {
         for (const FileUpload &file : *request.files) {
-            QString error;
-            check(FilePath::normalise(file.path, &error) == file.path);
+            const Result<QString> path = FilePath::normalise(file.path);
+            check(path.ok() && path.value() == file.path);
             check(!file.contentType.isEmpty());
         }
     }

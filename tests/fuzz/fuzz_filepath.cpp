@@ -19,13 +19,12 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t *data, std::size_t size
     else
         path = QString::fromUtf8(reinterpret_cast<const char *>(data + 1), qsizetype(size - 1));
 
-    QString error;
-    const QString normalised = FilePath::normalise(path, &error);
-    if (normalised.isNull()) {
-        check(!error.isEmpty());
+    const Result<QString> result = FilePath::normalise(path);
+    if (!result) {
+        check(!result.error().message.isEmpty());
         return 0;
     }
-    check(error.isEmpty());
+    const QString normalised = result.value();
     check(!normalised.isEmpty() && !normalised.startsWith(u'/') && !normalised.endsWith(u'/'));
     check(!normalised.contains(u'\\'));
     check(normalised.toUtf8().size() <= FilePath::kMaxPathBytes);
@@ -35,7 +34,7 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t *data, std::size_t size
         check(!segment.isEmpty() && segment != u"." && segment != u"..");
         check(segment.toUtf8().size() <= FilePath::kMaxSegmentBytes);
     }
-    QString again;
-    check(FilePath::normalise(normalised, &again) == normalised);
+    const Result<QString> again = FilePath::normalise(normalised);
+    check(again.ok() && again.value() == normalised);
     return 0;
 }

@@ -310,9 +310,9 @@ int main(int argc, char *argv[])
     settings.siteDomain = u"localhost:8080"_s; // the addresses people would see by default
     settings.baseUrl = u"http://localhost:8080"_s;
     Engine engine(settings);
-    QString error;
-    if (!engine.start(&error) || !addExamples(engine, clock) || !addVisitors(engine, clock)) {
-        QTextStream(stderr) << "engine: " << error << "\n";
+    const Result<void> started = engine.start();
+    if (!started || !addExamples(engine, clock) || !addVisitors(engine, clock)) {
+        QTextStream(stderr) << "engine: " << (started ? QString() : started.error().message) << "\n";
         return 1;
     }
     AppSettings appSettings(temp.filePath(u"dashboard.conf"_s));

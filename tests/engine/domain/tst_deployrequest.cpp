@@ -135,8 +135,9 @@ void TestDeployRequest::refused_data()
         u"files[3].path is required"_s);
     add("path null", R"({"files": [{"path": null, "content": "x"}]})"_ba, u"files[0].path is required"_s);
     add("path number", R"({"files": [{"path": 7, "content": "x"}]})"_ba, u"files[0].path must be a string"_s);
-    QString traversal;
-    QVERIFY(FilePath::normalise(u"../etc/passwd"_s, &traversal).isNull());
+    const Result<QString> refused = FilePath::normalise(u"../etc/passwd"_s);
+    QVERIFY(!refused);
+    const QString traversal = refused.error().message;
     add("path traversal", R"({"files": [{"path": "../etc/passwd", "content": "x"}]})"_ba, traversal);
     add("path absolute", R"({"files": [{"path": "/index.html", "content": "x"}]})"_ba,
         u"file path \"/index.html\" must be relative, not start with \"/\""_s);

@@ -64,11 +64,11 @@ private Q_SLOTS:
     void identicalContentIsStoredOnce()
     {
         const QByteArray data = "<h1>hello</h1>";
-        QString error;
-        const QByteArray hash = m_store->put(data, &error);
-        QVERIFY2(!hash.isEmpty(), qPrintable(error));
+        const Result<QByteArray> put = m_store->put(data);
+        QVERIFY2(put.ok(), put.ok() ? "" : qPrintable(put.error().message));
+        const QByteArray hash = put.value();
         QCOMPARE(hash, BlobStore::hashOf(data));
-        QCOMPARE(m_store->put(data), hash);
+        QCOMPARE(m_store->put(data).value(), hash);
 
         const QString expected
             = m_store->rootDir() + u'/' + QLatin1String(hash.left(2)) + u'/' + QLatin1String(hash.mid(2));
@@ -113,10 +113,10 @@ private Q_SLOTS:
 
     void variantsAreStoredBesideTheirBlob()
     {
-        const QByteArray hash = m_store->put("body { color: red }");
+        const QByteArray hash = m_store->put("body { color: red }").value();
         QVERIFY(m_store->variantPathOf(hash, "gz").isEmpty());
-        QString error;
-        QVERIFY2(m_store->putVariant(hash, "gz", "compressed", &error), qPrintable(error));
+        const Result<void> variant = m_store->putVariant(hash, "gz", "compressed");
+        QVERIFY2(variant.ok(), variant.ok() ? "" : qPrintable(variant.error().message));
         QCOMPARE(m_store->variantPathOf(hash, "gz"), m_store->pathOf(hash) + u".gz"_s);
         QFile file(m_store->variantPathOf(hash, "gz"));
         QVERIFY(file.open(QIODevice::ReadOnly));
@@ -124,8 +124,9 @@ private Q_SLOTS:
 
         QVERIFY(!m_store->putVariant(hash, "../x", "data"));
         QVERIFY(!m_store->putVariant(hash, "toolong", "data"));
-        QVERIFY(!m_store->putVariant(BlobStore::hashOf("no such blob"), "gz", "data", &error));
-        QVERIFY(!error.isEmpty());
+        const Result<void> orphan = m_store->putVariant(BlobStore::hashOf("no such blob"), "gz", "data");
+        QVERIFY(!orphan);
+        QVERIFY(!orphan.error().message.isEmpty());
     }
 
     void concurrentPutsOfOverlappingDataAllSucceed()
@@ -140,7 +141,8 @@ private Q_SLOTS:
             pool.start([this, task, &failures] {
                 for (int i = 0; i < PutsPerTask; ++i) {
                     const QByteArray data = payload((i + task) % Distinct);
-                    if (m_store->put(data) != BlobStore::hashOf(data))
+                    const Result<QByteArray> put = m_store->put(data);
+                    if (!put || put.value() != BlobStore::hashOf(data))
                         failures.ref();
                 }
             });
@@ -155,7 +157,7 @@ private Q_SLOTS:
 
     void initRemovesLeftoverTemporaryFiles()
     {
-        const QByteArray hash = m_store->put("kept");
+        const QByteArray hash = m_store->put("kept").value();
         QVERIFY(m_store->putVariant(hash, "gz", "kept-gz"));
         const QString blob = m_store->pathOf(hash);
         // What QSaveFile leaves behind when a process dies mid-write: "<final name>.XXXXXX".
@@ -177,9 +179,9 @@ private Q_SLOTS:
 
     void garbageCollectionRemovesExactlyTheUnreferenced()
     {
-        const QByteArray a = m_store->put("a");
-        const QByteArray b = m_store->put("b");
-        const QByteArray c = m_store->put("c");
+        const QByteArray a = m_store->put("a").value();
+        const QByteArray b = m_store->put("b").value();
+        const QByteArray c = m_store->put("c").value();
         QVERIFY(m_store->putVariant(a, "gz", "a.gz"));
         QVERIFY(m_store->putVariant(b, "gz", "b.gz"));
         QVERIFY(m_store->putVariant(b, "br", "b.br"));
@@ -198,7 +200,7 @@ private Q_SLOTS:
         QVERIFY(filesUnder(m_store->rootDir()).isEmpty());
 
         // A removed blob can be stored again.
-        QCOMPARE(m_store->put("b"), b);
+        QCOMPARE(m_store->put("b").value(), b);
         QCOMPARE(m_store->read(b), QByteArrayLiteral("b"));
     }
 

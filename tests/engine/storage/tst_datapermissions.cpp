@@ -56,7 +56,7 @@ private:
         QSqlQuery query(database.connection()); // a write, so the -wal file has content
         if (!query.exec(u"CREATE TABLE IF NOT EXISTS t (x)"_s) || !query.exec(u"INSERT INTO t VALUES (1)"_s))
             return {};
-        return store.pathOf(store.put("private content"));
+        return store.pathOf(store.put("private content").value());
     }
     void verifyPrivate(const QString &blob)
     {

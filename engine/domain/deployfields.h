@@ -1,0 +1,26 @@
+#pragma once
+
+// Private to deployrequest.cpp and deployfields.cpp: what parsing a deploy body and parsing its files array share.
+
+#include "core/error.h"
+#include "deployrequest.h"
+
+#include <QJsonObject>
+#include <QLatin1String>
+#include <QList>
+
+class QJsonArray;
+
+namespace berth {
+namespace DeployFields {
+
+Error badRequest(const QString &message); // 400
+Error tooLarge(const QString &message); // 413
+// 400 for a field the body may not carry, with the known name it most likely meant: a client that misspells
+// "protect" must not get a public site and a 200. `where` prefixes the names in the message ("files[2].").
+Result<void> checkFieldNames(const QJsonObject &object, const QList<QLatin1String> &known, const QString &where);
+// The files array of a deploy body: each entry checked and decoded, the paths normalised, the limits applied.
+Result<QList<FileUpload>> parseFiles(const QJsonArray &array);
+
+} // namespace DeployFields
+} // namespace berth

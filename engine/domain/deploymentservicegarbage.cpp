@@ -1,0 +1,102 @@
+// DeploymentService at start (the sites loaded, the title sources of old rows resolved, the one full blob sweep) and
+// the collection of blobs nothing references any more, apart from the deploy path.
+#include "clock.h"
+#include "deploymentservice.h"
+#include "sitetable.h"
+#include "storage/blobstore.h"
+#include "storage/deploymentrepository.h"
+
+using namespace Qt::StringLiterals;
+
+namespace berth {
+
+Result<void> DeploymentService::loadSites()
+{
+    resolveTitleSources();
+    const QList<Deployment> deployments = m_repository.listAll();
+    for (const Deployment &deployment : deployments)
+        m_sites.put(Site::make(deployment, m_repository.files(deployment.versionId), m_blobs));
+    if (m_sites.size() != deployments.size())
+        return Error {Error::Kind::Internal, u"Deployments share a slug in the database"_s};
+    sweepUnreferencedBlobs(!deployments.isEmpty());
+    return {};
+}
+
+void DeploymentService::sweepUnreferencedBlobs(bool expectReferences)
+{
+    // Fail closed: without a trustworthy list of what is referenced, nothing is removed. Every deployment serves at
+    // least one file, so an empty list while deployments exist is taken as a failure too.
+    const auto referenced = m_repository.referencedBlobs();
+    if (!referenced) {
+        qWarning().noquote() << "blob sweep skipped: the list of referenced blobs could not be read:"
+                             << referenced.error().message;
+        return;
+    }
+    if (referenced.value().isEmpty() && expectReferences) {
+        qWarning().noquote() << "blob sweep skipped: no blob is referenced while deployments exist";
+        return;
+    }
+    const int removed = m_blobs.collectGarbage(referenced.value());
+    if (removed > 0)
+        qInfo().noquote() << "removed" << removed << "unreferenced blobs";
+}
+
+void DeploymentService::resolveTitleSources()
+{
+    // Before schema 4 a document's title was stored as if the owner had set it. A stored title equal to the served
+    // document's is taken as read from it (and follows the content from now on); any other is the owner's.
+    const QStringList ids = m_repository.idsWithUnknownTitleSource();
+    for (const QString &id : ids) {
+        auto deployment = m_repository.find(id);
+        if (!deployment)
+            continue;
+        QString document;
+        for (const StoredFile &file : m_repository.files(deployment->versionId)) {
+            if (file.path == u"index.html")
+                document = titleOf(m_blobs.read(file.blob));
+        }
+        deployment->documentTitle = document;
+        deployment->titleIsCustom = !deployment->title.isEmpty() && deployment->title != document;
+        if (!deployment->titleIsCustom)
+            deployment->title = document;
+        if (const Result<void> updated = m_repository.update(*deployment, std::nullopt); !updated)
+            qWarning().noquote() << "cannot record the title source of" << id << ":" << updated.error().message;
+    }
+}
+
+void DeploymentService::addGarbageCandidates(const QList<QByteArray> &blobs)
+{
+    for (const QByteArray &blob : blobs) {
+        if (!blob.isEmpty())
+            m_garbageCandidates.insert(blob);
+    }
+}
+
+void DeploymentService::finishWork()
+{
+    --m_inFlight;
+    if (m_inFlight == 0 && !m_garbageCandidates.isEmpty())
+        collectGarbage();
+}
+
+void DeploymentService::collectGarbage()
+{
+    // Only with no deploy in flight: a staged blob is unreferenced until its commit. Only the candidates are looked
+    // at, each by the indexed reference query; a failed query removes nothing and keeps them for the next time.
+    if (m_garbageCandidates.isEmpty())
+        return;
+    fault("before-garbage-check");
+    const QList<QByteArray> candidates(m_garbageCandidates.cbegin(), m_garbageCandidates.cend());
+    const auto referenced = m_repository.referencedAmong(candidates);
+    if (!referenced) {
+        qWarning().noquote() << "blob collection postponed: the reference check failed:" << referenced.error().message;
+        return;
+    }
+    m_garbageCandidates.clear();
+    for (const QByteArray &blob : candidates) {
+        if (!referenced.value().contains(blob))
+            m_blobs.remove(blob);
+    }
+}
+
+} // namespace berth
