@@ -286,15 +286,12 @@ Result<void> Engine::start()
     m_parts->http = std::make_unique<HttpService>(m_parts->dispatcher, config);
     const bool tls = !m_settings.tlsCertFile.isEmpty() || !m_settings.tlsKeyFile.isEmpty();
     if (tls) {
-        QString reason = m_settings.tlsCertFile.isEmpty() || m_settings.tlsKeyFile.isEmpty()
-            ? u"HTTPS needs both a certificate and a key file"_s
-            : QString();
-        const TlsCredentials credentials = reason.isEmpty()
-            ? TlsCredentials::load(m_settings.tlsCertFile, m_settings.tlsKeyFile, &reason)
-            : TlsCredentials();
-        if (credentials.isNull())
-            return Error {Error::Kind::Internal, reason};
-        m_parts->http->setTls(credentials.configuration, m_settings.httpsPort, m_settings.httpsRedirect);
+        if (m_settings.tlsCertFile.isEmpty() || m_settings.tlsKeyFile.isEmpty())
+            return Error {Error::Kind::BadRequest, u"HTTPS needs both a certificate and a key file"_s};
+        const Result<TlsCredentials> credentials = TlsCredentials::load(m_settings.tlsCertFile, m_settings.tlsKeyFile);
+        if (!credentials)
+            return credentials.error();
+        m_parts->http->setTls(credentials.value().configuration, m_settings.httpsPort, m_settings.httpsRedirect);
     }
     if (Result<void> listening = m_parts->http->listen(m_settings.listenAddress, m_settings.listenPort); !listening)
         return listening;

@@ -21,12 +21,17 @@ namespace {
 constexpr char kDatabaseName[] = "berth.sqlite";
 constexpr int kSnapshotAttempts = 3; // a blob collected between the snapshot and its copy: take a new snapshot
 
-enum class Copied
+// What copyBlobs() copied.
+struct CopiedBlobs
 {
-    Ok,
-    Missing,
-    Failed
+    int count = 0;
+    qint64 bytes = 0;
 };
+
+Error failed(const QString &message)
+{
+    return {Error::Kind::Internal, message};
+}
 
 QString dataDirOf(const QCommandLineParser &parser)
 {
@@ -42,7 +47,7 @@ bool isEmptyOrAbsent(const QString &path)
 }
 
 // SQLite's online backup: the whole database as of one read transaction, while other connections keep writing.
-bool snapshot(const QString &from, const QString &to, QString *error)
+Result<void> snapshot(const QString &from, const QString &to)
 {
     sqlite3 *source = nullptr;
     sqlite3 *target = nullptr;
@@ -57,100 +62,88 @@ bool snapshot(const QString &from, const QString &to, QString *error)
         if (backup)
             sqlite3_backup_finish(backup);
     }
-    if (!ok)
-        *error = QString::fromUtf8(sqlite3_errmsg(target ? target : source));
+    const QString reason = ok ? QString() : QString::fromUtf8(sqlite3_errmsg(target ? target : source));
     sqlite3_close(source);
     sqlite3_close(target);
-    return ok;
+    if (!ok)
+        return failed(reason);
+    return {};
 }
 
 // Every blob the database at `path` references.
-bool referencedBlobs(const QString &path, QSet<QByteArray> *blobs, QString *error)
+Result<QSet<QByteArray>> referencedBlobs(const QString &path)
 {
     Database database(path);
-    if (const Result<void> opened = database.open(); !opened) {
-        *error = opened.error().message;
-        return false;
-    }
+    if (const Result<void> opened = database.open(); !opened)
+        return opened.error();
     const auto referenced = DeploymentRepository(database).referencedBlobs();
-    if (!referenced) { // fail closed: a backup that would leave blobs out is no backup
-        *error = u"Cannot read which files the database references"_s;
-        return false;
-    }
-    *blobs = referenced.value();
-    return true;
+    if (!referenced) // fail closed: a backup that would leave blobs out is no backup
+        return failed(u"Cannot read which files the database references"_s);
+    return referenced.value();
 }
 
-bool copyFile(const QString &from, const QString &to, const QByteArray &expectedHash, QString *error)
+Result<void> copyFile(const QString &from, const QString &to, const QByteArray &expectedHash)
 {
     QFile source(from);
-    if (!source.open(QIODevice::ReadOnly)) {
-        *error = source.errorString();
-        return false;
-    }
+    if (!source.open(QIODevice::ReadOnly))
+        return failed(source.errorString());
     QDir().mkpath(QFileInfo(to).absolutePath());
     QSaveFile target(to);
-    if (!target.open(QIODevice::WriteOnly)) {
-        *error = target.errorString();
-        return false;
-    }
+    if (!target.open(QIODevice::WriteOnly))
+        return failed(target.errorString());
     QCryptographicHash hash(QCryptographicHash::Sha256);
     while (!source.atEnd()) {
         const QByteArray chunk = source.read(1 << 20);
         hash.addData(chunk);
-        if (target.write(chunk) != chunk.size()) {
-            *error = target.errorString();
-            return false;
-        }
+        if (target.write(chunk) != chunk.size())
+            return failed(target.errorString());
     }
-    if (!expectedHash.isEmpty() && hash.result().toHex() != expectedHash) {
-        *error = u"blob %1 does not match its digest"_s.arg(QString::fromLatin1(expectedHash));
-        return false;
-    }
-    return target.commit() || (*error = target.errorString(), false);
+    if (!expectedHash.isEmpty() && hash.result().toHex() != expectedHash)
+        return failed(u"blob %1 does not match its digest"_s.arg(QString::fromLatin1(expectedHash)));
+    if (!target.commit())
+        return failed(target.errorString());
+    return {};
 }
 
-// The blob and its precompressed variants (<hash>.gz, ...) from one store to the other, the blob checked by digest.
-Copied copyBlob(const BlobStore &from, const BlobStore &to, const QByteArray &hash, qint64 *bytes, QString *error)
+// The blob and its precompressed variants (<hash>.gz, ...) from one store to the other, the blob checked by digest:
+// the blob's size, or NotFound when it is not (or no longer) in `from`.
+Result<qint64> copyBlob(const BlobStore &from, const BlobStore &to, const QByteArray &hash)
 {
     const QString source = from.pathOf(hash);
     if (source.isEmpty() || !QFileInfo::exists(source))
-        return Copied::Missing;
+        return Error {Error::Kind::NotFound, u"blob %1 is missing"_s.arg(QString::fromLatin1(hash))};
     const QString target = QDir(to.rootDir()).filePath(QDir(from.rootDir()).relativeFilePath(source));
-    if (!copyFile(source, target, hash, error))
-        return Copied::Failed;
-    *bytes += QFileInfo(source).size();
+    if (const Result<void> copied = copyFile(source, target, hash); !copied)
+        return copied.error();
     const QFileInfo info(source);
     for (const QFileInfo &variant :
         info.dir().entryInfoList({info.fileName() + u".*"_s}, QDir::Files | QDir::NoDotAndDotDot)) {
         if (!BlobStore::isValidSuffix(variant.suffix().toLatin1()))
             continue; // a temporary file of a write in progress
-        if (!copyFile(variant.absoluteFilePath(), QFileInfo(target).dir().filePath(variant.fileName()), {}, error))
-            return Copied::Failed;
+        const QString variantTarget = QFileInfo(target).dir().filePath(variant.fileName());
+        if (const Result<void> copied = copyFile(variant.absoluteFilePath(), variantTarget, {}); !copied)
+            return copied.error();
     }
-    return Copied::Ok;
+    return info.size();
 }
 
-// Copies the blobs `database` references; Missing when one is not (or no longer) in `from`.
-Copied copyBlobs(
-    const QString &database, const QString &from, const QString &to, int *count, qint64 *bytes, QString *error)
+// Copies the blobs `database` references; NotFound when one is not (or no longer) in `from`.
+Result<CopiedBlobs> copyBlobs(const QString &database, const QString &from, const QString &to)
 {
-    QSet<QByteArray> blobs;
-    if (!referencedBlobs(database, &blobs, error))
-        return Copied::Failed;
+    const Result<QSet<QByteArray>> blobs = referencedBlobs(database);
+    if (!blobs)
+        return blobs.error();
     const BlobStore source(from);
     const BlobStore target(to);
-    *count = 0;
-    *bytes = 0;
-    for (const QByteArray &hash : std::as_const(blobs)) {
-        const Copied copied = copyBlob(source, target, hash, bytes, error);
-        if (copied == Copied::Missing)
-            *error = u"blob %1 is missing"_s.arg(QString::fromLatin1(hash));
-        if (copied != Copied::Ok)
-            return copied;
-        ++*count;
+    CopiedBlobs copied;
+    for (const QByteArray &hash : blobs.value()) {
+        const Result<qint64> size = copyBlob(source, target, hash);
+        if (!size)
+            return size.error();
+        ++copied.count;
+        copied.bytes += size.value();
     }
-    return Copied::Ok;
+    return copied;
 }
 
 QString megabytes(qint64 bytes)
@@ -182,22 +175,21 @@ int backup(const QStringList &arguments)
 
     const QString copy = QDir(dest).filePath(QLatin1String(kDatabaseName));
     QString error;
-    int count = 0;
-    qint64 bytes = 0;
     for (int attempt = 1; attempt <= kSnapshotAttempts; ++attempt) {
         QDir(dest).removeRecursively();
         QDir().mkpath(dest);
-        if (!snapshot(database, copy, &error))
-            return Cli::failure(u"cannot read the database: "_s + error);
-        const Copied copied = copyBlobs(
-            copy, QDir(dataDir).filePath(u"blobs"_s), QDir(dest).filePath(u"blobs"_s), &count, &bytes, &error);
-        if (copied == Copied::Ok) {
-            Cli::out() << "Backed up " << dataDir << " to " << dest << ": " << count << " files, " << megabytes(bytes)
-                       << "\n";
+        if (const Result<void> taken = snapshot(database, copy); !taken)
+            return Cli::failure(u"cannot read the database: "_s + taken.error().message);
+        const Result<CopiedBlobs> copied
+            = copyBlobs(copy, QDir(dataDir).filePath(u"blobs"_s), QDir(dest).filePath(u"blobs"_s));
+        if (copied) {
+            Cli::out() << "Backed up " << dataDir << " to " << dest << ": " << copied.value().count << " files, "
+                       << megabytes(copied.value().bytes) << "\n";
             Cli::out().flush();
             return ExitOk;
         }
-        if (copied == Copied::Failed)
+        error = copied.error().message;
+        if (copied.error().kind != Error::Kind::NotFound) // a missing blob was collected meanwhile: try again
             break;
     }
     QDir(dest).removeRecursively();
@@ -226,21 +218,19 @@ int restore(const QStringList &arguments)
     if (!QDir().mkpath(dataDir))
         return Cli::failure(u"cannot create %1"_s.arg(dataDir));
 
-    QString error;
-    int count = 0;
-    qint64 bytes = 0;
     const QString copy = QDir(dataDir).filePath(QLatin1String(kDatabaseName));
-    if (snapshot(database, copy, &error)
-        && copyBlobs(
-               copy, QDir(source).filePath(u"blobs"_s), QDir(dataDir).filePath(u"blobs"_s), &count, &bytes, &error)
-            == Copied::Ok) {
-        Cli::out() << "Restored " << source << " into " << dataDir << ": " << count << " files, " << megabytes(bytes)
-                   << "\nStart it with: berthd serve --data-dir " << dataDir << "\n";
+    const Result<void> taken = snapshot(database, copy);
+    const Result<CopiedBlobs> copied = taken
+        ? copyBlobs(copy, QDir(source).filePath(u"blobs"_s), QDir(dataDir).filePath(u"blobs"_s))
+        : Result<CopiedBlobs>(taken.error());
+    if (copied) {
+        Cli::out() << "Restored " << source << " into " << dataDir << ": " << copied.value().count << " files, "
+                   << megabytes(copied.value().bytes) << "\nStart it with: berthd serve --data-dir " << dataDir << "\n";
         Cli::out().flush();
         return ExitOk;
     }
     QDir(dataDir).removeRecursively();
-    return Cli::failure(u"restore failed: "_s + error);
+    return Cli::failure(u"restore failed: "_s + copied.error().message);
 }
 
 } // namespace berth::BackupCommands

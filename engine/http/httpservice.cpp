@@ -140,35 +140,25 @@ Result<void> HttpService::listen(const QHostAddress &address, quint16 port)
     return {};
 }
 
-int HttpService::addListener(const QHostAddress &address, quint16 port, RequestHandler &handler, QString *error)
+Result<int> HttpService::addListener(const QHostAddress &address, quint16 port, RequestHandler &handler)
 {
-    return openListener(address, port, handler, false, error);
+    return openListener(address, port, handler, false);
 }
 
-int HttpService::addTlsListener(const QHostAddress &address, quint16 port, RequestHandler &handler, QString *error)
+Result<int> HttpService::addTlsListener(const QHostAddress &address, quint16 port, RequestHandler &handler)
 {
-    if (m_tls.isNull()) {
-        if (error)
-            *error = u"HTTPS is not configured"_s;
-        return -1;
-    }
-    return openListener(address, port, handler, true, error);
+    if (m_tls.isNull())
+        return Error {Error::Kind::Unavailable, u"HTTPS is not configured"_s};
+    return openListener(address, port, handler, true);
 }
 
-int HttpService::openListener(
-    const QHostAddress &address, quint16 port, RequestHandler &handler, bool tls, QString *error)
+Result<int> HttpService::openListener(const QHostAddress &address, quint16 port, RequestHandler &handler, bool tls)
 {
-    if (m_lanes.isEmpty() || m_draining) {
-        if (error)
-            *error = u"Not serving"_s;
-        return -1;
-    }
+    if (m_lanes.isEmpty() || m_draining)
+        return Error {Error::Kind::Unavailable, u"Not serving"_s};
     Result<ListenSockets> opened = ListenSockets::open(address, port, int(m_lanes.size()), m_config.listenBacklog);
-    if (!opened) {
-        if (error)
-            *error = opened.error().message;
-        return -1;
-    }
+    if (!opened)
+        return opened.error();
     ListenSockets sockets = std::move(opened).value();
     const int id = m_nextListenerId++;
     // Plain HTTP for the service's own handler redirects to HTTPS as the main plain port does.
@@ -177,16 +167,16 @@ int HttpService::openListener(
         Lane &lane = m_lanes[i];
         const int fd = sockets.descriptors.at(i);
         bool adopted = false;
+        QString reason;
         // The door is a child of the lane's parser, so it lives (and is deleted) on the lane's thread.
-        runOn(lane, [this, &lane, &answering, fd, id, tls, &adopted, error] {
+        runOn(lane, [this, &lane, &answering, fd, id, tls, &adopted, &reason] {
             auto *door = new FrontDoor(answering, m_config, *m_budget, lane.adapter);
             door->setParser(lane.adapter);
             if (tls)
                 door->setTls(m_tls);
             adopted = door->setSocketDescriptor(fd);
             if (!adopted) {
-                if (error)
-                    *error = door->errorString();
+                reason = door->errorString();
                 delete door;
                 return;
             }
@@ -197,7 +187,7 @@ int HttpService::openListener(
             for (int rest = i; rest < sockets.descriptors.size(); ++rest)
                 ::close(sockets.descriptors.at(rest));
             removeListener(id);
-            return -1;
+            return Error {Error::Kind::Unavailable, reason};
         }
     }
     return id;

@@ -44,11 +44,12 @@ public:
     Result<void> listen(const QHostAddress &address, quint16 port);
     // More listening addresses after listen(), answered by another handler (which must outlive the listener):
     // LAN sharing's addresses and per-site ports. Each serving thread gets its own front door on it, under the
-    // same connection budget. Returns an id for removeListener(), or -1 with the reason in error. With setTls()'s
-    // redirect, a listener for this service's own handler redirects to HTTPS like the main plain port.
-    int addListener(const QHostAddress &address, quint16 port, RequestHandler &handler, QString *error = nullptr);
-    // The same speaking HTTPS with the configuration given to setTls(); -1 when there is none.
-    int addTlsListener(const QHostAddress &address, quint16 port, RequestHandler &handler, QString *error = nullptr);
+    // same connection budget. Returns an id for removeListener(), or Unavailable with the reason (the port is taken,
+    // the service is not serving). With setTls()'s redirect, a listener for this service's own handler redirects to
+    // HTTPS like the main plain port.
+    Result<int> addListener(const QHostAddress &address, quint16 port, RequestHandler &handler);
+    // The same speaking HTTPS with the configuration given to setTls(); Unavailable when there is none.
+    Result<int> addTlsListener(const QHostAddress &address, quint16 port, RequestHandler &handler);
     // Closes the listener and every connection that came through it.
     void removeListener(int id);
     quint16 serverPort() const { return m_port; }
@@ -74,7 +75,7 @@ private:
         QHash<int, FrontDoor *> extraDoors; // addListener()'s, by id
     };
     QList<FrontDoor *> doors() const;
-    int openListener(const QHostAddress &address, quint16 port, RequestHandler &handler, bool tls, QString *error);
+    Result<int> openListener(const QHostAddress &address, quint16 port, RequestHandler &handler, bool tls);
     // Runs work on the lane's thread and waits for it (directly when the lane is the caller's).
     static void runOn(const Lane &lane, const std::function<void()> &work);
 

@@ -17,16 +17,19 @@ namespace berth {
 
 namespace {
 
-QByteArray readFile(const QString &path, const QString &what, QString *error)
+Error refused(const QString &message)
+{
+    return {Error::Kind::BadRequest, message};
+}
+
+Result<QByteArray> readFile(const QString &path, const QString &what)
 {
     QFile file(path);
-    if (!file.open(QIODevice::ReadOnly)) {
-        *error = u"Cannot read the TLS %1 file %2: %3"_s.arg(what, path, file.errorString());
-        return {};
-    }
+    if (!file.open(QIODevice::ReadOnly))
+        return refused(u"Cannot read the TLS %1 file %2: %3"_s.arg(what, path, file.errorString()));
     const QByteArray bytes = file.read(1 << 20); // PEM files are a few KB; nothing larger is a certificate
     if (bytes.isEmpty())
-        *error = u"The TLS %1 file %2 is empty"_s.arg(what, path);
+        return refused(u"The TLS %1 file %2 is empty"_s.arg(what, path));
     return bytes;
 }
 
@@ -37,7 +40,7 @@ int noPassphrase(char *, int, int, void *)
 }
 
 // Qt only finds out at a client's handshake that a key does not match its certificate; OpenSSL says so now.
-bool keyMatchesCertificate(const QByteArray &certPem, const QByteArray &keyPem, QString *error)
+Result<void> keyMatchesCertificate(const QByteArray &certPem, const QByteArray &keyPem)
 {
     const auto bio = [](const QByteArray &bytes) {
         return std::unique_ptr<BIO, decltype(&BIO_free)>(
@@ -51,31 +54,30 @@ bool keyMatchesCertificate(const QByteArray &certPem, const QByteArray &keyPem, 
         PEM_read_bio_PrivateKey(keyBio.get(), nullptr, &noPassphrase, nullptr), &EVP_PKEY_free);
     ERR_clear_error();
     if (!cert || !key) {
-        *error = cert ? u"The TLS key file holds no usable private key (it must be PEM and not encrypted)"_s
-                      : u"The TLS certificate file holds no PEM certificate"_s;
-        return false;
+        return refused(cert ? u"The TLS key file holds no usable private key (it must be PEM and not encrypted)"_s
+                            : u"The TLS certificate file holds no PEM certificate"_s);
     }
     if (X509_check_private_key(cert.get(), key.get()) != 1) {
         ERR_clear_error();
-        *error = u"The TLS key does not belong to the certificate (the first one in the certificate file)"_s;
-        return false;
+        return refused(u"The TLS key does not belong to the certificate (the first one in the certificate file)"_s);
     }
-    return true;
+    return {};
 }
 
 } // namespace
 
-TlsCredentials TlsCredentials::load(const QString &certFile, const QString &keyFile, QString *error)
+Result<TlsCredentials> TlsCredentials::load(const QString &certFile, const QString &keyFile)
 {
-    QString reason;
-    const QByteArray certPem = readFile(certFile, u"certificate"_s, &reason);
-    const QByteArray keyPem = reason.isEmpty() ? readFile(keyFile, u"key"_s, &reason) : QByteArray();
-    if (reason.isEmpty() && !keyMatchesCertificate(certPem, keyPem, &reason))
-        reason.append(u" (%1, %2)"_s.arg(certFile, keyFile));
-    if (!reason.isEmpty()) {
-        *error = reason;
-        return {};
-    }
+    const Result<QByteArray> certRead = readFile(certFile, u"certificate"_s);
+    if (!certRead)
+        return certRead.error();
+    const Result<QByteArray> keyRead = readFile(keyFile, u"key"_s);
+    if (!keyRead)
+        return keyRead.error();
+    const QByteArray &certPem = certRead.value();
+    const QByteArray &keyPem = keyRead.value();
+    if (const Result<void> matching = keyMatchesCertificate(certPem, keyPem); !matching)
+        return refused(u"%1 (%2, %3)"_s.arg(matching.error().message, certFile, keyFile));
 
     const QList<QSslCertificate> chain = QSslCertificate::fromData(certPem, QSsl::Pem);
     QSslKey key;
@@ -85,9 +87,8 @@ TlsCredentials TlsCredentials::load(const QString &certFile, const QString &keyF
             break;
     }
     if (chain.isEmpty() || key.isNull()) {
-        *error = u"The TLS certificate or key cannot be used (%1, %2); RSA and EC keys in PEM work"_s.arg(
-            certFile, keyFile);
-        return {};
+        return refused(u"The TLS certificate or key cannot be used (%1, %2); RSA and EC keys in PEM work"_s.arg(
+            certFile, keyFile));
     }
     const QDateTime now = QDateTime::currentDateTimeUtc();
     if (chain.first().expiryDate() < now)

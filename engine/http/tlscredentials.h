@@ -1,5 +1,7 @@
 #pragma once
 
+#include "core/error.h"
+
 #include <QSslConfiguration>
 #include <QString>
 #include <QStringList>
@@ -14,8 +16,8 @@ struct TlsCredentials
     QSslConfiguration configuration; // server side: the chain, the key, TLS 1.2 or later, HTTP/1.1 only
 
     // certFile holds the server certificate first, then any intermediates; keyFile the unencrypted private key
-    // (RSA or EC). Null configuration and *error set on failure, in words for the person who passed the files.
-    static TlsCredentials load(const QString &certFile, const QString &keyFile, QString *error);
+    // (RSA or EC). A failure is BadRequest, in words for the person who passed the files (it names them).
+    static Result<TlsCredentials> load(const QString &certFile, const QString &keyFile);
 
     bool isNull() const { return configuration.localCertificate().isNull(); }
     QStringList names() const; // the names the certificate covers (DNS subject alternative names, else its CN)

@@ -150,16 +150,15 @@ void LanService::openMainListeners()
             if (tls && !isHttps())
                 continue;
             const quint16 port = tls ? m_httpsPort : m_port;
-            QString error;
-            const int id = tls ? m_http->addTlsListener(lan.address, port, *m_main, &error)
-                               : m_http->addListener(lan.address, port, *m_main, &error);
-            if (id < 0) {
-                m_listenErrors.insert(hostPort(lan.address, port), error);
+            const Result<int> id = tls ? m_http->addTlsListener(lan.address, port, *m_main)
+                                       : m_http->addListener(lan.address, port, *m_main);
+            if (!id) {
+                m_listenErrors.insert(hostPort(lan.address, port), id.error().message);
                 qWarning("berth: cannot listen on %s: %s", qUtf8Printable(hostPort(lan.address, port)),
-                    qUtf8Printable(error));
+                    qUtf8Printable(id.error().message));
                 continue;
             }
-            m_mainListeners.append(id);
+            m_mainListeners.append(id.value());
         }
     }
 }
@@ -184,17 +183,16 @@ void LanService::openSitePort(const QString &deploymentId, const QString &slug)
     SiteListener &site = m_siteListeners[deploymentId];
     site.handler = std::make_shared<SitePortHandler>(*m_siteRequests, slug);
     for (const LanAddress &lan : std::as_const(m_addresses)) {
-        QString error;
-        const int id = isHttps() ? m_http->addTlsListener(lan.address, *port, *site.handler, &error)
-                                 : m_http->addListener(lan.address, *port, *site.handler, &error);
-        if (id < 0) {
+        const Result<int> id = isHttps() ? m_http->addTlsListener(lan.address, *port, *site.handler)
+                                         : m_http->addListener(lan.address, *port, *site.handler);
+        if (!id) {
             // Kept: the port stays the site's (it is what people saved), and is tried again at the next start.
-            m_listenErrors.insert(hostPort(lan.address, *port), error);
+            m_listenErrors.insert(hostPort(lan.address, *port), id.error().message);
             qWarning("berth: cannot listen on %s for %s: %s", qUtf8Printable(hostPort(lan.address, *port)),
-                qUtf8Printable(slug), qUtf8Printable(error));
+                qUtf8Printable(slug), qUtf8Printable(id.error().message));
             continue;
         }
-        site.listeners.append(id);
+        site.listeners.append(id.value());
     }
 }
 

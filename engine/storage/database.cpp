@@ -48,31 +48,28 @@ QString uniqueConnectionName()
 }
 
 // Pragmas (and PostgreSQL's SET) take no bound parameters; these are fixed strings, never built from input.
-bool pragma(const QSqlDatabase &db, const QString &statement, QVariant *result, QString *error)
-{
-    QSqlQuery query(db);
-    if (!query.exec(statement)) {
-        *error = u"%1 failed: %2"_s.arg(statement, query.lastError().text());
-        return false;
-    }
-    if (result)
-        *result = query.next() ? query.value(0) : QVariant();
-    return true;
-}
-
 Error failure(const QString &message)
 {
     return {Error::Kind::Internal, message};
 }
 
-QString checkMigrations(const QList<Migration> &migrations)
+// The first value of the statement's first row (null when it has none).
+Result<QVariant> pragma(const QSqlDatabase &db, const QString &statement)
+{
+    QSqlQuery query(db);
+    if (!query.exec(statement))
+        return failure(u"%1 failed: %2"_s.arg(statement, query.lastError().text()));
+    return query.next() ? query.value(0) : QVariant();
+}
+
+Result<void> checkMigrations(const QList<Migration> &migrations)
 {
     int previous = 0;
     for (const Migration &migration : migrations) {
         if (migration.version <= previous)
-            return u"migration versions must be positive and strictly increasing (got %1 after %2)"_s
-                .arg(migration.version)
-                .arg(previous);
+            return failure(u"migration versions must be positive and strictly increasing (got %1 after %2)"_s
+                               .arg(migration.version)
+                               .arg(previous));
         previous = migration.version;
     }
     return {};
@@ -113,9 +110,8 @@ Result<void> Database::open()
     if (isOpen())
         return {};
 
-    QString message = checkMigrations(m_migrations);
-    if (!message.isEmpty())
-        return fail(message);
+    if (const Result<void> checked = checkMigrations(m_migrations); !checked)
+        return fail(checked.error().message);
     const Result<void> opened = m_dialect == SqlDialect::Sqlite ? openSqliteFile() : connectToServer();
     if (!opened)
         return fail(opened.error().message);
@@ -169,9 +165,8 @@ Result<void> Database::openSqliteFile()
     if (!m_db.open())
         return failure(u"cannot open %1: %2"_s.arg(m_filePath, m_db.lastError().text()));
     // Before the version is read: a newer file must not even be switched to WAL, so configure() comes after.
-    QString message;
-    if (!pragma(m_db, u"PRAGMA busy_timeout = %1"_s.arg(BusyTimeoutMs), nullptr, &message))
-        return failure(message);
+    if (const Result<QVariant> set = pragma(m_db, u"PRAGMA busy_timeout = %1"_s.arg(BusyTimeoutMs)); !set)
+        return set.error();
     for (const char *suffix : {"-wal", "-shm"}) // an earlier Berth's, with their own mode
         restrictToOwner(info.absoluteFilePath() + QLatin1String(suffix), kPrivateFile);
     return {};
@@ -268,24 +263,24 @@ Result<void> Database::configure() const
     // PostgreSQL is durable and enforces foreign keys as it is. Its notices ("already exists, skipping") would go to
     // stderr through libpq.
     if (m_dialect == SqlDialect::PostgreSql) {
-        QString message;
-        if (!pragma(m_db, u"SET client_min_messages = warning"_s, nullptr, &message))
-            return failure(message);
+        if (const Result<QVariant> set = pragma(m_db, u"SET client_min_messages = warning"_s); !set)
+            return set.error();
         return {};
     }
     // WAL: readers never block the writer; synchronous=FULL: a committed deploy survives power loss.
-    QString message;
-    QVariant mode;
-    if (!pragma(m_db, u"PRAGMA journal_mode = WAL"_s, &mode, &message))
-        return failure(message);
-    if (mode.toString().compare(u"wal"_s, Qt::CaseInsensitive) != 0)
-        return failure(u"cannot switch %1 to WAL (journal mode is %2)"_s.arg(m_filePath, mode.toString()));
-    QVariant foreignKeys;
-    if (!pragma(m_db, u"PRAGMA synchronous = FULL"_s, nullptr, &message)
-        || !pragma(m_db, u"PRAGMA foreign_keys = ON"_s, nullptr, &message)
-        || !pragma(m_db, u"PRAGMA foreign_keys"_s, &foreignKeys, &message))
-        return failure(message);
-    if (foreignKeys.toInt() != 1)
+    const Result<QVariant> mode = pragma(m_db, u"PRAGMA journal_mode = WAL"_s);
+    if (!mode)
+        return mode.error();
+    if (mode.value().toString().compare(u"wal"_s, Qt::CaseInsensitive) != 0)
+        return failure(u"cannot switch %1 to WAL (journal mode is %2)"_s.arg(m_filePath, mode.value().toString()));
+    for (const QString &statement : {u"PRAGMA synchronous = FULL"_s, u"PRAGMA foreign_keys = ON"_s}) {
+        if (const Result<QVariant> set = pragma(m_db, statement); !set)
+            return set.error();
+    }
+    const Result<QVariant> foreignKeys = pragma(m_db, u"PRAGMA foreign_keys"_s);
+    if (!foreignKeys)
+        return foreignKeys.error();
+    if (foreignKeys.value().toInt() != 1)
         return failure(u"this SQLite build cannot enforce foreign keys"_s);
     return {};
 }
@@ -298,8 +293,10 @@ Result<int> Database::readSchemaVersion()
             : u"SELECT COUNT(*) FROM information_schema.tables WHERE table_schema = current_schema() "
               "AND table_name = ?"_s);
     query.addBindValue(u"schema_version"_s);
-    if (QString message; !sql::exec(query, &message) || !query.next())
-        return failure(message);
+    if (const Result<void> done = sql::exec(query); !done)
+        return done.error();
+    if (!query.next())
+        return failure(u"cannot read the schema of %1"_s.arg(displayName()));
     if (query.value(0).toInt() == 0)
         return 0;
     if (!query.exec(u"SELECT MAX(version) FROM schema_version"_s) || !query.next())
@@ -345,8 +342,8 @@ Result<void> Database::apply(const Migration &migration)
     query.prepare(u"INSERT INTO schema_version (version, applied_at) VALUES (?, ?)"_s);
     query.addBindValue(migration.version);
     query.addBindValue(toStorageTime(QDateTime::currentDateTimeUtc()));
-    if (QString message; !sql::exec(query, &message))
-        return failure(message);
+    if (const Result<void> done = sql::exec(query); !done)
+        return done.error();
     query.finish();
     if (!transaction.commit())
         return failure(u"cannot commit migration %1: %2"_s.arg(migration.version).arg(m_db.lastError().text()));

@@ -74,14 +74,6 @@ Result<void> execAffecting(QSqlQuery &query, Error::Code code, const QString &no
     return {};
 }
 
-bool exec(QSqlQuery &query, QString *message)
-{
-    const Result<void> result = exec(query);
-    if (!result && message)
-        *message = result.error().message;
-    return result.ok();
-}
-
 Result<void> drained(const QSqlQuery &query)
 {
     if (query.lastError().isValid())

@@ -39,8 +39,6 @@ QDateTime time(const QSqlQuery &query, int column);
 Result<void> exec(QSqlQuery &query);
 // Executes a prepared write that must touch a row: NotFound (with code and message) when it touched none.
 Result<void> execAffecting(QSqlQuery &query, Error::Code code, const QString &notFoundMessage);
-// The same for database.cpp's migrations, which word their own messages from SQLite's text.
-bool exec(QSqlQuery &query, QString *message);
 // After the rows were read: a step that failed part-way ends next() as the last row would, so only the query's
 // error tells a complete list from a cut one.
 Result<void> drained(const QSqlQuery &query);

@@ -2,6 +2,7 @@
 // served over TLS (and say so), the plain port redirects when asked to, a client that never completes its
 // handshake is closed at the header timeout and counts in the per-address cap meanwhile, and bad certificate or
 // key files are refused when loaded, in words.
+#include "common/resultassert.h"
 #include "common/testcertificates.h"
 #include "rawclient.h"
 #include "testhandler.h"
@@ -49,9 +50,10 @@ void TestTls::initTestCase()
 {
     QVERIFY(m_dir.isValid());
     QVERIFY(m_certs.make(m_dir.path(), {u"localhost"_s, u"*.localhost"_s}));
-    QString error;
-    m_credentials = TlsCredentials::load(m_certs.serverCert, m_certs.serverKey, &error);
-    QVERIFY2(!m_credentials.isNull(), qPrintable(error));
+    const Result<TlsCredentials> loaded = TlsCredentials::load(m_certs.serverCert, m_certs.serverKey);
+    BERTH_VERIFY_OK(loaded);
+    m_credentials = loaded.value();
+    QVERIFY(!m_credentials.isNull());
     QVERIFY(m_credentials.names().contains(u"*.localhost"_s));
 }
 
@@ -216,15 +218,18 @@ void TestTls::handshakesCountPerAddress()
 
 void TestTls::badFilesRefusedWhenLoaded()
 {
-    QString error;
-    QVERIFY(TlsCredentials::load(m_dir.filePath(u"missing.pem"_s), m_certs.serverKey, &error).isNull());
+    // Each refusal is BadRequest, in words that say which file is wrong and how.
+    const auto refusal = [](const Result<TlsCredentials> &loaded) {
+        return !loaded && loaded.error().kind == Error::Kind::BadRequest ? loaded.error().message : QString();
+    };
+    QString error = refusal(TlsCredentials::load(m_dir.filePath(u"missing.pem"_s), m_certs.serverKey));
     QVERIFY2(error.contains(u"Cannot read the TLS certificate file"_s), qPrintable(error));
-    QVERIFY(TlsCredentials::load(m_certs.serverCert, m_certs.otherKey, &error).isNull());
+    error = refusal(TlsCredentials::load(m_certs.serverCert, m_certs.otherKey));
     QVERIFY2(error.contains(u"does not belong to the certificate"_s), qPrintable(error));
     // The files swapped: the key file holds no certificate.
-    QVERIFY(TlsCredentials::load(m_certs.serverKey, m_certs.serverCert, &error).isNull());
+    error = refusal(TlsCredentials::load(m_certs.serverKey, m_certs.serverCert));
     QVERIFY2(error.contains(u"no PEM certificate"_s), qPrintable(error));
-    QVERIFY(TlsCredentials::load(m_certs.serverCert, m_certs.caCert, &error).isNull());
+    error = refusal(TlsCredentials::load(m_certs.serverCert, m_certs.caCert));
     QVERIFY2(error.contains(u"no usable private key"_s), qPrintable(error));
 }
 
