@@ -46,13 +46,17 @@ SocketAddress socketAddress(const QHostAddress &address, quint16 port)
     return result;
 }
 
-int boundSocket(const SocketAddress &address, bool reusePort, QString *error)
+Error unavailable(const QString &reason)
+{
+    return {Error::Kind::Unavailable, reason};
+}
+
+// A socket bound to address (not yet listening), or why not.
+Result<int> boundSocket(const SocketAddress &address, bool reusePort)
 {
     const int fd = ::socket(address.family, SOCK_STREAM | SOCK_NONBLOCK | SOCK_CLOEXEC, 0);
-    if (fd < 0) {
-        *error = QString::fromLocal8Bit(std::strerror(errno));
-        return -1;
-    }
+    if (fd < 0)
+        return unavailable(QString::fromLocal8Bit(std::strerror(errno)));
     const int on = 1;
     const int v6Only = address.v6Only ? 1 : 0;
     ::setsockopt(fd, SOL_SOCKET, SO_REUSEADDR, &on, sizeof(on)); // restart while old connections linger
@@ -61,10 +65,10 @@ int boundSocket(const SocketAddress &address, bool reusePort, QString *error)
     if (address.family == AF_INET6)
         ::setsockopt(fd, IPPROTO_IPV6, IPV6_V6ONLY, &v6Only, sizeof(v6Only));
     if (::bind(fd, reinterpret_cast<const sockaddr *>(&address.storage), address.length) != 0) {
-        *error
+        const QString reason
             = errno == EADDRINUSE ? u"The address is already in use"_s : QString::fromLocal8Bit(std::strerror(errno));
         ::close(fd);
-        return -1;
+        return unavailable(reason);
     }
     return fd;
 }
@@ -85,24 +89,26 @@ quint16 boundPort(int fd)
 Result<ListenSockets> ListenSockets::open(const QHostAddress &address, quint16 port, int count, int backlog)
 {
     ListenSockets sockets;
-    QString reason;
     const bool reusePort = count > 1;
     if (reusePort && port != 0) {
         // A group of SO_REUSEPORT sockets would silently share the port with another server of the same user.
-        const int probe = boundSocket(socketAddress(address, port), false, &reason);
-        if (probe < 0)
-            return Error {Error::Kind::Unavailable, reason};
-        ::close(probe);
+        const Result<int> probe = boundSocket(socketAddress(address, port), false);
+        if (!probe)
+            return probe.error();
+        ::close(probe.value());
     }
     for (int i = 0; i < count; ++i) {
-        const int fd = boundSocket(socketAddress(address, i == 0 ? port : sockets.port), reusePort, &reason);
-        if (fd < 0 || ::listen(fd, backlog) != 0) {
-            if (fd >= 0) {
-                reason = QString::fromLocal8Bit(std::strerror(errno));
-                ::close(fd);
-            }
+        const Result<int> bound = boundSocket(socketAddress(address, i == 0 ? port : sockets.port), reusePort);
+        if (!bound) {
             sockets.closeAll();
-            return Error {Error::Kind::Unavailable, reason};
+            return bound.error();
+        }
+        const int fd = bound.value();
+        if (::listen(fd, backlog) != 0) {
+            const QString reason = QString::fromLocal8Bit(std::strerror(errno));
+            ::close(fd);
+            sockets.closeAll();
+            return unavailable(reason);
         }
         if (i == 0)
             sockets.port = boundPort(fd);
