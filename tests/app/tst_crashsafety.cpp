@@ -36,26 +36,46 @@ class TestCrashSafety : public QObject
                 QJsonObject {{u"path"_s, cssPath}, {u"content"_s, QString::fromLatin1(css)}}}}};
     }
 
+    // The owner's key of a new instance in dataDir; empty when berthd could not make one.
+    static QByteArray ownerKey(const QString &dataDir)
+    {
+        const QByteArray key = BerthdProcess::run({u"key"_s, u"create"_s, u"--data-dir"_s, dataDir}).out.trimmed();
+        return key.startsWith("bk_") ? key : QByteArray();
+    }
+
+    // Through a berthd of its own: the site `slug` created from version 1 (index "v1", a.css "a1"), then each update
+    // applied. Its id, or empty when a step was refused.
+    static QString deployVersions(
+        const QString &dataDir, const QByteArray &key, const QString &slug, const QList<QJsonObject> &updates = {})
+    {
+        BerthdProcess server(dataDir);
+        if (!server.start())
+            return {};
+        HttpTestClient client(server.port());
+        QJsonObject first = twoFiles("v1", u"a.css"_s, "a1");
+        first.insert(u"slug"_s, slug);
+        const auto created = client.api("POST", u"/deploy"_s, key, first);
+        if (created.status != 200)
+            return {};
+        const QString id = created.json()[u"id"_s].toString();
+        for (const QJsonObject &update : updates) {
+            if (client.api("PUT", u"/deploy/"_s + id, key, update).status != 200)
+                return {};
+        }
+        return id;
+    }
+
 private Q_SLOTS:
     void init() { BerthdProcess::setProgram(QStringLiteral(BERTHD_FAULTS_PATH)); }
 
     void killedDeployLeavesTheOldVersion()
     {
         QTemporaryDir dir;
-        const QByteArray key = BerthdProcess::run({u"key"_s, u"create"_s, u"--data-dir"_s, dir.path()}).out.trimmed();
-        QVERIFY(key.startsWith("bk_"));
-        QJsonObject v1 = twoFiles("v1", u"a.css"_s, "a1");
-        v1.insert(u"slug"_s, u"crash-test"_s);
+        const QByteArray key = ownerKey(dir.path());
+        QVERIFY(!key.isEmpty());
         const QJsonObject v2 = twoFiles("v2", u"b.css"_s, "b2");
-        QString id;
-        {
-            BerthdProcess server(dir.path());
-            QVERIFY(server.start());
-            HttpTestClient client(server.port());
-            const auto created = client.api("POST", u"/deploy"_s, key, v1);
-            QCOMPARE(created.status, 200);
-            id = created.json()[u"id"_s].toString();
-        }
+        const QString id = deployVersions(dir.path(), key, u"crash-test"_s);
+        QVERIFY(!id.isEmpty());
         QCOMPARE(blobCount(dir.path()), 2);
 
         {
@@ -109,21 +129,10 @@ private Q_SLOTS:
     void killedRollbackLeavesOneWholeVersion()
     {
         QTemporaryDir dir;
-        const QByteArray key = BerthdProcess::run({u"key"_s, u"create"_s, u"--data-dir"_s, dir.path()}).out.trimmed();
-        QVERIFY(key.startsWith("bk_"));
-        QJsonObject v1 = twoFiles("v1", u"a.css"_s, "a1");
-        v1.insert(u"slug"_s, u"roll-crash"_s);
-        const QJsonObject v2 = twoFiles("v2", u"b.css"_s, "b2");
-        QString id;
-        {
-            BerthdProcess server(dir.path());
-            QVERIFY(server.start());
-            HttpTestClient client(server.port());
-            const auto created = client.api("POST", u"/deploy"_s, key, v1);
-            QCOMPARE(created.status, 200);
-            id = created.json()[u"id"_s].toString();
-            QCOMPARE(client.api("PUT", u"/deploy/"_s + id, key, v2).status, 200);
-        }
+        const QByteArray key = ownerKey(dir.path());
+        QVERIFY(!key.isEmpty());
+        const QString id = deployVersions(dir.path(), key, u"roll-crash"_s, {twoFiles("v2", u"b.css"_s, "b2")});
+        QVERIFY(!id.isEmpty());
         const auto killedAt = [&](const QString &point) {
             QProcessEnvironment environment = QProcessEnvironment::systemEnvironment();
             environment.insert(u"BERTH_FAULT_POINT"_s, point);
