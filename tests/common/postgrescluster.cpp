@@ -5,6 +5,7 @@
 #include <QDeadlineTimer>
 #include <QDir>
 #include <QFile>
+#include <QFileInfo>
 #include <QProcess>
 #include <QSqlDatabase>
 #include <QSqlError>
@@ -80,8 +81,8 @@ PostgresCluster::PostgresCluster()
 {
 }
 
-PostgresCluster::PostgresCluster(const QString &folder)
-    : m_folder(QDir(folder).absolutePath())
+PostgresCluster::PostgresCluster(const QString &link)
+    : m_link(QDir(link).absolutePath())
 {
 }
 
@@ -97,13 +98,21 @@ bool PostgresCluster::start(QString *error)
         *error = u"cannot create a temporary folder"_s;
         return false;
     }
-    if (!m_temporary) { // a folder of our own choosing: whatever an earlier run left there goes
-        if (const QString stopped = stopFolder(m_folder); !stopped.isEmpty()) {
+    if (!m_link.isEmpty()) { // whatever an earlier run left behind the link goes
+        if (const QString stopped = stopFolder(m_link); !stopped.isEmpty()) {
             *error = stopped;
             return false;
         }
-        QDir(m_folder).removeRecursively();
-        QDir().mkpath(m_folder);
+        if (QFileInfo(m_link).isDir()) // a cluster from before the link (its server is stopped above)
+            QDir(m_link).removeRecursively();
+        QTemporaryDir folder(u"/tmp/berth-pg-XXXXXX"_s);
+        QDir().mkpath(QFileInfo(m_link).path());
+        if (!folder.isValid() || !QFile::link(folder.path(), m_link)) {
+            *error = u"cannot create a folder for the cluster under /tmp linked from %1"_s.arg(m_link);
+            return false;
+        }
+        folder.setAutoRemove(false);
+        m_folder = folder.path();
     }
     if (!giveToNobody(m_folder, error))
         return false;
@@ -130,12 +139,24 @@ bool PostgresCluster::start(QString *error)
 
 void PostgresCluster::stop()
 {
-    if (const QString error = stopFolder(m_folder); !error.isEmpty())
+    if (const QString error = stopFolder(m_link.isEmpty() ? m_folder : m_link); !error.isEmpty())
         qWarning("%s", qPrintable(error));
     m_started = false;
 }
 
-QString PostgresCluster::stopFolder(const QString &folder)
+QString PostgresCluster::stopFolder(const QString &folderOrLink)
+{
+    const QFileInfo info(folderOrLink);
+    const QString folder = info.isSymLink() ? info.symLinkTarget() : folderOrLink;
+    QString error = stopServer(folder);
+    if (error.isEmpty() && info.isSymLink()) {
+        QDir(folder).removeRecursively();
+        QFile::remove(folderOrLink);
+    }
+    return error;
+}
+
+QString PostgresCluster::stopServer(const QString &folder)
 {
     const qint64 pid = postmasterPid(folder);
     if (pid <= 0)
@@ -154,7 +175,8 @@ QString PostgresCluster::stopFolder(const QString &folder)
 }
 
 PostgresTestDatabase::PostgresTestDatabase(const QString &socketFolder)
-    : m_socketFolder(socketFolder)
+    // Resolved: the link's path may be too long for a socket address, and the server knows the folder's own.
+    : m_socketFolder(QFileInfo(socketFolder).canonicalFilePath())
 {
     static QAtomicInteger<int> counter;
     m_name = u"berth_test_%1_%2"_s.arg(QCoreApplication::applicationPid()).arg(counter.fetchAndAddRelaxed(1));

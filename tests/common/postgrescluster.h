@@ -17,8 +17,11 @@ class PostgresCluster final
 public:
     // In a temporary folder of its own, removed with it.
     PostgresCluster();
-    // In `folder` (created; a cluster left there by an earlier run is stopped and replaced). Kept afterwards.
-    explicit PostgresCluster(const QString &folder);
+    // Named by `link`: the cluster lives in a fresh folder under /tmp and `link` becomes a symbolic link to it (a
+    // cluster left there by an earlier run is stopped and removed). Kept afterwards, until stopFolder(link).
+    // Why not in `link`'s own folder: the server runs as nobody, who may not be allowed into the build tree's parents
+    // (a clone under `mktemp -d` is 0700); /tmp lets everyone in.
+    explicit PostgresCluster(const QString &link);
     ~PostgresCluster(); // stops the cluster if this object started it
 
     bool start(QString *error);
@@ -34,11 +37,16 @@ public:
 
     // The environment variable that tells tests where a running cluster's socket folder is (set by CTest's fixture).
     static constexpr const char *kEnvironmentVariable = "BERTH_TEST_POSTGRES";
-    static QString stopFolder(const QString &folder); // stops a cluster by folder; an error text, or empty
+    // Stops a cluster by folder, or by the link the constructor above made (then its folder and the link go too). An
+    // error text, or empty.
+    static QString stopFolder(const QString &folder);
     void release() { m_started = false; } // leaves the server running when this object goes
 
 private:
+    static QString stopServer(const QString &folder);
+
     std::unique_ptr<QTemporaryDir> m_temporary;
+    QString m_link; // empty for a temporary cluster
     QString m_folder;
     bool m_started = false;
 };
