@@ -38,11 +38,12 @@ QJsonObject rpcError(const QJsonValue &id, int code, const QString &message)
         {u"error"_s, QJsonObject {{u"code"_s, code}, {u"message"_s, message}}}};
 }
 
-QJsonObject toolResult(const QJsonObject &structured)
+// The text content is the API's own JSON text when there is one: an agent reads it in the API's key order (a
+// submission's fields as the form sent them); structuredContent is for machines, which read JSON objects unordered.
+QJsonObject toolResult(const QJsonObject &structured, const QByteArray &text = {})
 {
-    return {{u"content"_s,
-                QJsonArray {QJsonObject {{u"type"_s, u"text"_s},
-                    {u"text"_s, QString::fromUtf8(QJsonDocument(structured).toJson(QJsonDocument::Compact))}}}},
+    const QByteArray written = text.isEmpty() ? QJsonDocument(structured).toJson(QJsonDocument::Compact) : text;
+    return {{u"content"_s, QJsonArray {QJsonObject {{u"type"_s, u"text"_s}, {u"text"_s, QString::fromUtf8(written)}}}},
         {u"structuredContent"_s, structured}, {u"isError"_s, false}};
 }
 
@@ -270,7 +271,7 @@ void McpController::initialize(ApiCall &call, const QJsonObject &message)
     }
     // No key: an agent identity, exactly as POST /auth/session gives one (its policy and its rate limit).
     callApi(call.request, sink.context(), {}, "POST", u"/auth/session"_s, {}, {},
-        [sink, open, session](int status, const QJsonObject &json) mutable {
+        [sink, open, session](int status, const QJsonObject &json, const QByteArray &) mutable {
             if (status == 200) {
                 session.key = json.value(u"api_key"_s).toString().toLatin1();
                 open(std::move(session));
@@ -352,7 +353,7 @@ void McpController::callTool(const HttpRequest &request, QObject *context, const
     const McpTools::ApiRequest api = McpTools::apiRequest(*tool, arguments.toObject());
     const bool signsIn = tool->name == u"verify"_s;
     callApi(request, context, key, api.method, api.path, api.query, api.body,
-        [this, reply, sessionId, signsIn](int status, const QJsonObject &json) {
+        [this, reply, sessionId, signsIn](int status, const QJsonObject &json, const QByteArray &text) {
             if (status / 100 != 2) {
                 reply(toolError(json.value(u"error"_s).toString(u"HTTP status %1"_s.arg(status))));
                 return;
@@ -361,13 +362,13 @@ void McpController::callTool(const HttpRequest &request, QObject *context, const
                 if (const auto it = m_sessions.find(sessionId); it != m_sessions.end())
                     it->signedInKey = json.value(u"api_key"_s).toString().toLatin1();
             }
-            reply(toolResult(json));
+            reply(toolResult(json, text.trimmed()));
         });
 }
 
 void McpController::callApi(const HttpRequest &outer, QObject *context, const QByteArray &key, const QByteArray &method,
     const QString &path, const QByteArray &query, const QByteArray &body,
-    const std::function<void(int, const QJsonObject &)> &done)
+    const std::function<void(int, const QJsonObject &, const QByteArray &)> &done)
 {
     HttpRequest inner;
     inner.method = method;
@@ -383,7 +384,7 @@ void McpController::callApi(const HttpRequest &outer, QObject *context, const QB
     inner.body = body;
     inner.peer = outer.peer;
     m_router.handle(inner, ResponseSink(context, [done](HttpResponse response) {
-        done(response.status, QJsonDocument::fromJson(response.body).object());
+        done(response.status, QJsonDocument::fromJson(response.body).object(), response.body);
     }));
 }
 

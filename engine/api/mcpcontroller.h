@@ -51,10 +51,11 @@ private:
         const Reply &reply);
     void callTool(const HttpRequest &request, QObject *context, const QByteArray &sessionId, const QJsonObject &params,
         const Reply &reply);
-    // One API request on behalf of the session: `done` gets the status and the JSON answer.
+    // One API request on behalf of the session: `done` gets the status, the JSON answer and its text as the API wrote
+    // it (whose key order, unlike QJsonObject's, is the API's: a form's fields in the order the visitor sent them).
     void callApi(const HttpRequest &outer, QObject *context, const QByteArray &key, const QByteArray &method,
         const QString &path, const QByteArray &query, const QByteArray &body,
-        const std::function<void(int status, const QJsonObject &json)> &done);
+        const std::function<void(int status, const QJsonObject &json, const QByteArray &text)> &done);
     void evictIdle();
 
     ApiRouter &m_router;

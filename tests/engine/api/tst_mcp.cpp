@@ -136,6 +136,20 @@ private Q_SLOTS:
             u"slug must b"_s);
     }
 
+    // An agent reads a submission's fields in the order the visitor's form sent them, as the API writes them.
+    void submissionsKeepTheFormsOrder()
+    {
+        const QByteArray session = open(m_userKey);
+        const QString id = m_fixture.deploySite(m_userKey, u"mcp-form"_s);
+        const TestReply posted = m_fixture.client().request("POST", m_fixture.siteHost(u"mcp-form"_s), u"/_submit"_s,
+            R"({"zeta":"1","alpha":"2","mid":"3"})", {{"Content-Type", "application/json"}});
+        QCOMPARE(posted.status, 200);
+        const QJsonObject listed = callTool(m_userKey, session, u"get_submissions"_s, {{u"id"_s, id}});
+        QCOMPARE(listed.value(u"isError"_s), QJsonValue(false));
+        QVERIFY2(text(listed).contains(uR"("data":{"zeta":"1","alpha":"2","mid":"3"})"_s), qPrintable(text(listed)));
+        QCOMPARE(QJsonDocument::fromJson(text(listed).toUtf8()).object(), listed[u"structuredContent"_s].toObject());
+    }
+
     void sessionsAreBoundToTheirKey()
     {
         const QByteArray session = open(m_userKey);
