@@ -127,11 +127,11 @@ run_tests() {
         grep -E '^fuzz: ' "$fuzz_log" | tail -n 40 || tail -n 40 "$fuzz_log"
         echo "setup: the fuzzers found a problem (see $fuzz_log; inputs in $top/build/fuzz-artifacts)"
     fi
-    # The front door, site serving and concurrency suites again, built with AddressSanitizer and
+    # The front door, site serving, API and parser suites again, built with AddressSanitizer and
     # UndefinedBehaviorSanitizer in their own build directory (build/asan): any memory error, leak or undefined
     # behaviour fails. The whole suite that way does not fit CI's 30 minutes beside the release run (README,
     # "Sanitizers"): tests/sanitize/run-asan.sh runs it.
-    echo "setup: the serving suites under ASan and UBSan (build/asan)"
+    echo "setup: the serving, API and parser suites under ASan and UBSan (build/asan)"
     timed "$top/tests/sanitize/run-asan.sh" --ci >"$top/build/asan-run.log" 2>&1 || { status=1; tail -n 60 "$top/build/asan-run.log"; }
     grep -E 'tests passed|tests failed|^setup: .* took' "$top/build/asan-run.log" || true
     (cd "$build_dir" && export QT_QPA_PLATFORM=offscreen && timed ctest --output-on-failure --parallel "$(nproc)" --timeout 300) || status=$?

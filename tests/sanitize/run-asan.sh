@@ -7,7 +7,7 @@
 #
 #   tests/sanitize/run-asan.sh [--no-build] [ctest arguments...]   the whole suite, or e.g. -R 'tst_frontdoor'
 #   tests/sanitize/run-asan.sh --ci [--no-build]                   the part CI runs: the front door, site serving,
-#                                                                  private sites, serving threads, rate limiter
+#                                                                  the API, the domain's parsers (see ci_targets)
 #
 # A report names the test in CTest's output; run that test binary alone (build/asan/tests/...) with the environment
 # below to see it again, e.g.
@@ -16,9 +16,14 @@ set -euo pipefail
 
 top=$(cd "$(dirname "${BASH_SOURCE[0]}")/../.." && pwd)
 build_dir="$top/build/asan"
+# CI's part: the front door, site serving and the built-in endpoints, the API suites, and the domain's parsers of
+# untrusted input (the engine-level suites on one thread and, where CTest has them, on four).
 ci_targets=(tst_requestframer tst_headervalues tst_frontdoor tst_connections tst_responses tst_servingthreads
-            tst_ratelimiter tst_sitehosting tst_privatesites)
-ci_regex='^(tst_requestframer|tst_headervalues|tst_frontdoor|tst_connections|tst_responses|tst_servingthreads|tst_ratelimiter|tst_sitehosting|tst_sitehosting@4threads|tst_privatesites|tst_privatesites@4threads)$'
+            tst_ratelimiter tst_sitehosting tst_privatesites tst_builtinendpoints tst_byterange tst_siterules
+            tst_deploymentsapi tst_deploymentcontent tst_versions tst_submissions tst_counters tst_authkeys tst_authotp
+            tst_mcp tst_deployrequest tst_htmlscanner tst_pagemetadata tst_filepath tst_submissionscsv
+            tst_siterulesparsing)
+ci_regex="^($(IFS='|'; echo "${ci_targets[*]}")|tst_sitehosting@4threads|tst_privatesites@4threads)\$"
 build=1 ci=
 while [ $# -gt 0 ]; do
     case "$1" in
