@@ -4,7 +4,6 @@
 
 #include <QJsonDocument>
 #include <QUrl>
-#include <QUrlQuery>
 
 using namespace Qt::StringLiterals;
 
@@ -162,14 +161,16 @@ ApiRequest apiRequest(const Tool &tool, const QJsonObject &arguments)
         }
     }
     request.path = path;
-    QUrlQuery query;
+    // Every byte but the unreserved ones percent-encoded: QUrlQuery would leave '+', which a form decoder (Berth's
+    // too) reads as a space.
+    QByteArrayList query;
     for (const QJsonValue &name : tool.call.value(u"query"_s).toArray()) {
         const QJsonValue value = body.take(name.toString());
         if (!value.isUndefined())
-            query.addQueryItem(
-                name.toString(), value.isDouble() ? QString::number(value.toInteger()) : value.toString());
+            query.append(QUrl::toPercentEncoding(name.toString()) + '='
+                + QUrl::toPercentEncoding(value.isDouble() ? QString::number(value.toInteger()) : value.toString()));
     }
-    request.query = query.toString(QUrl::FullyEncoded).toLatin1();
+    request.query = query.join('&');
     const QJsonObject rename = tool.call.value(u"rename"_s).toObject();
     for (auto it = rename.constBegin(); it != rename.constEnd(); ++it) {
         if (body.contains(it.key()))

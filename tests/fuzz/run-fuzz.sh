@@ -16,7 +16,7 @@ top=$(cd "$(dirname "${BASH_SOURCE[0]}")/../.." && pwd)
 build_dir="$top/build/fuzz"
 artifacts="$top/build/fuzz-artifacts"
 all_targets=(requestframer formbody submissionbody deployrequest filepath sitepath pagemetadata byterange
-             accesscookie cookieheader hostheader hostslug redirectrules headerrules)
+             accesscookie cookieheader hostheader hostslug redirectrules headerrules mcpmessage)
 
 seconds=8 long_hours= build=1 corpus_root= targets=()
 while [ $# -gt 0 ]; do
@@ -47,7 +47,7 @@ options_for() {
     case "$1" in
         pagemetadata) echo "-timeout=1 -max_len=65536" ;;
         redirectrules | headerrules) echo "-timeout=1 -max_len=65536" ;; # linear parsers and matchers, like above
-        deployrequest) echo "-timeout=5 -max_len=65536" ;;
+        deployrequest | mcpmessage) echo "-timeout=5 -max_len=65536" ;;
         submissionbody) echo "-timeout=5 -max_len=10300" ;; # /_submit takes 10 KiB, plus the Content-Type line
         requestframer) echo "-timeout=5 -max_len=20000" ;;
         formbody) echo "-timeout=5 -max_len=16384" ;;
