@@ -4,9 +4,13 @@
 #include "httptestclient.h"
 #include "sourceclient.h"
 
+#include <QJsonDocument>
+#include <QList>
 #include <QRegularExpression>
+#include <QStringList>
 #include <QTemporaryDir>
-#include <QtTest>
+#include <QTemporaryFile>
+#include <QTest>
 
 using namespace Qt::StringLiterals;
 using berth::test::BerthdProcess;

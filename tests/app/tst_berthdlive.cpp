@@ -7,7 +7,8 @@
 #include <QTcpServer>
 #include <QTcpSocket>
 #include <QTemporaryDir>
-#include <QtTest>
+#include <QTest>
+#include <QTimer>
 
 using namespace Qt::StringLiterals;
 using berth::test::BerthdProcess;

@@ -6,7 +6,7 @@
 #include <QDirIterator>
 #include <QRegularExpression>
 #include <QTemporaryDir>
-#include <QtTest>
+#include <QTest>
 
 using namespace Qt::StringLiterals;
 using berth::test::BerthdProcess;

@@ -3,7 +3,7 @@
 #include "berthdprocess.h"
 
 #include <QTemporaryDir>
-#include <QtTest>
+#include <QTest>
 
 using namespace Qt::StringLiterals;
 using berth::test::BerthdProcess;

@@ -3,7 +3,7 @@
 #include "domain/accountservice.h"
 
 #include <QDir>
-#include <QtTest>
+#include <QTest>
 
 using namespace Qt::StringLiterals;
 

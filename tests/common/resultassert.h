@@ -2,7 +2,7 @@
 
 #include "core/error.h"
 
-#include <QtTest>
+#include <QTest>
 
 // QVERIFY for a Result<T>: fails the test with the Error's message when the result holds one.
 #define BERTH_VERIFY_OK(expression)                                                                                    \

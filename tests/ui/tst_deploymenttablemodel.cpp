@@ -9,7 +9,8 @@
 #include "enginefixture.h"
 
 #include <QAbstractItemModelTester>
-#include <QtTest>
+#include <QSignalSpy>
+#include <QTest>
 
 using namespace Qt::StringLiterals;
 using namespace berth;

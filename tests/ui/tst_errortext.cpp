@@ -11,7 +11,7 @@
 #include "errortext.h"
 #include "translations.h"
 
-#include <QtTest>
+#include <QTest>
 
 using namespace Qt::StringLiterals;
 using namespace berth;

@@ -5,7 +5,7 @@
 #include <QApplication>
 #include <QDirIterator>
 #include <QPalette>
-#include <QtTest>
+#include <QTest>
 
 using namespace Qt::StringLiterals;
 using namespace berth;

@@ -12,7 +12,9 @@
 
 #include <QAbstractItemModelTester>
 #include <QJsonArray>
-#include <QtTest>
+#include <QSignalSpy>
+#include <QTest>
+#include <Qt>
 
 using namespace Qt::StringLiterals;
 using namespace berth;

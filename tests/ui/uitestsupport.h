@@ -5,7 +5,7 @@
 #include "mainwindow.h"
 
 #include <QTemporaryDir>
-#include <QtTest>
+#include <QTest>
 #include <memory>
 
 namespace berth::test {

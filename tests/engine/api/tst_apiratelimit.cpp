@@ -3,7 +3,7 @@
 #include "domain/clock.h"
 #include "enginefixture.h"
 
-#include <QtTest>
+#include <QTest>
 
 using namespace Qt::StringLiterals;
 using berth::test::EngineFixture;

@@ -8,7 +8,7 @@
 #include "signinsteps.h"
 
 #include <QRegularExpression>
-#include <QtTest>
+#include <QTest>
 
 using namespace Qt::StringLiterals;
 using berth::test::EngineFixture;

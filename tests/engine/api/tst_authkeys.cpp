@@ -4,7 +4,7 @@
 #include "enginefixture.h"
 #include "signinsteps.h"
 
-#include <QtTest>
+#include <QTest>
 
 using namespace Qt::StringLiterals;
 using berth::test::EngineFixture;

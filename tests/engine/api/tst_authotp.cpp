@@ -11,7 +11,7 @@
 
 #include <QJsonDocument>
 #include <QRegularExpression>
-#include <QtTest>
+#include <QTest>
 
 using namespace Qt::StringLiterals;
 using berth::test::EngineFixture;

@@ -8,7 +8,7 @@
 
 #include <QJsonArray>
 #include <QSignalSpy>
-#include <QtTest>
+#include <QTest>
 
 using namespace Qt::StringLiterals;
 using berth::test::EngineFixture;

@@ -3,7 +3,9 @@
 #include "enginefixture.h"
 
 #include <QJsonArray>
-#include <QtTest>
+#include <QJsonDocument>
+#include <QSignalSpy>
+#include <QTest>
 
 using namespace Qt::StringLiterals;
 using berth::test::EngineFixture;

@@ -2,7 +2,7 @@
 // an agent, before and after a deploy, and after visitors submit a form and count.
 #include "enginefixture.h"
 
-#include <QtTest>
+#include <QTest>
 
 using namespace Qt::StringLiterals;
 using berth::test::EngineFixture;

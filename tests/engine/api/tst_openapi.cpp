@@ -7,7 +7,7 @@
 #include "domain/deploymentservice.h"
 #include "enginefixture.h"
 
-#include <QtTest>
+#include <QTest>
 
 using namespace Qt::StringLiterals;
 using berth::ApiRouter;

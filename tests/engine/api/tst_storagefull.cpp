@@ -20,8 +20,8 @@
 #include <QJsonObject>
 #include <QSqlQuery>
 #include <QTemporaryDir>
+#include <QTest>
 #include <QThreadPool>
-#include <QtTest>
 #include <atomic>
 #include <cerrno>
 

@@ -6,7 +6,7 @@
 #include "enginefixture.h"
 
 #include <QNetworkReply>
-#include <QtTest>
+#include <QTest>
 
 using namespace Qt::StringLiterals;
 using berth::test::EngineFixture;

@@ -5,7 +5,8 @@
 #include <QCryptographicHash>
 #include <QDir>
 #include <QJsonArray>
-#include <QtTest>
+#include <QJsonDocument>
+#include <QTest>
 
 using namespace Qt::StringLiterals;
 using berth::test::EngineFixture;

@@ -10,7 +10,7 @@
 
 #include <QDirIterator>
 #include <QRandomGenerator>
-#include <QtTest>
+#include <QTest>
 
 using namespace Qt::StringLiterals;
 using namespace berth;

@@ -2,7 +2,7 @@
 #include "domain/deploymentlimits.h"
 #include "domain/deployrequest.h"
 
-#include <QtTest>
+#include <QTest>
 
 using namespace Qt::StringLiterals;
 using berth::DeployRequest;

@@ -4,7 +4,7 @@
 #include "domain/pagemetadata.h"
 
 #include <QElapsedTimer>
-#include <QtTest>
+#include <QTest>
 
 using namespace Qt::StringLiterals;
 using namespace berth;

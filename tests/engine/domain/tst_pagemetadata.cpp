@@ -1,7 +1,7 @@
 // Page metadata written into a single-HTML document's <head>.
 #include "domain/pagemetadata.h"
 
-#include <QtTest>
+#include <QTest>
 
 using namespace Qt::StringLiterals;
 using berth::injectPageMetadata;

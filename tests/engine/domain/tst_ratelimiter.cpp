@@ -3,7 +3,7 @@
 #include "domain/ratelimiter.h"
 
 #include <QTest>
-#include <QtConcurrent>
+#include <QtConcurrentRun>
 
 using namespace Qt::StringLiterals;
 using namespace berth;

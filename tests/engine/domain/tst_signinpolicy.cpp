@@ -9,7 +9,7 @@
 #include "storage/settingsrepository.h"
 
 #include <QTemporaryDir>
-#include <QtTest>
+#include <QTest>
 
 using namespace Qt::StringLiterals;
 using namespace berth;

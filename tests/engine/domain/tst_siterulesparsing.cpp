@@ -4,7 +4,7 @@
 #include "domain/redirectrules.h"
 
 #include <QElapsedTimer>
-#include <QtTest>
+#include <QTest>
 
 using namespace Qt::StringLiterals;
 using berth::HeaderRules;

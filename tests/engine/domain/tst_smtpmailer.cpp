@@ -3,7 +3,7 @@
 #include "domain/smtpmailer.h"
 
 #include <QTcpServer>
-#include <QtTest>
+#include <QTest>
 
 using namespace Qt::StringLiterals;
 using namespace berth;

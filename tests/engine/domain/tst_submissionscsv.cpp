@@ -3,7 +3,7 @@
 #include "domain/submissionscsv.h"
 
 #include <QElapsedTimer>
-#include <QtTest>
+#include <QTest>
 
 using namespace Qt::StringLiterals;
 using namespace berth;

@@ -1,7 +1,7 @@
 #include "testhandler.h"
 
 #include <QFuture>
-#include <QtConcurrent>
+#include <QtConcurrentRun>
 
 namespace berth::test {
 

@@ -9,7 +9,7 @@
 #include <QTest>
 #include <QThread>
 #include <QTimer>
-#include <QtConcurrent>
+#include <QtConcurrentRun>
 #include <atomic>
 #include <http/httpservice.h>
 #include <http/requesthandler.h>

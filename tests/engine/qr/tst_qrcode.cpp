@@ -1,7 +1,7 @@
 // The QR wrapper: the matrix libqrencode makes, and its terminal text, decode (with zbarimg) to the exact text.
 #include "qrscan.h"
 
-#include <QtTest>
+#include <QTest>
 #include <qr/qrcode.h>
 
 using namespace Qt::StringLiterals;

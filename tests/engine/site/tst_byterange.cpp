@@ -1,7 +1,7 @@
 // Parsing of a single Range header against a file size.
 #include "site/byterange.h"
 
-#include <QtTest>
+#include <QTest>
 
 using berth::ByteRange;
 

@@ -5,7 +5,7 @@
 
 #include <QJsonArray>
 #include <QRegularExpression>
-#include <QtTest>
+#include <QTest>
 
 using namespace Qt::StringLiterals;
 using berth::test::EngineFixture;

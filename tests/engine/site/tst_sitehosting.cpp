@@ -5,7 +5,7 @@
 #include "enginefixture.h"
 
 #include <QJsonArray>
-#include <QtTest>
+#include <QTest>
 #include <zlib.h>
 
 using namespace Qt::StringLiterals;

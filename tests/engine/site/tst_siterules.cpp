@@ -5,7 +5,7 @@
 
 #include <QElapsedTimer>
 #include <QJsonArray>
-#include <QtTest>
+#include <QTest>
 
 using namespace Qt::StringLiterals;
 using berth::test::EngineFixture;
