@@ -252,6 +252,22 @@ QString BlobStore::variantPathOf(const QByteArray &hash, const QByteArray &suffi
     return QFileInfo::exists(path) ? path : QString();
 }
 
+QList<QByteArray> BlobStore::variantsOf(const QByteArray &hash) const
+{
+    const QString path = pathOf(hash);
+    if (path.isEmpty())
+        return {};
+    const QFileInfo blob(path);
+    QList<QByteArray> suffixes;
+    const QStringList names = blob.dir().entryList({blob.fileName() + u".*"_s}, QDir::Files | QDir::Hidden);
+    for (const QString &name : names) {
+        const QRegularExpressionMatch match = storedPattern().match(name);
+        if (match.hasMatch() && !match.captured(2).isEmpty())
+            suffixes.append(match.captured(2).toLatin1());
+    }
+    return suffixes;
+}
+
 int BlobStore::collectGarbage(const QSet<QByteArray> &keep)
 {
     int removed = 0;

@@ -61,6 +61,7 @@ public:
     // A precompressed variant of an existing blob, stored as <path>.<suffix> the same safe way.
     Result<void> putVariant(const QByteArray &hash, const QByteArray &suffix, const QByteArray &data);
     QString variantPathOf(const QByteArray &hash, const QByteArray &suffix) const; // empty when not in the folder
+    QList<QByteArray> variantsOf(const QByteArray &hash) const; // the suffixes of those in the folder
 
     // Removes every blob, and its variants, whose hash is not in keep; returns how many blobs were removed. Walks the
     // whole store: for the sweep at start; later removals name their blobs (remove()).
