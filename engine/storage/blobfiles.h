@@ -10,6 +10,7 @@
 #include <QMutex>
 #include <QRegularExpression>
 #include <QString>
+#include <memory>
 
 namespace berth::blobfiles {
 
@@ -45,6 +46,9 @@ struct BlobStore::Cache
     bool scanned = false; // whether entries covers the files that were there before the start too
 
     QMutex trimming; // one trim at a time; others skip theirs
+    // One fetch per file at a time: visitors asking for the same cold file wait for the first fetch rather than each
+    // copying it again. Guarded by lock.
+    QHash<QString, std::shared_ptr<QMutex>> fetching;
 };
 
 } // namespace berth

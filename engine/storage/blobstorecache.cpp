@@ -63,7 +63,25 @@ Result<void> BlobStore::fetch(const QByteArray &hash, const QByteArray &suffix) 
         return {};
     if (!m_backend)
         return Error {Error::Kind::NotFound, u"no blob %1"_s.arg(QLatin1String(hash))};
-    if (const Result<void> fetched = fetchInto(path, hash, suffix); !fetched)
+    std::shared_ptr<QMutex> gate;
+    {
+        QMutexLocker locker(&m_cache->lock);
+        auto &slot = m_cache->fetching[path];
+        if (!slot)
+            slot = std::make_shared<QMutex>();
+        gate = slot;
+    }
+    Result<void> fetched;
+    {
+        QMutexLocker one(gate.get());
+        fetched = QFileInfo::exists(path) ? Result<void>() : fetchInto(path, hash, suffix);
+    }
+    {
+        QMutexLocker locker(&m_cache->lock);
+        if (m_cache->fetching.value(path) == gate && gate.use_count() <= 2) // this map's and ours: no one waits
+            m_cache->fetching.remove(path);
+    }
+    if (!fetched)
         return fetched;
     trimCache(path);
     return {};

@@ -10,6 +10,7 @@
 #include <QSqlQuery>
 #include <QTemporaryDir>
 #include <QTest>
+#include <QThreadPool>
 #include <memory>
 
 using namespace Qt::StringLiterals;
@@ -32,6 +33,33 @@ QByteArray content(int seed, qint64 size)
     }
     return data;
 }
+
+// Passes everything on, counting the loads.
+class CountingBackend final : public BlobBackend
+{
+public:
+    explicit CountingBackend(BlobBackend &inner)
+        : m_inner(inner)
+    {
+    }
+    Result<void> store(const QByteArray &hash, const QByteArray &suffix, const QByteArray &data) override
+    {
+        return m_inner.store(hash, suffix, data);
+    }
+    Result<bool> has(const QByteArray &hash, const QByteArray &suffix) override { return m_inner.has(hash, suffix); }
+    Result<bool> load(const QByteArray &hash, const QByteArray &suffix, const ChunkSink &sink) override
+    {
+        loads.fetchAndAddRelaxed(1);
+        return m_inner.load(hash, suffix, sink);
+    }
+    Result<void> remove(const QByteArray &hash) override { return m_inner.remove(hash); }
+    Result<int> removeAllExcept(const QSet<QByteArray> &keep) override { return m_inner.removeAllExcept(keep); }
+
+    QAtomicInt loads;
+
+private:
+    BlobBackend &m_inner;
+};
 
 } // namespace
 
@@ -104,6 +132,28 @@ private Q_SLOTS:
         const Result<void> missing = m_b->fetch(BlobStore::hashOf("never stored"));
         QVERIFY(!missing.ok());
         QCOMPARE(missing.error().kind, Error::Kind::NotFound);
+    }
+
+    void concurrentFetchesOfOneBlobLoadItOnce()
+    {
+        const QByteArray data = content(6, 3 * kMiB);
+        const QByteArray hash = m_a->put(data).value();
+        CountingBackend counting(*m_backend);
+        BlobStore cold(m_dir->filePath(u"cold"_s));
+        cold.setBackend(&counting, 64 * kMiB);
+        BERTH_VERIFY_OK(cold.init());
+        QThreadPool pool;
+        pool.setMaxThreadCount(6);
+        QAtomicInt failures;
+        for (int i = 0; i < 6; ++i) {
+            pool.start([&] {
+                if (!cold.fetch(hash) || cold.read(hash) != data)
+                    failures.fetchAndAddRelaxed(1);
+            });
+        }
+        pool.waitForDone();
+        QCOMPARE(failures.loadRelaxed(), 0);
+        QCOMPARE(counting.loads.loadRelaxed(), 1);
     }
 
     void damagedCopyIsRefused()
