@@ -5,7 +5,12 @@
 #include "postgrescluster.h"
 
 #include <QDeadlineTimer>
+#include <QEventLoop>
 #include <QFile>
+#include <QJsonArray>
+#include <QJsonDocument>
+#include <QNetworkAccessManager>
+#include <QNetworkReply>
 #include <QRegularExpression>
 #include <QTemporaryDir>
 #include <QtTest>
@@ -32,6 +37,68 @@ QProcessEnvironment withDatabase(const QString &url)
     return environment;
 }
 
+// One request of a batch sent all at once.
+struct Call
+{
+    quint16 port = 0;
+    QByteArray method;
+    QString host; // "localhost:<port>" for the API, "<slug>.localhost:<port>" for a site
+    QString path;
+    QByteArray key; // empty: none
+    QByteArray body;
+};
+
+// Sends every call at once (each on a connection of its own) and waits for every answer: the statuses in order, 0
+// for a call that got none within the deadline.
+QList<int> concurrently(const QList<Call> &calls)
+{
+    QNetworkAccessManager manager;
+    QList<int> statuses(calls.size(), 0);
+    QList<QNetworkReply *> replies;
+    for (const Call &call : calls) {
+        QNetworkRequest request(QUrl(u"http://127.0.0.1:%1%2"_s.arg(call.port).arg(call.path)));
+        request.setRawHeader("Host", call.host.toUtf8());
+        request.setAttribute(QNetworkRequest::Http2AllowedAttribute, false);
+        if (!call.key.isEmpty())
+            request.setRawHeader("Authorization", "Bearer " + call.key);
+        if (!call.body.isEmpty())
+            request.setHeader(QNetworkRequest::ContentTypeHeader, QByteArray("application/json"));
+        replies.append(manager.sendCustomRequest(request, call.method, call.body));
+    }
+    QEventLoop loop;
+    int pending = int(replies.size());
+    for (QNetworkReply *reply : std::as_const(replies))
+        QObject::connect(reply, &QNetworkReply::finished, &loop, [&pending, &loop] {
+            if (--pending == 0)
+                loop.quit();
+        });
+    QTimer::singleShot(60'000, &loop, &QEventLoop::quit);
+    if (pending > 0)
+        loop.exec();
+    for (qsizetype i = 0; i < replies.size(); ++i)
+        statuses[i] = replies.at(i)->attribute(QNetworkRequest::HttpStatusCodeAttribute).toInt();
+    qDeleteAll(replies);
+    return statuses;
+}
+
+// Polls a node until `path` on the site answers `status` or the deadline passes (each request runs an event loop of
+// its own until its answer: no sleeping). The status last seen.
+int statusWithin(quint16 port, const QString &slug, const QString &path, int status, int ms)
+{
+    HttpTestClient client(port);
+    const QDeadlineTimer deadline(ms);
+    int seen = 0;
+    do
+        seen = client.site(slug, path).status;
+    while (seen != status && !deadline.hasExpired());
+    return seen;
+}
+
+QByteArray json(const QJsonObject &object)
+{
+    return QJsonDocument(object).toJson(QJsonDocument::Compact);
+}
+
 } // namespace
 
 class TestNodes : public QObject
@@ -39,6 +106,103 @@ class TestNodes : public QObject
     Q_OBJECT
 
 private Q_SLOTS:
+    void init()
+    {
+        const QString cluster = qEnvironmentVariable(PostgresCluster::kEnvironmentVariable);
+        if (QByteArray(QTest::currentTestFunction()) == "databaseOutage")
+            return;
+        if (cluster.isEmpty())
+            QSKIP("no PostgreSQL test cluster (BERTH_TEST_POSTGRES)");
+        m_database = std::make_unique<PostgresTestDatabase>(cluster);
+        QString error;
+        QVERIFY2(m_database->create(&error), qPrintable(error));
+        m_a = std::make_unique<BerthdProcess>(m_dirA.path());
+        QVERIFY(m_a->start(withDatabase(m_database->url())));
+        m_key = ownerKey(*m_a);
+        QVERIFY2(!m_key.isEmpty(), m_a->output().constData());
+        // Started second, on the same database: it finds the owner and prints no key.
+        m_b = std::make_unique<BerthdProcess>(m_dirB.path());
+        QVERIFY(m_b->start(withDatabase(m_database->url())));
+        QVERIFY(ownerKey(*m_b).isEmpty());
+    }
+    void cleanup()
+    {
+        m_a.reset();
+        m_b.reset();
+        m_database.reset();
+    }
+
+    // 8 clients, half of them through each node, increment one counter: the database adds, so the sum is exact.
+    void countersAreExactAcrossNodes()
+    {
+        HttpTestClient a(m_a->port());
+        const auto deployed
+            = a.api("POST", u"/deploy"_s, m_key, json({{u"html"_s, u"hi"_s}, {u"slug"_s, u"counted-site"_s}}));
+        QCOMPARE(deployed.status, 200);
+        // Node B loads the site at its start (what the change notification does is tested on its own below).
+        m_b = std::make_unique<BerthdProcess>(m_dirB.path());
+        QVERIFY(m_b->start(withDatabase(m_database->url())));
+        // (Its files are in node A's blob store: the counter endpoints do not need them.)
+        QCOMPARE(statusWithin(m_b->port(), u"counted-site"_s, u"/_counter/visits"_s, 200, 1000), 200);
+        constexpr int kClients = 8;
+        constexpr int kRounds = 6; // 24 per node: within the per-address limit of 60 a minute
+        QList<Call> calls;
+        for (int round = 0; round < kRounds; ++round)
+            for (int client = 0; client < kClients; ++client) {
+                const quint16 port = client % 2 ? m_b->port() : m_a->port();
+                calls.append(
+                    {port, "POST", u"counted-site.localhost:%1"_s.arg(port), u"/_counter/visits/increment"_s, {}, {}});
+            }
+        // The first increment creates the counter: both nodes at once must not both insert it.
+        const QList<int> statuses = concurrently(calls);
+        QCOMPARE(statuses.count(200), kClients * kRounds);
+        for (BerthdProcess *node : {m_a.get(), m_b.get()}) {
+            HttpTestClient client(node->port());
+            const auto read = client.site(u"counted-site"_s, u"/_counter/visits"_s);
+            QCOMPARE(read.status, 200);
+            QCOMPARE(read.json()[u"value"_s].toInteger(), kClients * kRounds);
+        }
+    }
+
+    // The agent plan allows 5 sites; with 4 deployed, 8 creates race for the last slot through both nodes: one wins.
+    void planLimitHoldsAcrossNodes()
+    {
+        HttpTestClient a(m_a->port());
+        const auto session = a.request("POST", a.apiHost(), u"/auth/session"_s);
+        QCOMPARE(session.status, 200);
+        const QByteArray agent = session.json()[u"api_key"_s].toString().toLatin1();
+        for (int i = 0; i < 4; ++i)
+            QCOMPARE(a.api("POST", u"/deploy"_s, agent, json({{u"html"_s, u"<p>%1</p>"_s.arg(i)}})).status, 200);
+        QList<Call> calls;
+        for (int i = 0; i < 8; ++i) {
+            const quint16 port = i % 2 ? m_b->port() : m_a->port();
+            calls.append({port, "POST", u"localhost:%1"_s.arg(port), u"/deploy"_s, agent,
+                json({{u"html"_s, u"<p>race %1</p>"_s.arg(i)}})});
+        }
+        const QList<int> statuses = concurrently(calls);
+        QCOMPARE(statuses.count(200), 1);
+        QCOMPARE(statuses.count(403), 7);
+        HttpTestClient b(m_b->port());
+        QCOMPARE(b.api("GET", u"/deploys"_s, agent).json()[u"deployments"_s].toArray().size(), 5);
+    }
+
+    // Two nodes create the same slug at once: the database's unique index decides, one 200 and one 409.
+    void slugRaceAcrossNodes()
+    {
+        const QList<int> statuses = concurrently({
+            {m_a->port(), "POST", u"localhost:%1"_s.arg(m_a->port()), u"/deploy"_s, m_key,
+                json({{u"html"_s, u"<p>a</p>"_s}, {u"slug"_s, u"wanted-site"_s}})},
+            {m_b->port(), "POST", u"localhost:%1"_s.arg(m_b->port()), u"/deploy"_s, m_key,
+                json({{u"html"_s, u"<p>b</p>"_s}, {u"slug"_s, u"wanted-site"_s}})},
+        });
+        QCOMPARE(statuses.count(200), 1);
+        QCOMPARE(statuses.count(409), 1);
+        HttpTestClient b(m_b->port());
+        const QJsonArray sites = b.api("GET", u"/deploys"_s, m_key).json()[u"deployments"_s].toArray();
+        QCOMPARE(sites.size(), 1);
+        QCOMPARE(sites.at(0)[u"slug"_s].toString(), u"wanted-site"_s);
+    }
+
     // The database stopped under a running node: the sites it has loaded are still served, whatever needs the
     // database (a key lookup, a write) answers 503 with a plain message (not 401, not the server's words), and the
     // node works on by itself once the database is back.
@@ -59,7 +223,8 @@ private Q_SLOTS:
         QVERIFY2(!key.isEmpty(), server.output().constData());
         HttpTestClient client(server.port());
         QCOMPARE(
-            client.api("POST", u"/deploy"_s, key, QJsonObject {{u"html"_s, u"<p>up</p>"_s}, {u"slug"_s, u"kept-site"_s}})
+            client
+                .api("POST", u"/deploy"_s, key, QJsonObject {{u"html"_s, u"<p>up</p>"_s}, {u"slug"_s, u"kept-site"_s}})
                 .status,
             200);
         QVERIFY(client.site(u"kept-site"_s).body.contains("<p>up</p>"));
@@ -86,12 +251,21 @@ private Q_SLOTS:
             status = client.api("GET", u"/deploys"_s, key).status;
         while (status != 200 && !deadline.hasExpired());
         QCOMPARE(status, 200);
-        QCOMPARE(
-            client.api("POST", u"/deploy"_s, key, QJsonObject {{u"html"_s, u"<p>back</p>"_s}, {u"slug"_s, u"back-site"_s}})
-                .status,
+        QCOMPARE(client
+                     .api("POST", u"/deploy"_s, key,
+                         QJsonObject {{u"html"_s, u"<p>back</p>"_s}, {u"slug"_s, u"back-site"_s}})
+                     .status,
             200);
         QCOMPARE(client.api("GET", u"/deploys"_s, "bk_madeup").status, 401);
     }
+
+private:
+    QTemporaryDir m_dirA;
+    QTemporaryDir m_dirB;
+    std::unique_ptr<PostgresTestDatabase> m_database;
+    std::unique_ptr<BerthdProcess> m_a;
+    std::unique_ptr<BerthdProcess> m_b;
+    QByteArray m_key;
 };
 
 QTEST_GUILESS_MAIN(TestNodes)
