@@ -42,6 +42,7 @@
 #include "storage/counterrepository.h"
 #include "storage/database.h"
 #include "storage/deploymentrepository.h"
+#include "storage/postgresblobbackend.h"
 #include "storage/settingsrepository.h"
 #include "storage/signinrequestrepository.h"
 #include "storage/submissionrepository.h"
@@ -74,6 +75,7 @@ struct Engine::Parts
         : clock(settings.clock ? *settings.clock : systemClock)
         , rateLimiter(clock)
         , database(QDir(settings.dataDir).filePath(u"berth.sqlite"_s), settings.databaseUrl)
+        , blobBackend(settings.databaseUrl.isEmpty() ? nullptr : new PostgresBlobBackend(settings.databaseUrl))
         , blobs(QDir(settings.dataDir).filePath(u"blobs"_s))
         , deploymentRepository(database)
         , userRepository(database)
@@ -115,6 +117,8 @@ struct Engine::Parts
         , siteServer(siteTable, blobs, addresses, privateGate, engineContext)
         , dispatcher(addresses, router, siteServer, engineContext)
     {
+        if (blobBackend)
+            blobs.setBackend(blobBackend.get(), settings.blobCacheBytes);
     }
 
     // Time, rate limits and the thread pools that do heavy work off the serving threads.
@@ -126,6 +130,7 @@ struct Engine::Parts
 
     // Storage: the database, the blob store and one repository per table.
     Database database;
+    std::unique_ptr<PostgresBlobBackend> blobBackend; // PostgreSQL: blobs in the database, the folder a cache
     BlobStore blobs;
     DeploymentRepository deploymentRepository;
     UserRepository userRepository;

@@ -15,6 +15,8 @@ struct EngineSettings
 {
     QString dataDir; // database and blobs; empty: QStandardPaths::AppDataLocation
     QString databaseUrl; // postgresql://user:password@host:port/dbname; empty: SQLite in dataDir
+    // With PostgreSQL, blobs live in the database and dataDir keeps a cache of them of at most this size.
+    qint64 blobCacheBytes = qint64(4) * 1024 * 1024 * 1024;
     QHostAddress listenAddress = QHostAddress(QHostAddress::LocalHost);
     quint16 listenPort = 8080; // 0 picks a free port
     QString siteDomain; // sites at http://<slug>.<siteDomain>; empty: "localhost:<port>"

@@ -88,11 +88,15 @@ int serve(const QStringList &arguments, const EngineHook &beforeServing)
         u"lan-name"_s, u"With --lan: the API's mDNS name, announced as NAME.local (default berth)."_s, u"NAME"_s);
     const QCommandLineOption database(u"database"_s,
         u"Keep accounts, sites' records and submissions in this PostgreSQL database instead of SQLite in the data "
-        "folder: postgresql://USER:PASSWORD@HOST:PORT/DBNAME (default: $BERTH_DATABASE, else SQLite). Files stay "
-        "in the data folder."_s,
+        "folder: postgresql://USER:PASSWORD@HOST:PORT/DBNAME (default: $BERTH_DATABASE, else SQLite). Sites' "
+        "files are then kept there too, and the data folder holds a cache of them."_s,
         u"URL"_s);
+    const QCommandLineOption blobCache(u"blob-cache-mb"_s,
+        u"With --database: the most this node keeps of sites' files in its data folder, in MiB (default 4096); "
+        "the least recently used go first."_s,
+        u"MIB"_s);
     parser.addOptions({listen, kDataDir, siteDomain, baseUrl, trustedProxy, apiRate, threads, maxConnections,
-        perAddress, stopTimeout, lan, sitePorts, lanName, database});
+        perAddress, stopTimeout, lan, sitePorts, lanName, database, blobCache});
     parser.addOptions(TlsOptions::options());
     if (!parser.parse(arguments))
         return usageError(parser.errorText(), u"serve"_s);
@@ -152,6 +156,10 @@ int serve(const QStringList &arguments, const EngineHook &beforeServing)
     if (!wholeNumber(stopTimeout, 0, &stopSeconds) || stopSeconds > 24 * 3600)
         return usageError(u"--stop-timeout expects a number of seconds"_s, u"serve"_s);
     settings.stopDeadlineMs = stopSeconds * 1000;
+    int cacheMiB = int(settings.blobCacheBytes / (1024 * 1024));
+    if (!wholeNumber(blobCache, 1, &cacheMiB))
+        return usageError(u"--blob-cache-mb expects a positive whole number"_s, u"serve"_s);
+    settings.blobCacheBytes = qint64(cacheMiB) * 1024 * 1024;
     if (const QString tlsError = TlsOptions::apply(parser, &settings); !tlsError.isEmpty())
         return usageError(tlsError, u"serve"_s);
     settings.lanSharing = parser.isSet(lan);

@@ -93,7 +93,7 @@ void SiteServer::handle(const HttpRequest &request, const QString &slug, Respons
         m_files.respondRendered(request, site, *resolution.file, status, std::move(sink));
         return;
     }
-    sink.send(m_files.respond(request, *site, resolution.path, *resolution.file, status));
+    m_files.respondFile(request, site, resolution.path, *resolution.file, status, std::move(sink));
 }
 
 HttpResponse SiteServer::noSitePage()

@@ -16,6 +16,8 @@ constexpr QByteArrayView kAssetCachePolicy = "public, max-age=300";
 // must not store them, and a browser keeps no copy of its pages.
 constexpr QByteArrayView kPrivateHtmlCachePolicy = "private, no-store";
 constexpr QByteArrayView kPrivateAssetCachePolicy = "private, max-age=300";
+// Threads that bring files from the database into this node's cache (blobs in PostgreSQL); each has a connection.
+constexpr int kFetchThreads = 4;
 
 bool isHtml(const QByteArray &contentType)
 {
@@ -69,6 +71,27 @@ StaticResponder::StaticResponder(const BlobStore &blobs, const SiteAddresses &ad
     : m_blobs(blobs)
     , m_pages(blobs, addresses)
 {
+    m_fetches.setMaxThreadCount(kFetchThreads);
+}
+
+void StaticResponder::respondFile(const HttpRequest &request, std::shared_ptr<const Site> site, const QString &path,
+    const SiteFile &file, int status, ResponseSink sink)
+{
+    const bool ready = !m_blobs.hasBackend() || file.size == 0
+        || (m_blobs.isCached(file.blob) && (file.gzipSize == 0 || m_blobs.isCached(file.blob, "gz")));
+    if (ready) {
+        sink.send(respond(request, *site, path, file, status));
+        return;
+    }
+    // The callback keeps its own snapshot alive: the file it points into belongs to it. A failed fetch is logged
+    // by the store; the answer is then the 500 of a file that cannot be read.
+    const SiteFile *wanted = &file;
+    m_fetches.start([this, request, site = std::move(site), path, wanted, status, sink]() mutable {
+        m_blobs.fetch(wanted->blob);
+        if (wanted->gzipSize > 0)
+            m_blobs.fetch(wanted->blob, "gz");
+        sink.send(respond(request, *site, path, *wanted, status));
+    });
 }
 
 bool StaticResponder::isRenderedDocument(const Site &site, const QString &path)

@@ -5,6 +5,7 @@
 #include "http/requesthandler.h"
 #include "renderedpagecache.h"
 
+#include <QThreadPool>
 #include <memory>
 
 namespace berth {
@@ -30,6 +31,10 @@ public:
 
     HttpResponse respond(
         const HttpRequest &request, const Site &site, const QString &path, const SiteFile &file, int status);
+    // The same, answered through sink: at once when the file is in this node's folder, else once a fetch pool thread
+    // has brought it from the database (blobs in PostgreSQL: the folder is a cache, and no serving thread waits).
+    void respondFile(const HttpRequest &request, std::shared_ptr<const Site> site, const QString &path,
+        const SiteFile &file, int status, ResponseSink sink);
     // The same for a file served as a page rendered with the deployment's metadata (isRenderedDocument): from
     // memory once rendered; the first request waits for the render pool and is answered from there.
     void respondRendered(const HttpRequest &request, std::shared_ptr<const Site> site, const SiteFile &file, int status,
@@ -48,6 +53,7 @@ private:
     const BlobStore &m_blobs;
     HotFileCache m_hotFiles;
     RenderedPageCache m_pages;
+    QThreadPool m_fetches; // last: its tasks use the members above, and it waits for them when it goes
 };
 
 } // namespace berth

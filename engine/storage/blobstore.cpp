@@ -1,9 +1,12 @@
 #include "blobstore.h"
 
+#include "blobbackend.h"
+#include "blobfiles.h"
 #include "sqlhelpers.h"
 
 #include <QCryptographicHash>
 #include <QDir>
+#include <QDirIterator>
 #include <QFile>
 #include <QFileInfo>
 #include <QRegularExpression>
@@ -22,10 +25,13 @@ namespace berth {
 
 namespace {
 
-// Blobs are the owner's alone (private sites' files among them) and read-only; folders likewise.
-constexpr QFileDevice::Permissions ReadOnly = QFileDevice::ReadOwner | QFileDevice::ReadUser;
-constexpr QFileDevice::Permissions PrivateFolder = QFileDevice::ReadOwner | QFileDevice::WriteOwner
-    | QFileDevice::ExeOwner | QFileDevice::ReadUser | QFileDevice::WriteUser | QFileDevice::ExeUser;
+using blobfiles::PrivateFolder;
+using blobfiles::ReadOnly;
+using blobfiles::storedPattern;
+using blobfiles::syncDirectory;
+
+constexpr QFileDevice::Permissions OthersAccess = QFileDevice::ReadGroup | QFileDevice::WriteGroup
+    | QFileDevice::ExeGroup | QFileDevice::ReadOther | QFileDevice::WriteOther | QFileDevice::ExeOther;
 
 Error writeFailure(const QString &message, bool noSpace)
 {
@@ -39,35 +45,12 @@ const QRegularExpression &shardPattern()
     return pattern;
 }
 
-// Inside a shard folder: "<62 hex>" is a blob, "<62 hex>.<suffix>" one of its variants.
-const QRegularExpression &storedPattern()
-{
-    static const QRegularExpression pattern(u"^([0-9a-f]{62})(?:\\.([a-z0-9]{1,4}))?$"_s);
-    return pattern;
-}
-
 // QSaveFile writes to "<final name>.XXXXXX" when it cannot use an unnamed (O_TMPFILE) file; six characters, so
 // never mistaken for a variant suffix, which is at most four.
 const QRegularExpression &temporaryPattern()
 {
     static const QRegularExpression pattern(u"^[0-9a-f]{62}(?:\\.[a-z0-9]{1,4})?\\.[A-Za-z0-9]{6}$"_s);
     return pattern;
-}
-
-// Makes a directory entry (a renamed-in file, a new folder) durable: fsync of the file alone does not cover it.
-bool syncDirectory(const QString &path)
-{
-#ifdef Q_OS_UNIX
-    const int fd = ::open(QFile::encodeName(path).constData(), O_RDONLY | O_DIRECTORY | O_CLOEXEC);
-    if (fd < 0)
-        return false;
-    const bool ok = ::fsync(fd) == 0;
-    ::close(fd);
-    return ok;
-#else
-    Q_UNUSED(path);
-    return true;
-#endif
 }
 
 QStringList shardFolders(const QString &root)
@@ -88,6 +71,27 @@ QStringList filesIn(const QString &folder)
 
 } // namespace
 
+const QRegularExpression &blobfiles::storedPattern()
+{
+    static const QRegularExpression pattern(u"^([0-9a-f]{62})(?:\\.([a-z0-9]{1,4}))?$"_s);
+    return pattern;
+}
+
+bool blobfiles::syncDirectory(const QString &path)
+{
+#ifdef Q_OS_UNIX
+    const int fd = ::open(QFile::encodeName(path).constData(), O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+    if (fd < 0)
+        return false;
+    const bool ok = ::fsync(fd) == 0;
+    ::close(fd);
+    return ok;
+#else
+    Q_UNUSED(path);
+    return true;
+#endif
+}
+
 BlobStore::BlobStore(const QString &rootDir)
     : m_root(QDir::cleanPath(QDir(rootDir).absolutePath()))
 {
@@ -99,16 +103,25 @@ Result<void> BlobStore::init()
         return Error {Error::Kind::Internal, u"cannot create the blob folder %1"_s.arg(m_root)};
     QFile::setPermissions(m_root, PrivateFolder);
     for (const QString &folder : shardFolders(m_root)) {
-        QFile::setPermissions(folder, PrivateFolder); // also tightens what an older Berth left readable to all
-        for (const QString &name : filesIn(folder)) {
-            if (!temporaryPattern().match(name).hasMatch()) {
-                QFile::setPermissions(folder + u'/' + name, ReadOnly);
+        // A shard folder that is the owner's alone keeps everyone else out of its files whatever their modes, and
+        // every file this Berth writes is read-only already: only a folder an older Berth left open to others has
+        // its files tightened one by one. So a start with nothing to fix costs one stat per folder (at most 256),
+        // not a syscall per blob (issue 10: 10,000 deployments).
+        const bool open = (QFile::permissions(folder) & OthersAccess) != 0;
+        if (open)
+            QFile::setPermissions(folder, PrivateFolder);
+        QDirIterator entries(folder, QDir::Files | QDir::Hidden | QDir::System);
+        while (entries.hasNext()) {
+            const QString path = entries.next();
+            if (!temporaryPattern().match(entries.fileName()).hasMatch()) {
+                if (open)
+                    QFile::setPermissions(path, ReadOnly);
                 continue;
             }
-            if (QFile::remove(folder + u'/' + name))
-                qCInfo(lcStorage).noquote() << "removed an interrupted write:" << folder + u'/' + name;
+            if (QFile::remove(path))
+                qCInfo(lcStorage).noquote() << "removed an interrupted write:" << path;
             else
-                qCWarning(lcStorage).noquote() << "cannot remove an interrupted write:" << folder + u'/' + name;
+                qCWarning(lcStorage).noquote() << "cannot remove an interrupted write:" << path;
         }
     }
     return {};
@@ -145,6 +158,14 @@ Result<QByteArray> BlobStore::put(const QByteArray &data)
 {
     const QByteArray hash = hashOf(data);
     const QString path = pathOf(hash);
+    // The shared copy first: a blob in the folder is then always one that every node can have.
+    if (m_backend) {
+        if (const Result<void> stored = m_backend->store(hash, {}, data); !stored) {
+            qCWarning(lcStorage).noquote()
+                << "cannot store blob" << QLatin1String(hash) << "in the database:" << stored.error().message;
+            return stored.error();
+        }
+    }
     // A file at a blob's final name is always whole (it got there by rename), so same size means same bytes.
     const QFileInfo existing(path);
     if (existing.exists() && existing.size() == data.size())
@@ -155,13 +176,26 @@ Result<QByteArray> BlobStore::put(const QByteArray &data)
     }
     if (Result<void> written = writeFile(path, data); !written)
         return written.error();
+    if (m_backend) {
+        noteUse(path, data.size());
+        trimCache(path);
+    }
     return hash;
 }
 
 bool BlobStore::contains(const QByteArray &hash) const
 {
     const QString path = pathOf(hash);
-    return !path.isEmpty() && QFileInfo::exists(path);
+    if (path.isEmpty())
+        return false;
+    if (QFileInfo::exists(path))
+        return true;
+    if (!m_backend)
+        return false;
+    const Result<bool> stored = m_backend->has(hash, {});
+    if (!stored)
+        qCWarning(lcStorage).noquote() << "cannot look for a blob in the database:" << stored.error().message;
+    return stored && stored.value();
 }
 
 QString BlobStore::pathOf(const QByteArray &hash) const
@@ -176,6 +210,8 @@ QByteArray BlobStore::read(const QByteArray &hash) const
     const QString path = pathOf(hash);
     if (path.isEmpty())
         return {};
+    if (m_backend && !QFileInfo::exists(path) && !fetch(hash))
+        return {};
     QFile file(path);
     if (!file.open(QIODevice::ReadOnly))
         return {};
@@ -187,14 +223,25 @@ Result<void> BlobStore::putVariant(const QByteArray &hash, const QByteArray &suf
     if (!isValidSuffix(suffix))
         return Error {Error::Kind::Internal, u"invalid variant suffix"_s};
     if (!contains(hash))
-        return Error {Error::Kind::Internal, u"no blob %1 to add a variant to"_s.arg(QLatin1String(hash.left(64)))};
+        return Error {
+            Error::Kind::Internal, u"no blob %1 to add a variant to"_s.arg(QString::fromLatin1(hash.left(64)))};
+    if (m_backend) {
+        if (const Result<void> stored = m_backend->store(hash, suffix, data); !stored)
+            return stored;
+    }
     const QString path = pathOf(hash) + u'.' + QLatin1String(suffix);
     const QFileInfo existing(path);
     if (existing.exists() && existing.size() == data.size())
         return {};
     if (existing.exists())
         QFile::remove(path); // a variant's bytes depend on the compressor; the newest write wins
-    return writeFile(path, data);
+    if (Result<void> written = writeFile(path, data); !written)
+        return written;
+    if (m_backend) {
+        noteUse(path, data.size());
+        trimCache(path);
+    }
+    return {};
 }
 
 QString BlobStore::variantPathOf(const QByteArray &hash, const QByteArray &suffix) const
@@ -203,6 +250,22 @@ QString BlobStore::variantPathOf(const QByteArray &hash, const QByteArray &suffi
         return {};
     const QString path = pathOf(hash) + u'.' + QLatin1String(suffix);
     return QFileInfo::exists(path) ? path : QString();
+}
+
+QList<QByteArray> BlobStore::variantsOf(const QByteArray &hash) const
+{
+    const QString path = pathOf(hash);
+    if (path.isEmpty())
+        return {};
+    const QFileInfo blob(path);
+    QList<QByteArray> suffixes;
+    const QStringList names = blob.dir().entryList({blob.fileName() + u".*"_s}, QDir::Files | QDir::Hidden);
+    for (const QString &name : names) {
+        const QRegularExpressionMatch match = storedPattern().match(name);
+        if (match.hasMatch() && !match.captured(2).isEmpty())
+            suffixes.append(match.captured(2).toLatin1());
+    }
+    return suffixes;
 }
 
 int BlobStore::collectGarbage(const QSet<QByteArray> &keep)
@@ -222,9 +285,18 @@ int BlobStore::collectGarbage(const QSet<QByteArray> &keep)
                 qCWarning(lcStorage).noquote() << "cannot remove unreferenced blob file" << path;
                 continue;
             }
+            forget(path);
             if (isBlob)
                 ++removed;
         }
+    }
+    if (m_backend) {
+        // Only blobs stored a while ago: another node may be between storing and committing a deploy.
+        const Result<int> shared = m_backend->removeAllExcept(keep);
+        if (!shared)
+            qCWarning(lcStorage).noquote() << "cannot sweep the database's blobs:" << shared.error().message;
+        else if (shared.value() > 0)
+            qCInfo(lcStorage).noquote() << "removed" << shared.value() << "unreferenced blobs from the database";
     }
     return removed;
 }
@@ -246,10 +318,18 @@ bool BlobStore::remove(const QByteArray &hash)
             qCWarning(lcStorage).noquote() << "cannot remove unreferenced blob file" << blob.dir().filePath(name);
             ok = false;
         }
+        forget(blob.dir().filePath(name));
     }
     if (blob.exists() && !QFile::remove(path)) {
         qCWarning(lcStorage).noquote() << "cannot remove unreferenced blob file" << path;
         ok = false;
+    }
+    forget(path);
+    if (m_backend) {
+        if (const Result<void> removed = m_backend->remove(hash); !removed) {
+            qCWarning(lcStorage).noquote() << "cannot remove a blob from the database:" << removed.error().message;
+            ok = false;
+        }
     }
     return ok;
 }

@@ -6,8 +6,11 @@
 #include <QSet>
 #include <QString>
 #include <functional>
+#include <memory>
 
 namespace berth {
+
+class BlobBackend;
 
 // Content-addressed, immutable file store: a blob's name is the lower-case hex SHA-256 of its bytes and it lives at
 // <root>/ab/cdef... (the first two hex characters name a folder). Every file appears by an atomic rename of a synced
@@ -16,34 +19,55 @@ namespace berth {
 // Thread-safe: the object holds only its root; concurrent puts of the same content write separate temporary files
 // and the last rename wins with identical bytes. collectGarbage() must not run while a deploy is between put() and
 // the commit that references its blobs: the caller serialises the two.
+//
+// With a backend (PostgreSQL, shared by every node), every blob is written there first and the folder becomes this
+// node's cache of them: a blob the folder lacks is fetched from the backend on first need (read(), fetch()), and the
+// folder is kept under a size limit by removing the least recently used files that the backend holds.
 class BlobStore final
 {
     Q_DISABLE_COPY_MOVE(BlobStore)
 public:
     explicit BlobStore(const QString &rootDir);
+    ~BlobStore();
 
-    // Creates the root and removes temporary files left by a crash mid-write.
+    // Creates the root, removes temporary files left by a crash mid-write and makes folders that an older Berth left
+    // open to others private again (with their files). Reads each shard folder once; fast with 10,000s of blobs.
     Result<void> init();
 
     static QByteArray hashOf(const QByteArray &data);
     static bool isValidHash(const QByteArray &hash); // 64 lower-case hex characters
     static bool isValidSuffix(const QByteArray &suffix); // 1-4 of [a-z0-9], e.g. "gz", "br"
 
+    // Puts the shared store behind the folder, which then holds at most about cacheLimitBytes (a file used within
+    // the last recentUseMs, maybe being sent to a visitor, is never evicted). Set before the store is shared between
+    // threads; the backend outlives the store.
+    void setBackend(BlobBackend *backend, qint64 cacheLimitBytes, int recentUseMs = 10000);
+    bool hasBackend() const { return m_backend != nullptr; }
+    // Whether the blob (suffix empty) or its variant is in the folder now; notes the use for the cache. Only a stat:
+    // for serving threads.
+    bool isCached(const QByteArray &hash, const QByteArray &suffix = {}) const;
+    // Copies a blob (or variant) from the backend into the folder unless it is there; NotFound when the backend lacks
+    // it too. The blob's bytes are checked against its hash. Waits for the backend: never on a serving thread.
+    Result<void> fetch(const QByteArray &hash, const QByteArray &suffix = {}) const;
+    qint64 cachedBytes() const; // what the folder holds as far as the cache knows (after its first trim: all)
+
     // Stores data under its hash unless already present; returns the hash, or InsufficientStorage for a full disk
     // (or quota), Internal otherwise (a server-side detail with paths: for the log, never for a client).
     Result<QByteArray> put(const QByteArray &data);
-    bool contains(const QByteArray &hash) const;
+    bool contains(const QByteArray &hash) const; // in the folder, or else in the backend
     QString pathOf(const QByteArray &hash) const; // empty for an invalid hash: no path can escape the root
-    QByteArray read(const QByteArray &hash) const; // empty on failure
+    QByteArray read(const QByteArray &hash) const; // empty on failure; fetched first when only the backend has it
 
     // A precompressed variant of an existing blob, stored as <path>.<suffix> the same safe way.
     Result<void> putVariant(const QByteArray &hash, const QByteArray &suffix, const QByteArray &data);
-    QString variantPathOf(const QByteArray &hash, const QByteArray &suffix) const; // empty when absent
+    QString variantPathOf(const QByteArray &hash, const QByteArray &suffix) const; // empty when not in the folder
+    QList<QByteArray> variantsOf(const QByteArray &hash) const; // the suffixes of those in the folder
 
     // Removes every blob, and its variants, whose hash is not in keep; returns how many blobs were removed. Walks the
     // whole store: for the sweep at start; later removals name their blobs (remove()).
     int collectGarbage(const QSet<QByteArray> &keep);
-    // Removes one blob and its variants; false when something could not be removed (logged). Absent is fine.
+    // Removes one blob and its variants (from the backend too); false when something could not be removed (logged).
+    // Absent is fine.
     bool remove(const QByteArray &hash);
 
     QString rootDir() const;
@@ -55,9 +79,16 @@ public:
 
 private:
     Result<void> writeFile(const QString &path, const QByteArray &data) const; // logged when it fails
+    Result<void> fetchInto(const QString &path, const QByteArray &hash, const QByteArray &suffix) const;
+    void noteUse(const QString &path, qint64 size) const;
+    void forget(const QString &path) const;
+    void trimCache(const QString &justUsed) const;
 
     const QString m_root;
     WriteFault m_writeFault;
+    BlobBackend *m_backend = nullptr;
+    struct Cache;
+    std::unique_ptr<Cache> m_cache; // with a backend only
 };
 
 } // namespace berth

@@ -1,9 +1,13 @@
 #include "databasecopy.h"
 
+#include "blobbackend.h"
+#include "blobstore.h"
 #include "database.h"
 #include "sqlhelpers.h"
 #include "transaction.h"
 
+#include <QCryptographicHash>
+#include <QFile>
 #include <QSqlError>
 #include <QSqlQuery>
 #include <QSqlRecord>
@@ -70,7 +74,64 @@ Result<qint64> copyTable(Database &from, Database &to, const QString &table)
     return rows;
 }
 
+// The SHA-256 of what the backend holds for a blob or variant, read chunk by chunk; empty when it holds nothing.
+Result<QByteArray> storedDigest(BlobBackend &backend, const QByteArray &hash, const QByteArray &suffix)
+{
+    QCryptographicHash digest(QCryptographicHash::Sha256);
+    const Result<bool> loaded = backend.load(hash, suffix, [&digest](const QByteArray &piece) {
+        digest.addData(piece);
+        return true;
+    });
+    if (!loaded)
+        return loaded.error();
+    return loaded.value() ? digest.result().toHex() : QByteArray();
+}
+
+// Copies one file of the folder (a blob, or one of its variants) and checks the backend's copy.
+Result<qint64> copyBlobFile(const QString &path, BlobBackend &to, const QByteArray &hash, const QByteArray &suffix)
+{
+    const QString name = QString::fromLatin1(suffix.isEmpty() ? hash : hash + '.' + suffix);
+    QFile file(path);
+    if (!file.open(QIODevice::ReadOnly))
+        return Error {Error::Kind::NotFound, u"the file %1 is missing from the data folder"_s.arg(name)};
+    const QByteArray data = file.readAll();
+    const QByteArray digest = BlobStore::hashOf(data);
+    if (suffix.isEmpty() && digest != hash)
+        return Error {Error::Kind::Internal,
+            u"the file %1 in the data folder is damaged (digest %2)"_s.arg(name, QString::fromLatin1(digest))};
+    if (const Result<void> stored = to.store(hash, suffix, data); !stored)
+        return Error {Error::Kind::Internal, u"cannot store %1: %2"_s.arg(name, stored.error().message)};
+    // Read back what the database holds (a copy stored earlier is checked the same way).
+    const Result<QByteArray> written = storedDigest(to, hash, suffix);
+    if (!written)
+        return Error {Error::Kind::Internal, u"cannot read %1 back: %2"_s.arg(name, written.error().message)};
+    if (written.value() != digest)
+        return Error {Error::Kind::Internal,
+            u"the database's copy of %1 does not match (digest %2)"_s.arg(name, QString::fromLatin1(written.value()))};
+    return qint64(data.size());
+}
+
 } // namespace
+
+Result<CopiedBlobs> copyBlobs(const BlobStore &from, BlobBackend &to, const QSet<QByteArray> &hashes)
+{
+    CopiedBlobs copied;
+    for (const QByteArray &hash : hashes) {
+        const Result<qint64> blob = copyBlobFile(from.pathOf(hash), to, hash, {});
+        if (!blob)
+            return blob.error();
+        ++copied.blobs;
+        copied.bytes += blob.value();
+        for (const QByteArray &suffix : from.variantsOf(hash)) {
+            const Result<qint64> variant = copyBlobFile(from.variantPathOf(hash, suffix), to, hash, suffix);
+            if (!variant)
+                return variant.error();
+            ++copied.variants;
+            copied.bytes += variant.value();
+        }
+    }
+    return copied;
+}
 
 Result<QList<CopiedTable>> copyDatabase(Database &from, Database &to)
 {

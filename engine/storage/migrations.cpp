@@ -247,11 +247,35 @@ Migration keptVersions()
         }};
 }
 
+// Version 7: blobs in the database (issue 16), for PostgreSQL: every node reads them from there and keeps only a cache
+// in its data folder. A blob (variant '') or one of its precompressed variants ('gz') is split into chunks of about
+// 1 MiB, numbered from 0 by seq, so that no single value holds a whole large file. stored_at lets the start-up sweep
+// spare what another node stored moments ago for a deploy that is not committed yet. SQLite keeps blobs as files
+// only: the table exists there too, for one schema, and stays empty.
+Migration blobChunks()
+{
+    return {7,
+        {
+            withPg(uR"(CREATE TABLE blob_chunks (
+                        hash TEXT NOT NULL,
+                        variant TEXT NOT NULL DEFAULT '',
+                        seq INTEGER NOT NULL,
+                        data BLOB NOT NULL,
+                        stored_at TEXT NOT NULL DEFAULT CURRENT_TIMESTAMP,
+                        PRIMARY KEY (hash, variant, seq)))"_s,
+                {{u"data BLOB"_s, u"data BYTEA"_s},
+                    {u"stored_at TEXT NOT NULL DEFAULT CURRENT_TIMESTAMP"_s,
+                        u"stored_at TIMESTAMPTZ NOT NULL DEFAULT now()"_s}}),
+            // Chunks of files are mostly compressed already: no second try at compressing them in the table.
+            pgOnly(u"ALTER TABLE blob_chunks ALTER COLUMN data SET STORAGE EXTERNAL"_s),
+        }};
+}
+
 } // namespace
 
 QList<Migration> builtInMigrations()
 {
-    return {initialSchema(), siteEndpoints(), signIn(), signInCodes(), titleSource(), keptVersions()};
+    return {initialSchema(), siteEndpoints(), signIn(), signInCodes(), titleSource(), keptVersions(), blobChunks()};
 }
 
 } // namespace berth

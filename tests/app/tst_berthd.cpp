@@ -3,6 +3,7 @@
 #include "httptestclient.h"
 #include "postgrescluster.h"
 
+#include <QDirIterator>
 #include <QRegularExpression>
 #include <QTemporaryDir>
 #include <QtTest>
@@ -136,6 +137,12 @@ private Q_SLOTS:
         QVERIFY2(migrated.exitCode == 0, migrated.err.constData());
         QVERIFY2(migrated.out.contains("deployments: 1 rows"), migrated.out.constData());
         QVERIFY2(migrated.out.contains("versions: 2 rows"), migrated.out.constData());
+        // The two pages and the two-version site's files, read back from the database and checked.
+        QVERIFY2(QRegularExpression(u"files: [1-9][0-9]* \\(and [0-9]+ compressed variants\\), [0-9]+ bytes, "
+                                    "digests verified"_s)
+                     .match(QString::fromLatin1(migrated.out))
+                     .hasMatch(),
+            migrated.out.constData());
         // Into a database that is no longer empty: refused, nothing written.
         const auto again = BerthdProcess::run({u"migrate"_s, u"--from-sqlite"_s, dir.path(), u"--database"_s, url});
         QCOMPARE(again.exitCode, 1);
@@ -160,6 +167,60 @@ private Q_SLOTS:
                 .status,
             200);
         QCOMPARE(client.api("GET", u"/deploy/%1/versions"_s.arg(id), key).json()[u"versions"_s].toArray().size(), 3);
+        server.process().terminate();
+        QVERIFY(server.waitForExit(10000));
+
+        // The files are in the database: a node with an empty data folder of its own serves the site too.
+        QTemporaryDir otherNode;
+        BerthdProcess other(otherNode.path());
+        QVERIFY(other.start(environment));
+        berth::test::HttpTestClient otherClient(other.port());
+        QVERIFY(otherClient.site(u"moved-site"_s).body.contains("<p>three</p>"));
+    }
+
+    void migrateRefusesADamagedFile()
+    {
+        const QString cluster = qEnvironmentVariable(berth::test::PostgresCluster::kEnvironmentVariable);
+        if (cluster.isEmpty())
+            QSKIP("no PostgreSQL test cluster (BERTH_TEST_POSTGRES)");
+        berth::test::PostgresTestDatabase database(cluster);
+        QString error;
+        QVERIFY2(database.create(&error), qPrintable(error));
+        QTemporaryDir dir;
+        {
+            BerthdProcess server(dir.path());
+            QVERIFY(server.start());
+            const auto match = QRegularExpression(u"Owner API key[^\n]*\n(bk_[A-Za-z0-9]+)\n"_s)
+                                   .match(QString::fromLatin1(server.output()));
+            QVERIFY2(match.hasMatch(), server.output().constData());
+            berth::test::HttpTestClient client(server.port());
+            QCOMPARE(client
+                         .api("POST", u"/deploy"_s, match.captured(1).toLatin1(),
+                             QJsonObject {{u"html"_s, u"<p>one</p>"_s}, {u"slug"_s, u"damaged-site"_s}})
+                         .status,
+                200);
+        }
+        // A blob whose bytes no longer match its name.
+        QDirIterator blobs(dir.filePath(u"blobs"_s), QDir::Files, QDirIterator::Subdirectories);
+        QString damaged;
+        while (damaged.isEmpty() && blobs.hasNext()) {
+            const QString path = blobs.next();
+            if (!blobs.fileName().contains(u'.')) // a blob, not a compressed variant
+                damaged = path;
+        }
+        QVERIFY(!damaged.isEmpty());
+        QFile::setPermissions(damaged, QFileDevice::ReadOwner | QFileDevice::WriteOwner);
+        QFile file(damaged);
+        QVERIFY(file.open(QIODevice::WriteOnly));
+        file.write("not what was deployed");
+        file.close();
+
+        const auto migrated
+            = BerthdProcess::run({u"migrate"_s, u"--from-sqlite"_s, dir.path(), u"--database"_s, database.url()});
+        QCOMPARE(migrated.exitCode, 1);
+        QVERIFY2(migrated.err.contains("damaged") && migrated.err.contains(QFileInfo(damaged).fileName().toLatin1()),
+            migrated.err.constData());
+        QVERIFY2(migrated.err.contains("no records were written"), migrated.err.constData());
     }
 
     void keysWorkAgainstTheServer()

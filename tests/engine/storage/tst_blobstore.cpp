@@ -4,6 +4,7 @@
 #include <QAtomicInt>
 #include <QDir>
 #include <QDirIterator>
+#include <QElapsedTimer>
 #include <QFile>
 #include <QTemporaryDir>
 #include <QTest>
@@ -175,6 +176,32 @@ private Q_SLOTS:
         QVERIFY(QFile::exists(unrelated));
         QCOMPARE(reopened.read(hash), QByteArrayLiteral("kept"));
         QVERIFY(!reopened.variantPathOf(hash, "gz").isEmpty());
+    }
+
+    void initWithManyBlobsIsFast()
+    {
+        // Issue 10: a start with 10,000 deployments takes < 300 ms in all; the blob folder's share must be small.
+        // The files are laid out as put() leaves them (private folders, read-only files), written directly for speed.
+        constexpr int kBlobs = 10000;
+        for (int i = 0; i < kBlobs; ++i) {
+            const QByteArray hash = BlobStore::hashOf(QByteArray::number(i));
+            const QString path = m_store->pathOf(hash);
+            QVERIFY(QDir().mkpath(QFileInfo(path).absolutePath()));
+            QVERIFY(writeFile(path, QByteArray::number(i)));
+            QVERIFY(QFile::setPermissions(path, QFileDevice::ReadOwner | QFileDevice::ReadUser));
+        }
+        for (const QString &folder : QDir(m_store->rootDir()).entryList(QDir::Dirs | QDir::NoDotAndDotDot))
+            QVERIFY(QFile::setPermissions(m_store->rootDir() + u'/' + folder,
+                QFileDevice::ReadOwner | QFileDevice::WriteOwner | QFileDevice::ExeOwner | QFileDevice::ReadUser
+                    | QFileDevice::WriteUser | QFileDevice::ExeUser));
+        BlobStore reopened(m_store->rootDir());
+        QElapsedTimer timer;
+        timer.start();
+        BERTH_VERIFY_OK(reopened.init());
+        const qint64 elapsed = timer.elapsed();
+        qInfo() << "init with" << kBlobs << "blobs took" << elapsed << "ms";
+        QVERIFY2(elapsed < 150, qPrintable(u"%1 ms"_s.arg(elapsed)));
+        QCOMPARE(reopened.read(BlobStore::hashOf("42")), QByteArrayLiteral("42"));
     }
 
     void garbageCollectionRemovesExactlyTheUnreferenced()

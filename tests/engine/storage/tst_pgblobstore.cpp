@@ -1,0 +1,280 @@
+// BlobStore over the PostgreSQL chunk store (issue 16): blobs in the database, each node's folder a bounded cache.
+#include "common/postgrescluster.h"
+#include "common/resultassert.h"
+#include "storage/blobstore.h"
+#include "storage/database.h"
+#include "storage/postgresblobbackend.h"
+
+#include <QDir>
+#include <QFile>
+#include <QSqlQuery>
+#include <QTemporaryDir>
+#include <QTest>
+#include <QThreadPool>
+#include <memory>
+
+using namespace Qt::StringLiterals;
+using namespace berth;
+using berth::test::PostgresCluster;
+using berth::test::PostgresTestDatabase;
+
+namespace {
+
+constexpr qint64 kMiB = 1024 * 1024;
+
+// Distinct content of a given size.
+QByteArray content(int seed, qint64 size)
+{
+    QByteArray data(size, Qt::Uninitialized);
+    quint32 state = 2166136261u ^ quint32(seed);
+    for (qint64 i = 0; i < size; ++i) {
+        state = state * 16777619u + 1013904223u;
+        data[i] = char(state >> 24);
+    }
+    return data;
+}
+
+// Passes everything on, counting the loads.
+class CountingBackend final : public BlobBackend
+{
+public:
+    explicit CountingBackend(BlobBackend &inner)
+        : m_inner(inner)
+    {
+    }
+    Result<void> store(const QByteArray &hash, const QByteArray &suffix, const QByteArray &data) override
+    {
+        return m_inner.store(hash, suffix, data);
+    }
+    Result<bool> has(const QByteArray &hash, const QByteArray &suffix) override { return m_inner.has(hash, suffix); }
+    Result<bool> load(const QByteArray &hash, const QByteArray &suffix, const ChunkSink &sink) override
+    {
+        loads.fetchAndAddRelaxed(1);
+        return m_inner.load(hash, suffix, sink);
+    }
+    Result<void> remove(const QByteArray &hash) override { return m_inner.remove(hash); }
+    Result<int> removeAllExcept(const QSet<QByteArray> &keep) override { return m_inner.removeAllExcept(keep); }
+
+    QAtomicInt loads;
+
+private:
+    BlobBackend &m_inner;
+};
+
+} // namespace
+
+class TestPgBlobStore final : public QObject
+{
+    Q_OBJECT
+private Q_SLOTS:
+    void initTestCase()
+    {
+        m_socketFolder = qEnvironmentVariable(PostgresCluster::kEnvironmentVariable);
+        if (m_socketFolder.isEmpty()) {
+            m_cluster = std::make_unique<PostgresCluster>();
+            QString error;
+            QVERIFY2(m_cluster->start(&error), qPrintable(error));
+            m_socketFolder = m_cluster->socketFolder();
+        }
+    }
+
+    void init()
+    {
+        m_database = std::make_unique<PostgresTestDatabase>(m_socketFolder);
+        QString error;
+        QVERIFY2(m_database->create(&error), qPrintable(error));
+        m_db = std::make_unique<Database>(QString(), m_database->url());
+        BERTH_VERIFY_OK(m_db->open());
+        m_backend = std::make_unique<PostgresBlobBackend>(m_database->url());
+        m_dir = std::make_unique<QTemporaryDir>();
+        m_a = makeStore(u"a"_s, 64 * kMiB);
+        m_b = makeStore(u"b"_s, 64 * kMiB);
+    }
+    void cleanup()
+    {
+        m_a.reset();
+        m_b.reset();
+        m_backend.reset();
+        m_db.reset();
+        m_database.reset();
+    }
+    void cleanupTestCase() { m_cluster.reset(); }
+
+    void largeBlobIsStoredInChunks()
+    {
+        const QByteArray data = content(1, 2 * kMiB + 123);
+        const auto hash = m_a->put(data);
+        BERTH_VERIFY_OK(hash);
+        QCOMPARE(rows(u"SELECT COUNT(*) FROM blob_chunks WHERE hash = '%1' AND variant = ''"_s.arg(
+                     QLatin1String(hash.value()))),
+            3);
+        QCOMPARE(rows(u"SELECT MAX(octet_length(data)) FROM blob_chunks"_s), PostgresBlobBackend::kChunkBytes);
+        QCOMPARE(m_a->read(hash.value()), data);
+        QVERIFY(QFile::exists(m_a->pathOf(hash.value())));
+    }
+
+    void emptyCacheFetchesOnFirstNeed()
+    {
+        const QByteArray data = content(2, 3 * kMiB);
+        const QByteArray hash = m_a->put(data).value();
+        BERTH_VERIFY_OK(m_a->putVariant(hash, "gz", "pretend-gzip"));
+
+        QVERIFY(!m_b->isCached(hash));
+        QVERIFY(m_b->contains(hash)); // the database has it
+        BERTH_VERIFY_OK(m_b->fetch(hash, "gz"));
+        QCOMPARE(readFile(m_b->variantPathOf(hash, "gz")), QByteArray("pretend-gzip"));
+        QCOMPARE(m_b->read(hash), data);
+        QVERIFY(m_b->isCached(hash));
+        QCOMPARE(readFile(m_b->pathOf(hash)), data);
+        QCOMPARE(QFile::permissions(m_b->pathOf(hash)) & 0x7077,
+            QFileDevice::ReadOwner); // the User bits depend on who runs the test
+
+        const Result<void> missing = m_b->fetch(BlobStore::hashOf("never stored"));
+        QVERIFY(!missing.ok());
+        QCOMPARE(missing.error().kind, Error::Kind::NotFound);
+    }
+
+    void concurrentFetchesOfOneBlobLoadItOnce()
+    {
+        const QByteArray data = content(6, 3 * kMiB);
+        const QByteArray hash = m_a->put(data).value();
+        CountingBackend counting(*m_backend);
+        BlobStore cold(m_dir->filePath(u"cold"_s));
+        cold.setBackend(&counting, 64 * kMiB);
+        BERTH_VERIFY_OK(cold.init());
+        QThreadPool pool;
+        pool.setMaxThreadCount(6);
+        QAtomicInt failures;
+        for (int i = 0; i < 6; ++i) {
+            pool.start([&] {
+                if (!cold.fetch(hash) || cold.read(hash) != data)
+                    failures.fetchAndAddRelaxed(1);
+            });
+        }
+        pool.waitForDone();
+        QCOMPARE(failures.loadRelaxed(), 0);
+        QCOMPARE(counting.loads.loadRelaxed(), 1);
+    }
+
+    void damagedCopyIsRefused()
+    {
+        const QByteArray hash = m_a->put(content(3, 1000)).value();
+        QVERIFY(exec(u"UPDATE blob_chunks SET data = 'x'::bytea WHERE hash = '%1'"_s.arg(QLatin1String(hash))));
+        QVERIFY(!m_b->fetch(hash).ok());
+        QVERIFY(!QFile::exists(m_b->pathOf(hash)));
+    }
+
+    void putIsIdempotent()
+    {
+        const QByteArray data = content(4, kMiB + 1);
+        const QByteArray hash = m_a->put(data).value();
+        BERTH_VERIFY_OK(m_a->put(data));
+        BERTH_VERIFY_OK(m_b->put(data)); // another node, same content
+        QCOMPARE(rows(u"SELECT COUNT(*) FROM blob_chunks"_s), 2);
+        QCOMPARE(m_b->read(hash), data);
+        const QByteArray empty = m_a->put({}).value();
+        QCOMPARE(rows(u"SELECT COUNT(*) FROM blob_chunks WHERE hash = '%1'"_s.arg(QLatin1String(empty))), 1);
+        QCOMPARE(m_b->read(empty), QByteArray());
+        QVERIFY(m_b->isCached(empty));
+    }
+
+    void removalRemovesBoth()
+    {
+        const QByteArray hash = m_a->put(content(5, 2 * kMiB)).value();
+        BERTH_VERIFY_OK(m_a->putVariant(hash, "gz", "z"));
+        BERTH_VERIFY_OK(m_b->fetch(hash));
+        QVERIFY(m_a->remove(hash));
+        QVERIFY(!QFile::exists(m_a->pathOf(hash)));
+        QVERIFY(m_a->variantPathOf(hash, "gz").isEmpty());
+        QCOMPARE(rows(u"SELECT COUNT(*) FROM blob_chunks"_s), 0);
+        QVERIFY(!m_a->contains(hash));
+        // A third node can no longer get it; B's copy stays until B's own collection.
+        auto c = makeStore(u"c"_s, 64 * kMiB);
+        QVERIFY(!c->fetch(hash).ok());
+        QVERIFY(c->read(hash).isEmpty());
+    }
+
+    void cacheIsBoundedBySize()
+    {
+        // 3 MiB of cache, no grace for recent use: after 5 blobs of 1 MiB, the oldest went.
+        auto small = makeStore(u"small"_s, 3 * kMiB, 0);
+        // A file the database does not hold (from before PostgreSQL) is never evicted.
+        const QByteArray local = content(99, kMiB / 2);
+        BlobStore plain(m_dir->filePath(u"small"_s));
+        BERTH_VERIFY_OK(plain.put(local));
+        QList<QByteArray> hashes;
+        for (int i = 0; i < 5; ++i)
+            hashes.append(small->put(content(10 + i, kMiB)).value());
+        QVERIFY2(small->cachedBytes() <= 3 * kMiB, qPrintable(QString::number(small->cachedBytes())));
+        QVERIFY(!QFile::exists(small->pathOf(hashes.first())));
+        QVERIFY(QFile::exists(small->pathOf(hashes.last())));
+        QVERIFY(QFile::exists(small->pathOf(BlobStore::hashOf(local))));
+        // An evicted blob comes back from the database when needed.
+        QCOMPARE(small->read(hashes.first()), content(10, kMiB));
+        QVERIFY(small->cachedBytes() <= 3 * kMiB);
+        QVERIFY(QFile::exists(small->pathOf(hashes.first())));
+
+        // Recently used files are spared (one may be on its way to a visitor): with a long grace, nothing goes.
+        auto graceful = makeStore(u"graceful"_s, kMiB, 60000);
+        for (int i = 0; i < 3; ++i)
+            BERTH_VERIFY_OK(graceful->put(content(20 + i, kMiB)));
+        QCOMPARE(graceful->cachedBytes(), 3 * kMiB);
+    }
+
+    void sweepSparesRecentlyStoredBlobs()
+    {
+        const QByteArray kept = m_a->put(content(30, 100)).value();
+        const QByteArray recent = m_a->put(content(31, 100)).value();
+        const QByteArray old = m_a->put(content(32, 100)).value();
+        QVERIFY(exec(u"UPDATE blob_chunks SET stored_at = now() - interval '2 hours' WHERE hash <> '%1'"_s.arg(
+            QLatin1String(recent))));
+        m_b->collectGarbage({kept});
+        QCOMPARE(rows(u"SELECT COUNT(*) FROM blob_chunks WHERE hash = '%1'"_s.arg(QLatin1String(kept))), 1);
+        QCOMPARE(rows(u"SELECT COUNT(*) FROM blob_chunks WHERE hash = '%1'"_s.arg(QLatin1String(recent))), 1);
+        QCOMPARE(rows(u"SELECT COUNT(*) FROM blob_chunks WHERE hash = '%1'"_s.arg(QLatin1String(old))), 0);
+        // Storing content again renews it, so that a deploy reusing an old blob keeps it.
+        QVERIFY(exec(u"UPDATE blob_chunks SET stored_at = now() - interval '2 hours'"_s));
+        BERTH_VERIFY_OK(m_b->put(content(31, 100)));
+        m_b->collectGarbage({kept});
+        QCOMPARE(rows(u"SELECT COUNT(*) FROM blob_chunks WHERE hash = '%1'"_s.arg(QLatin1String(recent))), 1);
+    }
+
+private:
+    std::unique_ptr<BlobStore> makeStore(const QString &name, qint64 limit, int recentUseMs = 10000)
+    {
+        auto store = std::make_unique<BlobStore>(m_dir->filePath(name));
+        store->setBackend(m_backend.get(), limit, recentUseMs);
+        if (!store->init())
+            qFatal("cannot open a blob store");
+        return store;
+    }
+    int rows(const QString &statement) const
+    {
+        QSqlQuery query(m_db->connection());
+        if (!query.exec(statement) || !query.next())
+            return -1;
+        return query.value(0).toInt();
+    }
+    bool exec(const QString &statement) const
+    {
+        QSqlQuery query(m_db->connection());
+        return query.exec(statement);
+    }
+    static QByteArray readFile(const QString &path)
+    {
+        QFile file(path);
+        return file.open(QIODevice::ReadOnly) ? file.readAll() : QByteArray();
+    }
+
+    QString m_socketFolder;
+    std::unique_ptr<PostgresCluster> m_cluster;
+    std::unique_ptr<PostgresTestDatabase> m_database;
+    std::unique_ptr<Database> m_db;
+    std::unique_ptr<PostgresBlobBackend> m_backend;
+    std::unique_ptr<QTemporaryDir> m_dir;
+    std::unique_ptr<BlobStore> m_a;
+    std::unique_ptr<BlobStore> m_b;
+};
+
+QTEST_GUILESS_MAIN(TestPgBlobStore)
+#include "tst_pgblobstore.moc"
