@@ -272,6 +272,11 @@ private Q_SLOTS:
             QVERIFY2(reply.error().contains(u"database is unavailable"_s), reply.body.constData());
             QVERIFY2(!reply.body.contains(cluster.socketFolder().toUtf8()), reply.body.constData());
         }
+        // A visitor's write too: a counter increment.
+        const auto increment
+            = client.request("POST", u"kept-site.localhost:%1"_s.arg(server.port()), u"/_counter/visits/increment"_s);
+        QCOMPARE(increment.status, 503);
+        QVERIFY2(increment.error().contains(u"database is unavailable"_s), increment.body.constData());
         // A made-up key cannot be told from a real one either while the database is away: 503 as well.
         QCOMPARE(client.api("GET", u"/deploys"_s, "bk_madeup").status, 503);
 
