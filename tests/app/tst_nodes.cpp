@@ -272,6 +272,15 @@ private Q_SLOTS:
             QVERIFY2(reply.error().contains(u"database is unavailable"_s), reply.body.constData());
             QVERIFY2(!reply.body.contains(cluster.socketFolder().toUtf8()), reply.body.constData());
         }
+        // MCP with a key: the same 503, not a 401.
+        const auto mcp = client.request("POST", client.apiHost(), u"/mcp"_s,
+            QJsonDocument(QJsonObject {{u"jsonrpc"_s, u"2.0"_s}, {u"id"_s, 1}, {u"method"_s, u"initialize"_s},
+                              {u"params"_s, QJsonObject {{u"protocolVersion"_s, u"2025-03-26"_s}}}})
+                .toJson(),
+            {{"Authorization", "Bearer " + key}, {"Content-Type", "application/json"},
+                {"Accept", "application/json, text/event-stream"}});
+        QCOMPARE(mcp.status, 503);
+        QVERIFY2(mcp.error().contains(u"database is unavailable"_s), mcp.body.constData());
         // A visitor's write too: a counter increment.
         const auto increment
             = client.request("POST", u"kept-site.localhost:%1"_s.arg(server.port()), u"/_counter/visits/increment"_s);
