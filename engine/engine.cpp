@@ -17,6 +17,7 @@
 #include "domain/clock.h"
 #include "domain/counterservice.h"
 #include "domain/deploymentservice.h"
+#include "domain/deploymentsync.h"
 #include "domain/otpservice.h"
 #include "domain/plansettings.h"
 #include "domain/plantable.h"
@@ -89,6 +90,7 @@ struct Engine::Parts
         , addresses(QString(), QString())
         , accounts(userRepository, keyRepository, clock)
         , deployments(deploymentRepository, blobs, siteTable, plans, clock, workers)
+        , sync(database, deployments)
         , submissions(submissionRepository, deploymentRepository, userRepository, plans, clock)
         , counters(counterRepository, deploymentRepository, userRepository, plans, clock)
         , accessControl(clock)
@@ -148,6 +150,7 @@ struct Engine::Parts
     SiteAddresses addresses; // set once the port is known
     AccountService accounts;
     DeploymentService deployments;
+    DeploymentSync sync; // PostgreSQL: changes made through other servers
     SubmissionService submissions;
     CounterService counters;
     AccessControl accessControl;
@@ -280,6 +283,9 @@ Result<void> Engine::start()
 {
     if (Result<void> opened = open(); !opened)
         return opened;
+    // Listening before loading: a change committed after the load is notified or found by the resync.
+    if (Result<void> synced = m_parts->sync.start(); !synced)
+        return synced;
     if (Result<void> loaded = m_parts->deployments.loadSites(); !loaded)
         return loaded;
 

@@ -2,6 +2,7 @@
 
 #include "domain/accountservice.h"
 #include "http/clientaddress.h"
+#include "web/apierror.h"
 #include "web/builtinpages.h"
 #include "web/ratelimited.h"
 
@@ -81,7 +82,9 @@ bool ApiRouter::matches(const Route &route, const QStringList &segments, QString
 
 bool ApiRouter::isAuthorized(const QByteArray &authorization) const
 {
-    return m_accounts.authenticate(authorization).has_value();
+    // A database that cannot be asked lets the body in: the request then gets the 503 that says so, not a 401.
+    const Result<User> user = m_accounts.authenticate(authorization);
+    return user || user.error().kind == Error::Kind::Unavailable;
 }
 
 void ApiRouter::handle(const HttpRequest &request, ResponseSink sink) const
@@ -123,7 +126,11 @@ void ApiRouter::handle(const HttpRequest &request, ResponseSink sink) const
         return;
     }
 
-    const auto user = m_accounts.authenticate(request.header("authorization"));
+    const Result<User> user = m_accounts.authenticate(request.header("authorization"));
+    if (!user && user.error().kind == Error::Kind::Unavailable) {
+        sink.send(errorResponse(user.error()));
+        return;
+    }
     if (!user) {
         HttpResponse response = HttpResponse::jsonError(401, u"Unauthorized"_s);
         response.setHeader("WWW-Authenticate", "Bearer");
@@ -132,7 +139,7 @@ void ApiRouter::handle(const HttpRequest &request, ResponseSink sink) const
     }
     if (!admitKey(request, sink))
         return;
-    ApiCall call {request, std::move(sink), *user, params};
+    ApiCall call {request, std::move(sink), user.value(), params};
     found->handler(call);
 }
 

@@ -5,6 +5,7 @@
 #include "domain/randomid.h"
 #include "domain/siteaddresses.h"
 #include "mcptools.h"
+#include "web/apierror.h"
 
 #include <QJsonArray>
 #include <QJsonDocument>
@@ -259,7 +260,12 @@ void McpController::initialize(ApiCall &call, const QJsonObject &message)
     };
 
     if (const QByteArray authorization = call.request.header("authorization"); !authorization.isEmpty()) {
-        if (!m_accounts.authenticate(authorization)) {
+        const Result<User> user = m_accounts.authenticate(authorization);
+        if (!user && user.error().kind == Error::Kind::Unavailable) {
+            sink.send(errorResponse(user.error()));
+            return;
+        }
+        if (!user) {
             HttpResponse response = HttpResponse::jsonError(401, u"Unauthorized"_s);
             response.setHeader("WWW-Authenticate", "Bearer");
             sink.send(std::move(response));

@@ -7,6 +7,7 @@
 #include "storage/userrepository.h"
 
 #include <QCryptographicHash>
+#include <QLoggingCategory>
 #include <algorithm>
 
 using namespace Qt::StringLiterals;
@@ -14,6 +15,7 @@ using namespace Qt::StringLiterals;
 namespace berth {
 
 namespace {
+Q_LOGGING_CATEGORY(lcAccounts, "berth.accounts")
 constexpr int kKeySecretLength = 40; // base62 characters: ~238 bits
 constexpr qint64 kTouchIntervalMs = 60'000; // last_used_at is refreshed at most once a minute per key
 } // namespace
@@ -144,31 +146,55 @@ bool AccountService::revokeKey(const QString &userId, const QString &keyId)
 
 std::optional<ApiKey> AccountService::liveKey(const QByteArray &authorizationHeader) const
 {
+    Result<ApiKey> key = lookupLiveKey(authorizationHeader);
+    return key ? std::optional<ApiKey>(std::move(key).value()) : std::nullopt;
+}
+
+QString AccountService::databaseUnavailableMessage()
+{
+    return u"The database is unavailable; try again in a moment"_s;
+}
+
+Result<ApiKey> AccountService::lookupLiveKey(const QByteArray &authorizationHeader) const
+{
+    const Error unauthorized {Error::Kind::Unauthorized, u"Unauthorized"_s};
     static constexpr QByteArrayView kScheme = "bearer ";
     if (authorizationHeader.size() <= kScheme.size()
         || !authorizationHeader.first(kScheme.size()).toLower().startsWith(kScheme))
-        return std::nullopt;
+        return unauthorized;
     const QByteArray secret = authorizationHeader.mid(kScheme.size()).trimmed();
     if (!secret.startsWith("bk_") || secret.size() > 128)
-        return std::nullopt;
+        return unauthorized;
 
-    const auto key = m_keys.findByHash(hashSecret(secret));
+    const Result<std::optional<ApiKey>> found = m_keys.lookupByHash(hashSecret(secret));
+    if (!found) {
+        qCWarning(lcAccounts).noquote() << "key lookup failed:" << found.error().message;
+        return Error {Error::Kind::Unavailable, databaseUnavailableMessage()};
+    }
+    const std::optional<ApiKey> &key = found.value();
     if (!key || !key->revokedAt.isNull())
-        return std::nullopt;
+        return unauthorized;
     if (!key->expiresAt.isNull() && key->expiresAt <= m_clock.now())
-        return std::nullopt;
-    return key;
+        return unauthorized;
+    return *key;
 }
 
-std::optional<User> AccountService::authenticate(const QByteArray &authorizationHeader)
+Result<User> AccountService::authenticate(const QByteArray &authorizationHeader)
 {
-    const auto key = liveKey(authorizationHeader);
+    const Result<ApiKey> key = lookupLiveKey(authorizationHeader);
     if (!key)
-        return std::nullopt;
+        return key.error();
     const QDateTime now = m_clock.now();
-    if (key->lastUsedAt.isNull() || key->lastUsedAt.msecsTo(now) >= kTouchIntervalMs)
-        m_keys.touch(key->id, now);
-    return m_users.find(key->userId);
+    if (key.value().lastUsedAt.isNull() || key.value().lastUsedAt.msecsTo(now) >= kTouchIntervalMs)
+        m_keys.touch(key.value().id, now); // only a record: a failed write does not refuse the request
+    const Result<std::optional<User>> user = m_users.lookup(key.value().userId);
+    if (!user) {
+        qCWarning(lcAccounts).noquote() << "user lookup failed:" << user.error().message;
+        return Error {Error::Kind::Unavailable, databaseUnavailableMessage()};
+    }
+    if (!user.value())
+        return Error {Error::Kind::Unauthorized, u"Unauthorized"_s};
+    return *user.value();
 }
 
 std::optional<User> AccountService::findUser(const QString &id) const

@@ -56,8 +56,10 @@ public:
     // Revokes one of the user's keys; false when the user has no such key.
     bool revokeKey(const QString &userId, const QString &keyId);
 
-    // The user behind an "Authorization: Bearer <key>" value, if the key is live.
-    std::optional<User> authenticate(const QByteArray &authorizationHeader);
+    // The user behind an "Authorization: Bearer <key>" value: Unauthorized when the key is not live (or unknown),
+    // Unavailable (503) when the database could not be asked, so that an outage never reads as a wrong key.
+    Result<User> authenticate(const QByteArray &authorizationHeader);
+    static QString databaseUnavailableMessage();
     // The live key behind such a value (nothing is recorded).
     std::optional<ApiKey> liveKey(const QByteArray &authorizationHeader) const;
 
@@ -74,6 +76,7 @@ public:
     static QByteArray hashSecret(const QByteArray &secret);
 
 private:
+    Result<ApiKey> lookupLiveKey(const QByteArray &authorizationHeader) const;
     QList<ApiKey> liveKeys(const QString &userId) const;
 
     UserRepository &m_users;

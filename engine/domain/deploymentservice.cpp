@@ -307,7 +307,12 @@ Result<Deployment> DeploymentService::commitCreate(
     applyMetadata(deployment, request, staged.value());
 
     const QList<StoredFile> &files = *staged.value().files;
-    if (const Result<void> inserted = m_repository.insert(deployment, files); !inserted) {
+    // The limit once more inside the insert's transaction: another server on the same database may have taken the
+    // last slot since the check above.
+    const int limit = m_plans.limits(owner.plan).deployments;
+    if (const Result<void> inserted = m_repository.insert(deployment, files, limit); !inserted) {
+        if (inserted.error().code == Error::Code::DeploymentLimitReached)
+            return refuse(limitReached());
         if (inserted.error().code == Error::Code::SlugTaken)
             return refuse(slugTaken(slug));
         return refuse(writeFailed(inserted.error(), u"Could not save the deployment"_s));

@@ -61,6 +61,10 @@ public:
     Result<QList<StoredFile>> versionFiles(const User &owner, const QString &id, int number) const;
     // Serves version number again, as a new version with its files and content metadata; protection stays as it is.
     Result<Deployment> rollback(const User &owner, const QString &id, int number);
+    // (Re)builds one deployment's site from the database: put in the SiteTable, or removed when the row is gone (e.g.
+    // after another node changed it). Emits deploymentChanged or deploymentRemoved when the table changed.
+    void refreshSite(const QString &deploymentId);
+
     int versionsKept() const { return m_versionsKept; }
     void setVersionsKept(int count); // at least 1
     static constexpr int kDefaultVersionsKept = 10;

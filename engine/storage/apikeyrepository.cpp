@@ -56,6 +56,16 @@ std::optional<ApiKey> ApiKeyRepository::findByHash(const QByteArray &hash) const
     return keys.isEmpty() ? std::nullopt : std::optional<ApiKey>(keys.constFirst());
 }
 
+Result<std::optional<ApiKey>> ApiKeyRepository::lookupByHash(const QByteArray &hash) const
+{
+    if (hash.isEmpty())
+        return std::optional<ApiKey>();
+    const Result<QList<ApiKey>> keys = trySelect(u"WHERE key_hash = ?"_s, sql::text(hash));
+    if (!keys)
+        return keys.error();
+    return keys.value().isEmpty() ? std::nullopt : std::optional<ApiKey>(keys.value().constFirst());
+}
+
 std::optional<ApiKey> ApiKeyRepository::find(const QString &id) const
 {
     const QList<ApiKey> keys = select(u"WHERE id = ?"_s, id);
@@ -101,6 +111,16 @@ Result<void> ApiKeyRepository::revokeAllForUser(const QString &userId, const QDa
 
 QList<ApiKey> ApiKeyRepository::select(const QString &where, const QVariant &value) const
 {
+    Result<QList<ApiKey>> keys = trySelect(where, value);
+    if (!keys) {
+        sql::warn("listing keys", keys.error());
+        return {};
+    }
+    return std::move(keys).value();
+}
+
+Result<QList<ApiKey>> ApiKeyRepository::trySelect(const QString &where, const QVariant &value) const
+{
     QList<ApiKey> keys;
     QSqlQuery query(m_db.connection());
     query.setForwardOnly(true);
@@ -110,12 +130,12 @@ QList<ApiKey> ApiKeyRepository::select(const QString &where, const QVariant &val
         + where + u" ORDER BY created_at DESC, id DESC"_s);
     if (!where.isEmpty())
         query.addBindValue(value);
-    if (const auto done = sql::exec(query); !done) {
-        sql::warn("listing keys", done.error());
-        return keys;
-    }
+    if (const auto done = sql::exec(query); !done)
+        return done.error();
     while (query.next())
         keys.append(keyFrom(query));
+    if (const auto done = sql::drained(query); !done)
+        return done.error();
     return keys;
 }
 

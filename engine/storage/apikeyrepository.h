@@ -22,6 +22,8 @@ public:
 
     Result<void> insert(const ApiKey &key);
     std::optional<ApiKey> findByHash(const QByteArray &hash) const;
+    // The same, telling a failed read (an Error: the database is unreachable, say) from no such key (nullopt).
+    Result<std::optional<ApiKey>> lookupByHash(const QByteArray &hash) const;
     std::optional<ApiKey> find(const QString &id) const;
     QList<ApiKey> listForUser(const QString &userId) const; // newest first
     QList<ApiKey> listAll() const; // newest first
@@ -33,6 +35,7 @@ public:
 
 private:
     QList<ApiKey> select(const QString &where, const QVariant &value) const;
+    Result<QList<ApiKey>> trySelect(const QString &where, const QVariant &value) const;
 
     Database &m_db;
 };

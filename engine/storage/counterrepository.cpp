@@ -44,6 +44,19 @@ Result<qint64> CounterRepository::increment(
     query.addBindValue(name);
     if (!query.exec())
         return failure(query);
+    if (query.numRowsAffected() == 0 && m_db.dialect() == SqlDialect::PostgreSql) {
+        // A new counter, on a database other servers may write too: the site's row lock makes creators take turns,
+        // so that two first increments do not both insert and the counter limit is counted exactly. Then the
+        // UPDATE again: the counter may have been created by the one this waited for.
+        QSqlQuery lock(m_db.connection());
+        lock.prepare(u"SELECT id FROM deployments WHERE id = ? FOR UPDATE"_s);
+        lock.addBindValue(deploymentId);
+        if (!lock.exec())
+            return failure(lock);
+        lock.finish();
+        if (!query.exec())
+            return failure(query);
+    }
     if (query.numRowsAffected() == 0) {
         query.prepare(u"SELECT COUNT(*) FROM counters WHERE deployment_id = ?"_s);
         query.addBindValue(deploymentId);

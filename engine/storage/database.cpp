@@ -7,6 +7,7 @@
 #include <QDir>
 #include <QFile>
 #include <QFileInfo>
+#include <QSqlDriver>
 #include <QSqlError>
 #include <QSqlQuery>
 #include <utility>
@@ -214,12 +215,54 @@ QSqlDatabase Database::connection() const
         && (!m_lastReconnect.isValid() || m_lastReconnect.hasExpired(kReconnectIntervalMs))) {
         m_lastReconnect.start();
         QSqlDatabase db = m_db; // the same connection
-        if (db.open())
+        if (db.open()) {
             configure();
-        else
+            // A reopened connection listens to nothing: subscribe again, and let the owner catch up on what was
+            // sent while it was away (later, from the event loop: the caller is in the middle of a statement).
+            for (auto channel = m_listeners.keyBegin(); channel != m_listeners.keyEnd(); ++channel)
+                subscribe(*channel);
+            if (m_reconnected)
+                QMetaObject::invokeMethod(m_db.driver(), m_reconnected, Qt::QueuedConnection);
+        } else
             qCWarning(lcStorage).noquote() << "cannot reconnect to" << displayName() << ":" << db.lastError().text();
     }
     return m_db;
+}
+
+Result<void> Database::listen(const QString &channel, NotificationHandler handler)
+{
+    if (m_dialect != SqlDialect::PostgreSql)
+        return {};
+    if (!isOpen())
+        return sql::failure(u"not connected"_s);
+    m_listeners.insert(channel, std::move(handler));
+    if (!m_notificationsConnected) {
+        m_notificationsConnected = true;
+        // The driver object outlives reconnects (close() and open() reuse it), so one connection serves them all.
+        QObject::connect(m_db.driver(), &QSqlDriver::notification, m_db.driver(),
+            [this](const QString &name, QSqlDriver::NotificationSource source, const QVariant &payload) {
+                const auto listener = m_listeners.constFind(name);
+                if (source != QSqlDriver::SelfSource && listener != m_listeners.constEnd())
+                    (*listener)(payload.toString());
+            });
+    }
+    return subscribe(channel);
+}
+
+void Database::setReconnectHandler(std::function<void()> reconnected)
+{
+    m_reconnected = std::move(reconnected);
+}
+
+Result<void> Database::subscribe(const QString &channel) const
+{
+    if (m_db.driver()->subscribedToNotifications().contains(channel))
+        return {};
+    if (!m_db.driver()->subscribeToNotification(channel)) {
+        qCWarning(lcStorage).noquote() << "cannot listen on" << channel << ":" << m_db.driver()->lastError().text();
+        return sql::failure(m_db.driver()->lastError());
+    }
+    return {};
 }
 
 int Database::schemaVersion() const

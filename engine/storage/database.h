@@ -6,9 +6,11 @@
 #include "transaction.h"
 
 #include <QElapsedTimer>
+#include <QHash>
 #include <QList>
 #include <QSqlDatabase>
 #include <QString>
+#include <functional>
 
 namespace berth {
 
@@ -40,6 +42,15 @@ public:
     // The SQLite file path or the server URL without its password: what messages may name.
     QString displayName() const;
 
+    // PostgreSQL: LISTEN on `channel` on this connection; `handler` gets the payload of every notification on it that
+    // another connection sent (this connection's own are left out: its writes are applied here already), on this
+    // thread's event loop. Kept across reconnects: subscribed again whenever connection() reopens the connection,
+    // after which `reconnected` (if set) is called from the event loop, since notifications sent meanwhile are lost.
+    // SQLite: nothing to listen to, success.
+    using NotificationHandler = std::function<void(const QString &payload)>;
+    Result<void> listen(const QString &channel, NotificationHandler handler);
+    void setReconnectHandler(std::function<void()> reconnected);
+
 private:
     Error fail(const QString &message); // logs it and closes the file
     Result<void> openSqliteFile();
@@ -47,6 +58,7 @@ private:
     Result<void> configure() const;
     Result<int> readSchemaVersion();
     Result<void> apply(const Migration &migration);
+    Result<void> subscribe(const QString &channel) const;
 
     QString m_filePath;
     QString m_serverUrl;
@@ -58,6 +70,9 @@ private:
     // PostgreSQL, between a successful open() and close(): a dropped connection is opened again by connection().
     bool m_reconnects = false;
     mutable QElapsedTimer m_lastReconnect;
+    QHash<QString, NotificationHandler> m_listeners; // by channel
+    std::function<void()> m_reconnected;
+    bool m_notificationsConnected = false;
 };
 
 } // namespace berth

@@ -14,7 +14,8 @@ namespace {
 // "-c search_path=berth" for a schema of its own), nothing that reads a password from elsewhere.
 const QStringList kAllowedOptions = {u"sslmode"_s, u"sslrootcert"_s, u"sslcert"_s, u"sslkey"_s, u"connect_timeout"_s,
     u"application_name"_s, u"options"_s};
-constexpr int kDefaultConnectTimeoutSeconds = 10;
+// Short: a connect (at start, or the reconnect after an outage) runs on the engine thread and holds it up that long.
+constexpr int kDefaultConnectTimeoutSeconds = 2;
 
 Error invalid(const QString &why)
 {

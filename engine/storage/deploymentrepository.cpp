@@ -114,10 +114,31 @@ QList<StoredFile> DeploymentRepository::files(qint64 versionId) const
 
 Result<void> DeploymentRepository::insert(Deployment &deployment, const QList<StoredFile> &files)
 {
+    return insert(deployment, files, -1);
+}
+
+Result<void> DeploymentRepository::insert(Deployment &deployment, const QList<StoredFile> &files, int ownerLimit)
+{
     Transaction transaction(m_db.connection());
     if (auto begun = transaction.begun(); !begun)
         return begun;
     QSqlQuery query(m_db.connection());
+    if (ownerLimit >= 0) {
+        // PostgreSQL: the owner's row lock makes concurrent creates for one owner (from any server) take turns, and
+        // each COUNT below (READ COMMITTED: a fresh snapshot per statement) sees the rows the previous one added.
+        if (m_db.dialect() == SqlDialect::PostgreSql) {
+            query.prepare(u"SELECT id FROM users WHERE id = ? FOR UPDATE"_s);
+            query.addBindValue(deployment.userId);
+            if (!query.exec())
+                return writeFailure(query);
+        }
+        query.prepare(u"SELECT COUNT(*) FROM deployments WHERE user_id = ?"_s);
+        query.addBindValue(deployment.userId);
+        if (!query.exec() || !query.next())
+            return writeFailure(query);
+        if (query.value(0).toInt() >= ownerLimit)
+            return Error {Error::Kind::Forbidden, u"Deployment limit reached"_s, Error::Code::DeploymentLimitReached};
+    }
     query.prepare(
         u"INSERT INTO deployments (id, user_id, slug, storage_type, is_spa, title, description, favicon, "
         "og_image, protected, password_hash, share_token, created_at, updated_at, title_is_custom, document_title) "

@@ -38,6 +38,10 @@ public:
     // InsufficientStorage for a full disk, Internal (SQLite's words, for the log only) otherwise.
     // The row, a new version and its files in one transaction; sets deployment.versionId on success.
     Result<void> insert(Deployment &deployment, const QList<StoredFile> &files);
+    // The same, refused (Forbidden, DeploymentLimitReached) when the owner already holds `ownerLimit` deployments,
+    // counted inside the inserting transaction with the owner's row locked (PostgreSQL: SELECT ... FOR UPDATE;
+    // SQLite has one writer at a time anyway), so that two servers on one database cannot both take the last slot.
+    Result<void> insert(Deployment &deployment, const QList<StoredFile> &files, int ownerLimit);
     // Rewrites every column from deployment (id is the key). With files, a new version (with the content's metadata)
     // is served and the older ones are kept, keepVersions in all counting the new one; the blobs named by the
     // versions dropped are appended to *released. Without files the served version takes the new metadata. Sets

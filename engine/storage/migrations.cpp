@@ -271,11 +271,32 @@ Migration blobChunks()
         }};
 }
 
+// Version 8: every change to a deployment's row (a deploy, an update, a rename, a protection change, a rollback, a
+// delete, an owner's change), whoever makes it, sends a notification with the deployment's id on the channel
+// berth_deployments, so that every server on the database rebuilds that site (DeploymentSync). A trigger sends it
+// inside the writing transaction: PostgreSQL delivers it only on commit, once per id per transaction. SQLite has one
+// server: nothing to tell.
+Migration deploymentNotifications()
+{
+    return {8,
+        {
+            pgOnly(uR"(CREATE FUNCTION berth_notify_deployment() RETURNS trigger LANGUAGE plpgsql AS $$
+                        BEGIN
+                            PERFORM pg_notify('berth_deployments',
+                                CASE WHEN TG_OP = 'DELETE' THEN OLD.id ELSE NEW.id END);
+                            RETURN NULL;
+                        END $$)"_s),
+            pgOnly(uR"(CREATE TRIGGER deployments_notify AFTER INSERT OR UPDATE OR DELETE ON deployments
+                        FOR EACH ROW EXECUTE FUNCTION berth_notify_deployment())"_s),
+        }};
+}
+
 } // namespace
 
 QList<Migration> builtInMigrations()
 {
-    return {initialSchema(), siteEndpoints(), signIn(), signInCodes(), titleSource(), keptVersions(), blobChunks()};
+    return {initialSchema(), siteEndpoints(), signIn(), signInCodes(), titleSource(), keptVersions(), blobChunks(),
+        deploymentNotifications()};
 }
 
 } // namespace berth

@@ -2,6 +2,7 @@
 
 #include "timestamps.h"
 
+#include <QSqlDriver>
 #include <QSqlError>
 #include <QSqlQuery>
 
@@ -83,12 +84,29 @@ Result<void> drained(const QSqlQuery &query)
 
 Error failure(const QSqlError &error)
 {
+    // Not by error.type(): QSQLite reports a failed step (a foreign key, say) as a ConnectionError too.
     return failure(error.text());
 }
 
 Error failure(const QSqlQuery &query)
 {
+    // QPSQL closes a connection the server dropped at the statement that found out: the database is away, which a
+    // client is told as such (503), unlike a failed statement.
+    const QSqlDriver *driver = query.driver();
+    if (driver && driver->dbmsType() == QSqlDriver::PostgreSQL && !driver->isOpen())
+        return unavailable(query.lastError().text());
     return failure(query.lastError());
+}
+
+Error unavailable(const QString &text)
+{
+    qCWarning(lcStorage).noquote() << "database unavailable:" << text;
+    return {Error::Kind::Unavailable, unavailableMessage()};
+}
+
+QString unavailableMessage()
+{
+    return QStringLiteral("The database is unavailable; try again in a moment");
 }
 
 Error failure(const QString &text)

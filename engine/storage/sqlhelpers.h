@@ -50,6 +50,10 @@ Result<void> drained(const QSqlQuery &query);
 Error failure(const QSqlError &error);
 Error failure(const QSqlQuery &query);
 Error failure(const QString &text);
+// The database cannot be reached (a dropped connection, a failed connect): Unavailable with unavailableMessage(),
+// which is all a client is told; `text` goes to the log.
+Error unavailable(const QString &text);
+QString unavailableMessage();
 // A write that matched no row.
 Error notFound(Error::Code code, const QString &message);
 // A read that failed where the caller cannot tell it from "none": logged, so that the cause is not lost.

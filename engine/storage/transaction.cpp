@@ -2,6 +2,7 @@
 
 #include "sqlhelpers.h"
 
+#include <QSqlDriver>
 #include <QSqlError>
 
 namespace berth {
@@ -12,6 +13,7 @@ Transaction::Transaction(QSqlDatabase db)
     m_active = m_db.isOpen() && m_db.transaction();
     if (!m_active) {
         m_beginError = QStringLiteral("cannot begin a transaction: %1").arg(m_db.lastError().text());
+        m_unreachable = m_db.driver() && m_db.driver()->dbmsType() == QSqlDriver::PostgreSQL && !m_db.isOpen();
         qCWarning(lcStorage).noquote() << m_beginError;
     }
 }
@@ -31,6 +33,8 @@ Result<void> Transaction::begun() const
 {
     if (m_beginError.isEmpty())
         return {};
+    if (m_unreachable)
+        return sql::unavailable(m_beginError);
     return Error {Error::Kind::Internal, m_beginError};
 }
 

@@ -26,6 +26,7 @@ private:
     QSqlDatabase m_db;
     bool m_active = false;
     QString m_beginError;
+    bool m_unreachable = false; // the connection was closed, or closed when BEGIN failed: the database is away
 };
 
 } // namespace berth

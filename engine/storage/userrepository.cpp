@@ -36,6 +36,11 @@ std::optional<User> UserRepository::find(const QString &id) const
     return findWhere(u"id = ?"_s, id);
 }
 
+Result<std::optional<User>> UserRepository::lookup(const QString &id) const
+{
+    return lookupWhere(u"id = ?"_s, id);
+}
+
 std::optional<User> UserRepository::findByEmail(const QString &email) const
 {
     if (email.isEmpty())
@@ -119,18 +124,27 @@ Result<void> UserRepository::remove(const QString &id)
 
 std::optional<User> UserRepository::findWhere(const QString &condition, const QVariant &value) const
 {
+    const Result<std::optional<User>> found = lookupWhere(condition, value);
+    if (!found) {
+        sql::warn("finding a user", found.error());
+        return std::nullopt;
+    }
+    return found.value();
+}
+
+Result<std::optional<User>> UserRepository::lookupWhere(const QString &condition, const QVariant &value) const
+{
     QSqlQuery query(m_db.connection());
     query.setForwardOnly(true);
     // condition is one of the fixed clauses above; the value is always bound.
     query.prepare(Select + u" WHERE "_s + condition + u" ORDER BY created_at, id LIMIT 1"_s);
     query.addBindValue(value);
-    if (const auto done = sql::exec(query); !done) {
-        sql::warn("finding a user", done.error());
-        return std::nullopt;
-    }
+    if (const auto done = sql::exec(query); !done)
+        return done.error();
     if (!query.next())
-        return std::nullopt;
-    return userFrom(query);
+        return sql::drained(query) ? Result<std::optional<User>>(std::nullopt)
+                                   : Result<std::optional<User>>(sql::failure(query));
+    return std::optional<User>(userFrom(query));
 }
 
 } // namespace berth

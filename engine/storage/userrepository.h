@@ -20,6 +20,8 @@ public:
     explicit UserRepository(Database &db);
 
     std::optional<User> find(const QString &id) const;
+    // The same, telling a failed read (an Error) from no such user (nullopt).
+    Result<std::optional<User>> lookup(const QString &id) const;
     std::optional<User> findByEmail(const QString &email) const; // case-insensitive
     std::optional<User> owner() const; // the is_owner user
     QList<User> list() const; // oldest first
@@ -30,6 +32,7 @@ public:
 
 private:
     std::optional<User> findWhere(const QString &condition, const QVariant &value) const;
+    Result<std::optional<User>> lookupWhere(const QString &condition, const QVariant &value) const;
 
     Database &m_db;
 };

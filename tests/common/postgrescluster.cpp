@@ -123,18 +123,30 @@ bool PostgresCluster::start(QString *error)
                 u"--no-sync"_s},
             error))
         return false;
+    if (!launch(error))
+        return false;
+    return PostgresTestDatabase::run(
+               m_folder, u"postgres"_s, u"CREATE DATABASE %1"_s.arg(QLatin1String(kTestDatabase)), error)
+        && PostgresTestDatabase::run(m_folder, QLatin1String(kTestDatabase), u"CREATE EXTENSION citext"_s, error);
+}
+
+bool PostgresCluster::launch(QString *error)
+{
     const QString options = u"-c listen_addresses='' -c unix_socket_directories='%1' -c fsync=off "
                             "-c synchronous_commit=off -c full_page_writes=off -p %2"_s.arg(m_folder)
                                 .arg(kPort);
     if (!runTool(u"pg_ctl"_s,
-            {u"-D"_s, data, u"-l"_s, m_folder + u"/server.log"_s, u"-w"_s, u"-t"_s,
+            {u"-D"_s, m_folder + u"/data"_s, u"-l"_s, m_folder + u"/server.log"_s, u"-w"_s, u"-t"_s,
                 QString::number(kStartTimeoutSeconds), u"-o"_s, options, u"start"_s},
             error))
         return false;
     m_started = true;
-    return PostgresTestDatabase::run(
-               m_folder, u"postgres"_s, u"CREATE DATABASE %1"_s.arg(QLatin1String(kTestDatabase)), error)
-        && PostgresTestDatabase::run(m_folder, QLatin1String(kTestDatabase), u"CREATE EXTENSION citext"_s, error);
+    return true;
+}
+
+bool PostgresCluster::restart(QString *error)
+{
+    return launch(error);
 }
 
 void PostgresCluster::stop()

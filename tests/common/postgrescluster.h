@@ -28,6 +28,8 @@ public:
     // Stops the server whose process id postmaster.pid names (fast shutdown: open sessions are ended) and waits for
     // it to exit. Works for a cluster started by another process in the same folder.
     void stop();
+    // Starts a cluster that start() made and stop() stopped again, with its data (a database coming back).
+    bool restart(QString *error);
 
     QString folder() const { return m_folder; }
     QString socketFolder() const { return m_folder; }
@@ -43,6 +45,7 @@ public:
     void release() { m_started = false; } // leaves the server running when this object goes
 
 private:
+    bool launch(QString *error);
     static QString stopServer(const QString &folder);
 
     std::unique_ptr<QTemporaryDir> m_temporary;

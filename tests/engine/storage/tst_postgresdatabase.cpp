@@ -70,7 +70,7 @@ private Q_SLOTS:
         QCOMPARE(url.value().user, u"ann"_s);
         QCOMPARE(url.value().password, u"s@cret"_s);
         QCOMPARE(url.value().name, u"berth"_s);
-        QCOMPARE(url.value().connectOptions, u"sslmode='require';connect_timeout='10'"_s);
+        QCOMPARE(url.value().connectOptions, u"sslmode='require';connect_timeout='2'"_s);
         QVERIFY(!url.value().redacted().contains(u"cret"_s));
 
         const Result<DatabaseUrl> socket = DatabaseUrl::parse(u"postgres://localhost/b?host=%2Frun%2Fpostgresql"_s);

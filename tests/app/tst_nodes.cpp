@@ -1,0 +1,323 @@
+// Several berthd processes on one PostgreSQL database: what holds across nodes, and what a node does while the
+// database is away.
+#include "berthdprocess.h"
+#include "httptestclient.h"
+#include "postgrescluster.h"
+
+#include <QDeadlineTimer>
+#include <QEventLoop>
+#include <QFile>
+#include <QJsonArray>
+#include <QJsonDocument>
+#include <QNetworkAccessManager>
+#include <QNetworkReply>
+#include <QRegularExpression>
+#include <QTemporaryDir>
+#include <QtTest>
+
+using namespace Qt::StringLiterals;
+using berth::test::BerthdProcess;
+using berth::test::HttpTestClient;
+using berth::test::PostgresCluster;
+using berth::test::PostgresTestDatabase;
+
+namespace {
+
+QByteArray ownerKey(const BerthdProcess &server)
+{
+    const auto match
+        = QRegularExpression(u"Owner API key[^\n]*\n(bk_[A-Za-z0-9]+)\n"_s).match(QString::fromLatin1(server.output()));
+    return match.hasMatch() ? match.captured(1).toLatin1() : QByteArray();
+}
+
+QProcessEnvironment withDatabase(const QString &url)
+{
+    QProcessEnvironment environment = QProcessEnvironment::systemEnvironment();
+    environment.insert(u"BERTH_DATABASE"_s, url);
+    return environment;
+}
+
+// One request of a batch sent all at once.
+struct Call
+{
+    quint16 port = 0;
+    QByteArray method;
+    QString host; // "localhost:<port>" for the API, "<slug>.localhost:<port>" for a site
+    QString path;
+    QByteArray key; // empty: none
+    QByteArray body;
+};
+
+// Sends every call at once (each on a connection of its own) and waits for every answer: the statuses in order, 0
+// for a call that got none within the deadline.
+QList<int> concurrently(const QList<Call> &calls)
+{
+    QNetworkAccessManager manager;
+    QList<int> statuses(calls.size(), 0);
+    QList<QNetworkReply *> replies;
+    for (const Call &call : calls) {
+        QNetworkRequest request(QUrl(u"http://127.0.0.1:%1%2"_s.arg(call.port).arg(call.path)));
+        request.setRawHeader("Host", call.host.toUtf8());
+        request.setAttribute(QNetworkRequest::Http2AllowedAttribute, false);
+        if (!call.key.isEmpty())
+            request.setRawHeader("Authorization", "Bearer " + call.key);
+        if (!call.body.isEmpty())
+            request.setHeader(QNetworkRequest::ContentTypeHeader, QByteArray("application/json"));
+        replies.append(manager.sendCustomRequest(request, call.method, call.body));
+    }
+    QEventLoop loop;
+    int pending = int(replies.size());
+    for (QNetworkReply *reply : std::as_const(replies))
+        QObject::connect(reply, &QNetworkReply::finished, &loop, [&pending, &loop] {
+            if (--pending == 0)
+                loop.quit();
+        });
+    QTimer::singleShot(60'000, &loop, &QEventLoop::quit);
+    if (pending > 0)
+        loop.exec();
+    for (qsizetype i = 0; i < replies.size(); ++i)
+        statuses[i] = replies.at(i)->attribute(QNetworkRequest::HttpStatusCodeAttribute).toInt();
+    qDeleteAll(replies);
+    return statuses;
+}
+
+// Polls a node until `path` on the site answers `status` or the deadline passes (each request runs an event loop of
+// its own until its answer: no sleeping). The status last seen.
+int statusWithin(quint16 port, const QString &slug, const QString &path, int status, int ms)
+{
+    HttpTestClient client(port);
+    const QDeadlineTimer deadline(ms);
+    int seen = 0;
+    do
+        seen = client.site(slug, path).status;
+    while (seen != status && !deadline.hasExpired());
+    return seen;
+}
+
+QByteArray json(const QJsonObject &object)
+{
+    return QJsonDocument(object).toJson(QJsonDocument::Compact);
+}
+
+} // namespace
+
+class TestNodes : public QObject
+{
+    Q_OBJECT
+
+private Q_SLOTS:
+    void init()
+    {
+        const QString cluster = qEnvironmentVariable(PostgresCluster::kEnvironmentVariable);
+        if (QByteArray(QTest::currentTestFunction()) == "databaseOutage")
+            return;
+        if (cluster.isEmpty())
+            QSKIP("no PostgreSQL test cluster (BERTH_TEST_POSTGRES)");
+        m_database = std::make_unique<PostgresTestDatabase>(cluster);
+        QString error;
+        QVERIFY2(m_database->create(&error), qPrintable(error));
+        m_a = std::make_unique<BerthdProcess>(m_dirA.path());
+        QVERIFY(m_a->start(withDatabase(m_database->url())));
+        m_key = ownerKey(*m_a);
+        QVERIFY2(!m_key.isEmpty(), m_a->output().constData());
+        // Started second, on the same database: it finds the owner and prints no key.
+        m_b = std::make_unique<BerthdProcess>(m_dirB.path());
+        QVERIFY(m_b->start(withDatabase(m_database->url())));
+        QVERIFY(ownerKey(*m_b).isEmpty());
+    }
+    void cleanup()
+    {
+        m_a.reset();
+        m_b.reset();
+        m_database.reset();
+    }
+
+    // A change through one node is served by the other within 1 s: a deploy (files fetched from the database), an
+    // update, a rename (the old address 404) and a delete.
+    void changesReachTheOtherNode()
+    {
+        HttpTestClient a(m_a->port());
+        HttpTestClient b(m_b->port());
+        const auto deployed
+            = a.api("POST", u"/deploy"_s, m_key, json({{u"html"_s, u"<p>first</p>"_s}, {u"slug"_s, u"shared-site"_s}}));
+        QCOMPARE(deployed.status, 200);
+        const QString id = deployed.json()[u"id"_s].toString();
+        QCOMPARE(statusWithin(m_b->port(), u"shared-site"_s, u"/"_s, 200, 1000), 200);
+        QVERIFY(b.site(u"shared-site"_s).body.contains("<p>first</p>"));
+
+        QCOMPARE(a.api("PUT", u"/deploy/"_s + id, m_key, json({{u"html"_s, u"<p>second</p>"_s}})).status, 200);
+        QDeadlineTimer deadline(1000);
+        QByteArray body;
+        do
+            body = b.site(u"shared-site"_s).body;
+        while (!body.contains("<p>second</p>") && !deadline.hasExpired());
+        QVERIFY2(body.contains("<p>second</p>"), body.constData());
+
+        QCOMPARE(
+            a.api("PATCH", u"/deploy/"_s + id + u"/slug"_s, m_key, json({{u"slug"_s, u"moved-site"_s}})).status, 200);
+        QCOMPARE(statusWithin(m_b->port(), u"moved-site"_s, u"/"_s, 200, 1000), 200);
+        QCOMPARE(b.site(u"shared-site"_s).status, 404);
+        // B's API reads the same database: the new slug at once.
+        QCOMPARE(b.api("GET", u"/deploy/"_s + id, m_key).json()[u"slug"_s].toString(), u"moved-site"_s);
+
+        QCOMPARE(a.api("DELETE", u"/deploy/"_s + id, m_key).status, 200);
+        QCOMPARE(statusWithin(m_b->port(), u"moved-site"_s, u"/"_s, 404, 1000), 404);
+    }
+
+    // 8 clients, half of them through each node, increment one counter: the database adds, so the sum is exact.
+    void countersAreExactAcrossNodes()
+    {
+        HttpTestClient a(m_a->port());
+        const auto deployed
+            = a.api("POST", u"/deploy"_s, m_key, json({{u"html"_s, u"hi"_s}, {u"slug"_s, u"counted-site"_s}}));
+        QCOMPARE(deployed.status, 200);
+        // Node B loads the site at its start (what the change notification does is tested on its own below).
+        m_b = std::make_unique<BerthdProcess>(m_dirB.path());
+        QVERIFY(m_b->start(withDatabase(m_database->url())));
+        // (Its files are in node A's blob store: the counter endpoints do not need them.)
+        QCOMPARE(statusWithin(m_b->port(), u"counted-site"_s, u"/_counter/visits"_s, 200, 1000), 200);
+        constexpr int kClients = 8;
+        constexpr int kRounds = 6; // 24 per node: within the per-address limit of 60 a minute
+        QList<Call> calls;
+        for (int round = 0; round < kRounds; ++round)
+            for (int client = 0; client < kClients; ++client) {
+                const quint16 port = client % 2 ? m_b->port() : m_a->port();
+                calls.append(
+                    {port, "POST", u"counted-site.localhost:%1"_s.arg(port), u"/_counter/visits/increment"_s, {}, {}});
+            }
+        // The first increment creates the counter: both nodes at once must not both insert it.
+        const QList<int> statuses = concurrently(calls);
+        QCOMPARE(statuses.count(200), kClients * kRounds);
+        for (BerthdProcess *node : {m_a.get(), m_b.get()}) {
+            HttpTestClient client(node->port());
+            const auto read = client.site(u"counted-site"_s, u"/_counter/visits"_s);
+            QCOMPARE(read.status, 200);
+            QCOMPARE(read.json()[u"value"_s].toInteger(), kClients * kRounds);
+        }
+    }
+
+    // The agent plan allows 5 sites; with 4 deployed, 8 creates race for the last slot through both nodes: one wins.
+    void planLimitHoldsAcrossNodes()
+    {
+        HttpTestClient a(m_a->port());
+        const auto session = a.request("POST", a.apiHost(), u"/auth/session"_s);
+        QCOMPARE(session.status, 200);
+        const QByteArray agent = session.json()[u"api_key"_s].toString().toLatin1();
+        for (int i = 0; i < 4; ++i)
+            QCOMPARE(a.api("POST", u"/deploy"_s, agent, json({{u"html"_s, u"<p>%1</p>"_s.arg(i)}})).status, 200);
+        QList<Call> calls;
+        for (int i = 0; i < 8; ++i) {
+            const quint16 port = i % 2 ? m_b->port() : m_a->port();
+            calls.append({port, "POST", u"localhost:%1"_s.arg(port), u"/deploy"_s, agent,
+                json({{u"html"_s, u"<p>race %1</p>"_s.arg(i)}})});
+        }
+        const QList<int> statuses = concurrently(calls);
+        QCOMPARE(statuses.count(200), 1);
+        QCOMPARE(statuses.count(403), 7);
+        HttpTestClient b(m_b->port());
+        QCOMPARE(b.api("GET", u"/deploys"_s, agent).json()[u"deployments"_s].toArray().size(), 5);
+    }
+
+    // Two nodes create the same slug at once: the database's unique index decides, one 200 and one 409.
+    void slugRaceAcrossNodes()
+    {
+        const QList<int> statuses = concurrently({
+            {m_a->port(), "POST", u"localhost:%1"_s.arg(m_a->port()), u"/deploy"_s, m_key,
+                json({{u"html"_s, u"<p>a</p>"_s}, {u"slug"_s, u"wanted-site"_s}})},
+            {m_b->port(), "POST", u"localhost:%1"_s.arg(m_b->port()), u"/deploy"_s, m_key,
+                json({{u"html"_s, u"<p>b</p>"_s}, {u"slug"_s, u"wanted-site"_s}})},
+        });
+        QCOMPARE(statuses.count(200), 1);
+        QCOMPARE(statuses.count(409), 1);
+        HttpTestClient b(m_b->port());
+        const QJsonArray sites = b.api("GET", u"/deploys"_s, m_key).json()[u"deployments"_s].toArray();
+        QCOMPARE(sites.size(), 1);
+        QCOMPARE(sites.at(0)[u"slug"_s].toString(), u"wanted-site"_s);
+    }
+
+    // The database stopped under a running node: the sites it has loaded are still served, whatever needs the
+    // database (a key lookup, a write) answers 503 with a plain message (not 401, not the server's words), and the
+    // node works on by itself once the database is back.
+    void databaseOutage()
+    {
+        if (!QFile::exists(u"/usr/lib/postgresql/15/bin/initdb"_s))
+            QSKIP("PostgreSQL 15 is not installed (postgresql-15)");
+        PostgresCluster cluster; // a private one: the shared cluster must not stop under other tests
+        QString error;
+        QVERIFY2(cluster.start(&error), qPrintable(error));
+        PostgresTestDatabase database(cluster.socketFolder());
+        QVERIFY2(database.create(&error), qPrintable(error));
+
+        QTemporaryDir dir;
+        BerthdProcess server(dir.path());
+        QVERIFY(server.start(withDatabase(database.url())));
+        const QByteArray key = ownerKey(server);
+        QVERIFY2(!key.isEmpty(), server.output().constData());
+        HttpTestClient client(server.port());
+        QCOMPARE(
+            client
+                .api("POST", u"/deploy"_s, key, QJsonObject {{u"html"_s, u"<p>up</p>"_s}, {u"slug"_s, u"kept-site"_s}})
+                .status,
+            200);
+        QVERIFY(client.site(u"kept-site"_s).body.contains("<p>up</p>"));
+
+        cluster.stop();
+        const auto served = client.site(u"kept-site"_s);
+        QCOMPARE(served.status, 200);
+        QVERIFY(served.body.contains("<p>up</p>"));
+        for (const auto &reply : {client.api("GET", u"/deploys"_s, key),
+                 client.api("POST", u"/deploy"_s, key, QJsonObject {{u"html"_s, u"<p>new</p>"_s}}),
+                 client.api("GET", u"/auth/me"_s, key)}) {
+            QCOMPARE(reply.status, 503);
+            QVERIFY2(reply.error().contains(u"database is unavailable"_s), reply.body.constData());
+            QVERIFY2(!reply.body.contains(cluster.socketFolder().toUtf8()), reply.body.constData());
+        }
+        // MCP with a key: the same 503, not a 401.
+        const auto mcp = client.request("POST", client.apiHost(), u"/mcp"_s,
+            QJsonDocument(QJsonObject {{u"jsonrpc"_s, u"2.0"_s}, {u"id"_s, 1}, {u"method"_s, u"initialize"_s},
+                              {u"params"_s, QJsonObject {{u"protocolVersion"_s, u"2025-03-26"_s}}}})
+                .toJson(),
+            {{"Authorization", "Bearer " + key}, {"Content-Type", "application/json"},
+                {"Accept", "application/json, text/event-stream"}});
+        QCOMPARE(mcp.status, 503);
+        QVERIFY2(mcp.error().contains(u"database is unavailable"_s), mcp.body.constData());
+        // A visitor's write too: a counter increment.
+        const auto increment
+            = client.request("POST", u"kept-site.localhost:%1"_s.arg(server.port()), u"/_counter/visits/increment"_s);
+        QCOMPARE(increment.status, 503);
+        QVERIFY2(increment.error().contains(u"database is unavailable"_s), increment.body.constData());
+        // A made-up key cannot be told from a real one either while the database is away: 503 as well.
+        QCOMPARE(client.api("GET", u"/deploys"_s, "bk_madeup").status, 503);
+
+        QVERIFY2(cluster.restart(&error), qPrintable(error));
+        // The node connects again by itself (at most once a second): poll, with a deadline.
+        QDeadlineTimer deadline(10'000);
+        int status = 0;
+        do // each request runs an event loop of its own until its answer: no sleeping
+            status = client.api("GET", u"/deploys"_s, key).status;
+        while (status != 200 && !deadline.hasExpired());
+        QCOMPARE(status, 200);
+        // A deploy too: the blob store's connection (on a worker thread) learns of the restart at its first failed
+        // statement and connects again on the next use, so the first deploy may still fail (whole: nothing
+        // half-written).
+        berth::test::TestReply back;
+        do
+            back = client.api(
+                "POST", u"/deploy"_s, key, QJsonObject {{u"html"_s, u"<p>back</p>"_s}, {u"slug"_s, u"back-site"_s}});
+        while (back.status != 200 && !deadline.hasExpired());
+        QVERIFY2(back.status == 200, back.body.constData());
+        QVERIFY(client.site(u"back-site"_s).body.contains("<p>back</p>"));
+        QCOMPARE(client.api("GET", u"/deploys"_s, "bk_madeup").status, 401);
+    }
+
+private:
+    QTemporaryDir m_dirA;
+    QTemporaryDir m_dirB;
+    std::unique_ptr<PostgresTestDatabase> m_database;
+    std::unique_ptr<BerthdProcess> m_a;
+    std::unique_ptr<BerthdProcess> m_b;
+    QByteArray m_key;
+};
+
+QTEST_GUILESS_MAIN(TestNodes)
+#include "tst_nodes.moc"
