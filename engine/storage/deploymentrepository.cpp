@@ -112,6 +112,22 @@ QList<StoredFile> DeploymentRepository::files(qint64 versionId) const
     return result;
 }
 
+Result<QHash<qint64, FileTotals>> DeploymentRepository::servedFileTotals() const
+{
+    QHash<qint64, FileTotals> totals;
+    QSqlQuery query(m_db.connection());
+    query.setForwardOnly(true);
+    query.prepare(u"SELECT f.version_id, COUNT(*), COALESCE(SUM(f.size), 0) FROM files f "
+                  "JOIN deployments d ON d.version_id = f.version_id GROUP BY f.version_id"_s);
+    if (auto done = sql::exec(query); !done)
+        return done.error();
+    while (query.next())
+        totals.insert(query.value(0).toLongLong(), {query.value(1).toInt(), query.value(2).toLongLong()});
+    if (auto done = sql::drained(query); !done)
+        return done.error();
+    return totals;
+}
+
 Result<void> DeploymentRepository::insert(Deployment &deployment, const QList<StoredFile> &files)
 {
     Transaction transaction(m_db.connection());
