@@ -52,6 +52,7 @@ public:
 
     Result<Deployment> get(const User &owner, const QString &id) const;
     QList<Deployment> list(const User &owner) const;
+    QList<DeploymentListing> listing(const User &owner) const; // list()'s order, four fields of each (GET /deploys)
     QList<Deployment> listAll() const;
     Result<Deployment> rename(const User &owner, const QString &id, const QString &slug);
     Result<Deployment> remove(const User &owner, const QString &id);

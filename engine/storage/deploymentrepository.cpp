@@ -83,6 +83,24 @@ QList<Deployment> DeploymentRepository::listAll() const
     return list(std::nullopt);
 }
 
+QList<DeploymentListing> DeploymentRepository::listingForUser(const QString &userId) const
+{
+    QList<DeploymentListing> result;
+    QSqlQuery query(m_db.connection());
+    query.setForwardOnly(true);
+    query.prepare(u"SELECT id, slug, title, updated_at FROM deployments WHERE user_id = ?"
+                  " ORDER BY updated_at DESC, created_at DESC, id"_s);
+    query.addBindValue(sql::text(userId));
+    if (const auto done = sql::exec(query); !done) {
+        sql::warn("listing deployments", done.error());
+        return result;
+    }
+    while (query.next())
+        result.append(
+            {query.value(0).toString(), query.value(1).toString(), query.value(2).toString(), sql::time(query, 3)});
+    return result;
+}
+
 int DeploymentRepository::countForUser(const QString &userId) const
 {
     QSqlQuery query(m_db.connection());

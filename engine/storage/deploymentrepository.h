@@ -39,6 +39,7 @@ public:
     std::optional<Deployment> findBySlug(const QString &slug) const;
     QList<Deployment> listForUser(const QString &userId) const; // most recently updated first
     QList<Deployment> listAll() const; // most recently updated first
+    QList<DeploymentListing> listingForUser(const QString &userId) const; // in listForUser's order
     int countForUser(const QString &userId) const;
     QList<StoredFile> files(qint64 versionId) const; // ordered by path
     // The file totals of every served version, by version id, in one query (what start needs of the files).
