@@ -211,6 +211,7 @@ Engine::Engine(EngineSettings settings, QObject *parent)
     m_parts->openApiController.registerRoutes(m_parts->router);
     m_parts->mcpController.registerRoutes(m_parts->router);
     m_parts->siteServer.setEndpoints(&m_parts->builtinEndpoints);
+    m_parts->siteServer.setLoader([this](const QString &slug) { return m_parts->deployments.loadSite(slug); });
     m_parts->dispatcher.setLanNames(&m_parts->lan.names());
     connect(&m_parts->deployments, &DeploymentService::deploymentChanged, &m_parts->lan, &LanService::siteChanged);
     connect(&m_parts->deployments, &DeploymentService::deploymentRemoved, &m_parts->lan, &LanService::siteRemoved);
@@ -286,6 +287,7 @@ Result<void> Engine::start()
     // Listening before loading: a change committed after the load is notified or found by the resync.
     if (Result<void> synced = m_parts->sync.start(); !synced)
         return synced;
+    m_parts->siteTable.setLoadedLimit(m_settings.loadedSites);
     if (Result<void> loaded = m_parts->deployments.loadSites(); !loaded)
         return loaded;
 
@@ -320,6 +322,8 @@ Result<void> Engine::start()
     m_parts->lan.attach(*m_parts->http, m_parts->dispatcher, m_parts->dispatcher, m_settings.listenAddress,
         m_parts->http->serverPort());
     m_parts->lan.setEnabled(m_settings.lanSharing);
+    // Once listening, and before any deploy can be in flight: the store's walk runs on a worker.
+    m_parts->deployments.sweepStore();
     return {};
 }
 

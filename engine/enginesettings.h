@@ -32,6 +32,8 @@ struct EngineSettings
     QString tlsKeyFile;
     quint16 httpsPort = 8443; // 0 picks a free one
     bool httpsRedirect = false;
+    // Sites whose file tables stay in memory; the least recently requested beyond are read again on their next request.
+    int loadedSites = 1000;
     int stopDeadlineMs = 30000; // a graceful stop waits this long for requests in progress
     // LAN sharing (off by default): also listen on the machine's LAN addresses, announce <slug>.local names (mDNS)
     // and give each site a port of its own from sitePortFirst-sitePortLast. Engine::lan() switches it while serving.

@@ -61,10 +61,9 @@ void DeploymentTableModel::reload()
 DeploymentTableModel::Row DeploymentTableModel::makeRow(const Deployment &deployment) const
 {
     Row row {deployment, 0, 0};
-    if (const auto site = m_sites.find(deployment.slug)) {
-        for (const SiteFile &file : site->files)
-            row.bytes += file.size;
-        row.files = int(site->files.size());
+    if (const auto site = m_sites.find(deployment.slug)) { // a placeholder knows its totals too
+        row.bytes = site->totalBytes;
+        row.files = site->fileCount;
     }
     return row;
 }

@@ -41,15 +41,81 @@ QJsonObject full(const Deployment &deployment, const SiteAddresses &addresses)
     return object;
 }
 
-QJsonObject listEntry(const Deployment &deployment, const SiteAddresses &addresses)
+namespace {
+
+// A JSON string as QJsonDocument writes it: the two characters that must be escaped and the control characters
+// escaped, everything else as UTF-8.
+void appendString(QByteArray &out, const QString &text)
 {
-    return {
-        {u"id"_s, deployment.id},
-        {u"slug"_s, deployment.slug},
-        {u"url"_s, addresses.siteUrl(deployment.slug)},
-        {u"title"_s, deployment.title},
-        {u"updated_at"_s, isoTimestamp(deployment.updatedAt)},
+    static constexpr char kHex[] = "0123456789abcdef";
+    out += '"';
+    qsizetype plainFrom = 0;
+    const auto flushPlain = [&](qsizetype to) {
+        if (to > plainFrom)
+            out += QStringView(text).sliced(plainFrom, to - plainFrom).toUtf8();
     };
+    for (qsizetype i = 0; i < text.size(); ++i) {
+        const char16_t c = text.at(i).unicode();
+        if (c >= 0x20 && c != u'"' && c != u'\\')
+            continue;
+        flushPlain(i);
+        plainFrom = i + 1;
+        switch (c) {
+        case u'"':
+            out += "\\\"";
+            break;
+        case u'\\':
+            out += "\\\\";
+            break;
+        case u'\b':
+            out += "\\b";
+            break;
+        case u'\f':
+            out += "\\f";
+            break;
+        case u'\n':
+            out += "\\n";
+            break;
+        case u'\r':
+            out += "\\r";
+            break;
+        case u'\t':
+            out += "\\t";
+            break;
+        default:
+            out += "\\u00";
+            out += kHex[c >> 4];
+            out += kHex[c & 0xf];
+        }
+    }
+    flushPlain(text.size());
+    out += '"';
+}
+
+} // namespace
+
+QByteArray listBody(const QList<DeploymentListing> &deployments, const SiteAddresses &addresses)
+{
+    QByteArray out;
+    out.reserve(32 + deployments.size() * 160);
+    out += "{\"deployments\":[";
+    bool first = true;
+    for (const DeploymentListing &deployment : deployments) {
+        out += first ? "{\"id\":" : ",{\"id\":";
+        first = false;
+        appendString(out, deployment.id);
+        out += ",\"slug\":";
+        appendString(out, deployment.slug);
+        out += ",\"title\":";
+        appendString(out, deployment.title);
+        out += ",\"updated_at\":";
+        appendString(out, isoTimestamp(deployment.updatedAt));
+        out += ",\"url\":";
+        appendString(out, addresses.siteUrl(deployment.slug));
+        out += '}';
+    }
+    out += "]}";
+    return out;
 }
 
 } // namespace berth::DeploymentJson

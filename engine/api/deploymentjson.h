@@ -13,7 +13,9 @@ namespace DeploymentJson {
 
 QJsonObject summary(const Deployment &deployment, const SiteAddresses &addresses); // id, slug, url [, share_url]
 QJsonObject full(const Deployment &deployment, const SiteAddresses &addresses); // GET /deploy/:id, for the owner
-QJsonObject listEntry(const Deployment &deployment, const SiteAddresses &addresses); // GET /deploys
+// The body of GET /deploys, {"deployments": [{id, slug, title, updated_at, url}, ...]}: the text QJsonDocument would
+// write (compact, keys sorted), written directly, since building a QJsonObject per entry was most of its time.
+QByteArray listBody(const QList<DeploymentListing> &deployments, const SiteAddresses &addresses);
 
 } // namespace DeploymentJson
 } // namespace berth

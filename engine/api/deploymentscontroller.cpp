@@ -104,10 +104,8 @@ void DeploymentsController::remove(ApiCall &call)
 
 void DeploymentsController::list(ApiCall &call)
 {
-    QJsonArray deployments;
-    for (const Deployment &deployment : m_service.list(call.user))
-        deployments.append(DeploymentJson::listEntry(deployment, m_addresses));
-    call.sink.send(HttpResponse::json(200, {{u"deployments"_s, deployments}}));
+    call.sink.send(HttpResponse::bytes(200, QByteArrayLiteral("application/json"),
+        DeploymentJson::listBody(m_service.listing(call.user), m_addresses)));
 }
 
 } // namespace berth

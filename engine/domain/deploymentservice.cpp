@@ -219,7 +219,10 @@ QFuture<Result<DeploymentService::Staged>> DeploymentService::stage(
     // Runs on a worker: nothing here may touch the database or the SiteTable. written is read only once the
     // future has finished, on this object's thread.
     // Captured too: written, and progress (which may cancel between files).
+    // The sweep at start removes every blob unreferenced when it began: nothing is written before it ends.
+    const QFuture<void> sweep = m_sweep;
     return QtConcurrent::run(&m_workers, [=, blobs = &m_blobs, request = std::move(request)]() -> Result<Staged> {
+        QFuture<void>(sweep).waitForFinished();
         Staged staged;
         // The details (server paths, the system's words) go to the log; the client learns what it can act on.
         const auto storeFailed = [](const Error &error, const QString &what) {

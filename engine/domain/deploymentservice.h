@@ -23,6 +23,7 @@ class DeployProgress;
 class DeploymentRepository;
 class PlanTable;
 class SiteTable;
+struct Site;
 
 // Creates, replaces, renames and deletes deployments for their owners. Every rule of a deploy lives
 // here, once, for the API and the dashboard alike.
@@ -51,6 +52,7 @@ public:
 
     Result<Deployment> get(const User &owner, const QString &id) const;
     QList<Deployment> list(const User &owner) const;
+    QList<DeploymentListing> listing(const User &owner) const; // list()'s order, four fields of each (GET /deploys)
     QList<Deployment> listAll() const;
     Result<Deployment> rename(const User &owner, const QString &id, const QString &slug);
     Result<Deployment> remove(const User &owner, const QString &id);
@@ -61,17 +63,24 @@ public:
     Result<QList<StoredFile>> versionFiles(const User &owner, const QString &id, int number) const;
     // Serves version number again, as a new version with its files and content metadata; protection stays as it is.
     Result<Deployment> rollback(const User &owner, const QString &id, int number);
-    // (Re)builds one deployment's site from the database: put in the SiteTable, or removed when the row is gone (e.g.
-    // after another node changed it). Emits deploymentChanged or deploymentRemoved when the table changed.
-    void refreshSite(const QString &deploymentId);
 
     int versionsKept() const { return m_versionsKept; }
     void setVersionsKept(int count); // at least 1
     static constexpr int kDefaultVersionsKept = 10;
 
-    // Fills the SiteTable from the database and removes blobs nothing references (a crash between
-    // writing blobs and committing leaves such orphans): the one full sweep, at start, failing closed.
+    // Fills the SiteTable from the database at start, in two queries: every site as a placeholder, whose files are
+    // read on its first request (loadSite).
     Result<void> loadSites();
+    // The site served under slug with its file table, read from the database when the table holds a placeholder;
+    // null when there is no such site or its files cannot be read. On this object's thread (SiteServer's loader).
+    std::shared_ptr<const Site> loadSite(const QString &slug);
+    // (Re)builds one deployment's site from the database: put in the SiteTable, or removed when the row is gone (e.g.
+    // after another node changed it). Emits deploymentChanged or deploymentRemoved when the table changed.
+    void refreshSite(const QString &deploymentId);
+    // Removes the blobs nothing references (a crash between writing blobs and committing leaves such orphans): the
+    // one full sweep, once after start, failing closed. The reference list is read here; the walk of the store runs
+    // on a worker, and deploys staged meanwhile wait for it there, so that no blob of theirs can be swept.
+    QFuture<void> sweepStore();
 
     // Named points where a test may stop the process dead, to prove crash safety.
     using FaultHook = std::function<void(const char *point)>;
@@ -108,7 +117,6 @@ private:
     void finishWork();
     void addGarbageCandidates(const QList<QByteArray> &blobs);
     void collectGarbage();
-    void sweepUnreferencedBlobs(bool expectReferences);
     static Error writeFailed(const Error &error, const QString &message); // 507 for a full disk, else 500 with message
     static Error notFound(); // 404 + DeploymentNotFound
     static Error slugTaken(const QString &slug); // 409 + SlugTaken
@@ -127,6 +135,7 @@ private:
     int m_inFlight = 0; // deploys whose blobs may not be referenced yet
     // Blobs of replaced or deleted versions and of refused deploys: checked and removed once nothing is in flight.
     QSet<QByteArray> m_garbageCandidates;
+    QFuture<void> m_sweep; // the sweep at start, while it walks the store
 };
 
 } // namespace berth

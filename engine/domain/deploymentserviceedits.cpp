@@ -28,6 +28,11 @@ QList<Deployment> DeploymentService::list(const User &owner) const
     return m_repository.listForUser(owner.id);
 }
 
+QList<DeploymentListing> DeploymentService::listing(const User &owner) const
+{
+    return m_repository.listingForUser(owner.id);
+}
+
 QList<Deployment> DeploymentService::listAll() const
 {
     return m_repository.listAll();

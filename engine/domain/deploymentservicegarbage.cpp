@@ -6,6 +6,8 @@
 #include "storage/blobstore.h"
 #include "storage/deploymentrepository.h"
 
+#include <QtConcurrent>
+
 using namespace Qt::StringLiterals;
 
 namespace berth {
@@ -14,15 +16,52 @@ Result<void> DeploymentService::loadSites()
 {
     resolveTitleSources();
     const QList<Deployment> deployments = m_repository.listAll();
-    for (const Deployment &deployment : deployments)
-        m_sites.put(Site::make(deployment, m_repository.files(deployment.versionId), m_blobs));
+    const auto totals = m_repository.servedFileTotals();
+    if (!totals)
+        return Error {
+            Error::Kind::Internal, u"The deployments' files could not be listed: "_s + totals.error().message};
+    for (const Deployment &deployment : deployments) {
+        const FileTotals files = totals.value().value(deployment.versionId);
+        m_sites.put(Site::placeholder(deployment, files.count, files.bytes));
+    }
     if (m_sites.size() != deployments.size())
         return Error {Error::Kind::Internal, u"Deployments share a slug in the database"_s};
-    sweepUnreferencedBlobs(!deployments.isEmpty());
     return {};
 }
 
-void DeploymentService::sweepUnreferencedBlobs(bool expectReferences)
+std::shared_ptr<const Site> DeploymentService::loadSite(const QString &slug)
+{
+    const auto site = m_sites.find(slug);
+    if (!site || site->loaded)
+        return site;
+    // Every version serves at least one file: none means the query failed (logged), and nothing is cached.
+    const QList<StoredFile> files = m_repository.files(site->deployment.versionId);
+    if (files.isEmpty())
+        return {};
+    auto loaded = Site::make(site->deployment, files, m_blobs);
+    m_sites.put(loaded);
+    return loaded;
+}
+
+void DeploymentService::refreshSite(const QString &deploymentId)
+{
+    const auto deployment = m_repository.find(deploymentId);
+    if (!deployment) {
+        if (m_sites.slugOf(deploymentId).isEmpty())
+            return;
+        m_sites.remove(deploymentId);
+        Q_EMIT deploymentRemoved(deploymentId);
+        return;
+    }
+    const QList<StoredFile> files = m_repository.files(deployment->versionId);
+    if (files.isEmpty()) // unreadable now: a placeholder, loaded again on its next request
+        m_sites.put(Site::placeholder(*deployment, 0, 0));
+    else
+        m_sites.put(Site::make(*deployment, files, m_blobs));
+    Q_EMIT deploymentChanged(deploymentId);
+}
+
+QFuture<void> DeploymentService::sweepStore()
 {
     // Fail closed: without a trustworthy list of what is referenced, nothing is removed. Every deployment serves at
     // least one file, so an empty list while deployments exist is taken as a failure too.
@@ -30,15 +69,23 @@ void DeploymentService::sweepUnreferencedBlobs(bool expectReferences)
     if (!referenced) {
         qWarning().noquote() << "blob sweep skipped: the list of referenced blobs could not be read:"
                              << referenced.error().message;
-        return;
+        return QtFuture::makeReadyFuture();
     }
-    if (referenced.value().isEmpty() && expectReferences) {
+    if (referenced.value().isEmpty() && m_sites.size() > 0) {
         qWarning().noquote() << "blob sweep skipped: no blob is referenced while deployments exist";
-        return;
+        return QtFuture::makeReadyFuture();
     }
-    const int removed = m_blobs.collectGarbage(referenced.value());
-    if (removed > 0)
-        qInfo().noquote() << "removed" << removed << "unreferenced blobs";
+    // A deploy in flight has blobs that nothing references yet: only with none (at start, before listening).
+    if (m_inFlight > 0) {
+        qWarning().noquote() << "blob sweep skipped: a deploy is in flight";
+        return QtFuture::makeReadyFuture();
+    }
+    m_sweep = QtConcurrent::run(&m_workers, [blobs = &m_blobs, keep = referenced.value()] {
+        const int removed = blobs->collectGarbage(keep);
+        if (removed > 0)
+            qInfo().noquote() << "removed" << removed << "unreferenced blobs";
+    });
+    return m_sweep;
 }
 
 void DeploymentService::resolveTitleSources()

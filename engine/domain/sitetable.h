@@ -6,7 +6,9 @@
 
 #include <QHash>
 #include <QReadWriteLock>
+#include <QSet>
 #include <QString>
+#include <atomic>
 #include <memory>
 
 namespace berth {
@@ -26,10 +28,15 @@ struct SiteFile
 };
 
 // An immutable snapshot of one live deployment: replaced whole on every change, so a request
-// that already holds it keeps a consistent view.
+// that already holds it keeps a consistent view. A placeholder (loaded false) carries the deployment and its file
+// totals only: at start every site is one, and its file table is read from the database on its first request, off
+// the serving threads (SiteServer's loader), so that starting with many deployments costs neither time nor memory.
 struct Site
 {
     Deployment deployment;
+    bool loaded = true; // false: a placeholder, without files, rules or warnings
+    int fileCount = 0; // every file of the served version, the rules files included
+    qint64 totalBytes = 0;
     QHash<QString, SiteFile> files; // by normalised path
     // The deployment's _redirects and _headers, compiled once here (those two files are not served themselves).
     RedirectRules redirects;
@@ -42,27 +49,42 @@ struct Site
     const SiteFile *file(const QString &path) const;
     static std::shared_ptr<const Site> make(
         const Deployment &deployment, const QList<StoredFile> &files, const BlobStore &blobs);
+    static std::shared_ptr<const Site> placeholder(const Deployment &deployment, int fileCount, qint64 totalBytes);
+
+    // When a serving thread last found this site (steady clock, ns): what SiteTable evicts by. Relaxed: a hint.
+    mutable std::atomic<qint64> lastUse {0};
 };
 
 // The in-memory map from slug to live site that every site request reads: no SQL on the hot path.
 // Thread-safe: readers never wait for a deploy, only for the pointer swap.
+// At most loadedLimit() sites keep their file tables; putting one more turns the least recently found of the others
+// back into a placeholder, so memory stays bounded however many deployments there are.
 class SiteTable final
 {
 public:
     SiteTable() = default;
     Q_DISABLE_COPY_MOVE(SiteTable)
 
-    std::shared_ptr<const Site> find(const QString &slug) const;
+    static constexpr int kDefaultLoadedLimit = 1000;
+
+    std::shared_ptr<const Site> find(const QString &slug) const; // a placeholder or a loaded site
     void put(std::shared_ptr<const Site> site); // replaces the deployment's previous entry, under any slug
+    int loadedLimit() const;
+    void setLoadedLimit(int count); // at least 1
+    int loadedCount() const;
     void remove(const QString &deploymentId);
     int size() const;
     QString slugOf(const QString &deploymentId) const; // empty when the deployment is not live
     QHash<QString, QString> slugsById() const; // every live site
 
 private:
+    void evictOver(const QString &keptSlug); // under the write lock
+
     mutable QReadWriteLock m_lock;
     QHash<QString, std::shared_ptr<const Site>> m_bySlug;
     QHash<QString, QString> m_slugById;
+    QSet<QString> m_loadedSlugs; // the entries that hold file tables
+    int m_loadedLimit = kDefaultLoadedLimit;
 };
 
 } // namespace berth

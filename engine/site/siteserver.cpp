@@ -31,11 +31,31 @@ BodyLimit SiteServer::bodyLimit(const QByteArray &method, const QString &path) c
 
 void SiteServer::handle(const HttpRequest &request, const QString &slug, ResponseSink sink)
 {
-    const auto site = m_sites.find(slug);
+    auto site = m_sites.find(slug);
     if (!site) {
         sink.send(noSitePage());
         return;
     }
+    if (!site->loaded) {
+        // Its files are read on the engine's thread; the request goes on from there with the site as loaded (the
+        // gate included, in case the deployment changed meanwhile), its answer carried back by the sink.
+        runOnThreadOf(m_engineContext, [this, request, slug, sink]() mutable {
+            auto loaded = m_loader ? m_loader(slug) : nullptr;
+            if (!loaded) {
+                sink.send(m_sites.find(slug) ? HttpResponse::jsonError(503, u"The site could not be loaded"_s)
+                                             : noSitePage());
+                return;
+            }
+            sink.continueOn(m_engineContext);
+            serve(request, std::move(loaded), std::move(sink));
+        });
+        return;
+    }
+    serve(request, std::move(site), std::move(sink));
+}
+
+void SiteServer::serve(const HttpRequest &request, std::shared_ptr<const Site> site, ResponseSink sink)
+{
     // The gate comes first: a private site's files and its built-in endpoints need the same access.
     if (!m_gate.admit(request, *site, sink))
         return;

@@ -4,6 +4,9 @@
 #include "privategate.h"
 #include "staticresponder.h"
 
+#include <functional>
+#include <memory>
+
 namespace berth {
 
 class SiteEndpoints;
@@ -22,6 +25,10 @@ public:
 
     // The built-in endpoints (/_submit, /_counter); none until set.
     void setEndpoints(SiteEndpoints *endpoints) { m_endpoints = endpoints; }
+    // Reads the file table of a site the SiteTable holds as a placeholder (DeploymentService::loadSite): called on
+    // the engine's thread, never on a serving thread. Null when the site is gone or its files cannot be read.
+    using SiteLoader = std::function<std::shared_ptr<const Site>(const QString &slug)>;
+    void setLoader(SiteLoader loader) { m_loader = std::move(loader); }
 
     void handle(const HttpRequest &request, const QString &slug, ResponseSink sink);
     // What a request to a site may carry. On a serving thread: reads nothing but the endpoints' rules.
@@ -30,10 +37,13 @@ public:
     static HttpResponse noSitePage();
 
 private:
+    void serve(const HttpRequest &request, std::shared_ptr<const Site> site, ResponseSink sink);
+
     const SiteTable &m_sites;
     PrivateGate &m_gate;
     StaticResponder m_files;
     SiteEndpoints *m_endpoints = nullptr;
+    SiteLoader m_loader;
     QObject *m_engineContext;
 };
 

@@ -40,6 +40,15 @@ struct Deployment
     QStringList warnings; // not stored: what a deploy reports back (skipped lines of _redirects and _headers)
 };
 
+// What a listing of deployments shows of each (GET /deploys): four columns of the row, read without the others.
+struct DeploymentListing
+{
+    QString id;
+    QString slug;
+    QString title;
+    QDateTime updatedAt; // UTC
+};
+
 // One kept version of a deployment (issue 15): its content's metadata and the size of its file list. Protection
 // (private, password, share link) belongs to the deployment, not to a version: a rollback never changes who may see
 // a site.

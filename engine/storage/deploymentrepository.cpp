@@ -83,6 +83,24 @@ QList<Deployment> DeploymentRepository::listAll() const
     return list(std::nullopt);
 }
 
+QList<DeploymentListing> DeploymentRepository::listingForUser(const QString &userId) const
+{
+    QList<DeploymentListing> result;
+    QSqlQuery query(m_db.connection());
+    query.setForwardOnly(true);
+    query.prepare(u"SELECT id, slug, title, updated_at FROM deployments WHERE user_id = ?"
+                  " ORDER BY updated_at DESC, created_at DESC, id"_s);
+    query.addBindValue(sql::text(userId));
+    if (const auto done = sql::exec(query); !done) {
+        sql::warn("listing deployments", done.error());
+        return result;
+    }
+    while (query.next())
+        result.append(
+            {query.value(0).toString(), query.value(1).toString(), query.value(2).toString(), sql::time(query, 3)});
+    return result;
+}
+
 int DeploymentRepository::countForUser(const QString &userId) const
 {
     QSqlQuery query(m_db.connection());
@@ -110,6 +128,22 @@ QList<StoredFile> DeploymentRepository::files(qint64 versionId) const
         result.append(
             {query.value(0).toString(), sql::bytes(query, 1), query.value(2).toLongLong(), sql::bytes(query, 3)});
     return result;
+}
+
+Result<QHash<qint64, FileTotals>> DeploymentRepository::servedFileTotals() const
+{
+    QHash<qint64, FileTotals> totals;
+    QSqlQuery query(m_db.connection());
+    query.setForwardOnly(true);
+    query.prepare(u"SELECT f.version_id, COUNT(*), COALESCE(SUM(f.size), 0) FROM files f "
+                  "JOIN deployments d ON d.version_id = f.version_id GROUP BY f.version_id"_s);
+    if (auto done = sql::exec(query); !done)
+        return done.error();
+    while (query.next())
+        totals.insert(query.value(0).toLongLong(), {query.value(1).toInt(), query.value(2).toLongLong()});
+    if (auto done = sql::drained(query); !done)
+        return done.error();
+    return totals;
 }
 
 Result<void> DeploymentRepository::insert(Deployment &deployment, const QList<StoredFile> &files)

@@ -5,6 +5,7 @@
 #include "versionrepository.h"
 
 #include <QDateTime>
+#include <QHash>
 #include <QList>
 #include <QSet>
 #include <QString>
@@ -16,6 +17,13 @@ class QSqlQuery;
 namespace berth {
 
 class Database;
+
+// How many files the served version of a deployment has, and their bytes (what a site's placeholder shows).
+struct FileTotals
+{
+    int count = 0;
+    qint64 bytes = 0;
+};
 
 // Deployments, their versions and file lists. A deployment row points at the version it serves; a new upload
 // becomes a new version written in one transaction, so readers see the old site or the new one, never a mix.
@@ -31,8 +39,11 @@ public:
     std::optional<Deployment> findBySlug(const QString &slug) const;
     QList<Deployment> listForUser(const QString &userId) const; // most recently updated first
     QList<Deployment> listAll() const; // most recently updated first
+    QList<DeploymentListing> listingForUser(const QString &userId) const; // in listForUser's order
     int countForUser(const QString &userId) const;
     QList<StoredFile> files(qint64 versionId) const; // ordered by path
+    // The file totals of every served version, by version id, in one query (what start needs of the files).
+    Result<QHash<qint64, FileTotals>> servedFileTotals() const;
 
     // Writes fail with Conflict + SlugTaken for a taken slug, NotFound + DeploymentNotFound for no such row,
     // InsufficientStorage for a full disk, Internal (SQLite's words, for the log only) otherwise.

@@ -3,7 +3,8 @@
 # berthd's startup with 10,000 deployments (goal < 300 ms, from exec until the API answers) and its idle RSS
 # then (goal <= 40 MB). The deployments are made through the API, as a user would (a few minutes).
 # A benchmark, not a test: run it by hand.
-#   tests/bench/scale.sh      (DEPLOYS=10000, LISTED=1000, PARALLEL=4; BUILD_DIR reuses a build)
+#   tests/bench/scale.sh      (DEPLOYS=10000, LISTED=1000, PARALLEL=4; BUILD_DIR reuses a build; DATA_DIR keeps the
+#                              deployments in that folder and reuses them on the next run, e.g. to compare two builds)
 set -euo pipefail
 
 top=$(cd "$(dirname "${BASH_SOURCE[0]}")/../.." && pwd)
@@ -31,10 +32,16 @@ cleanup() {
 }
 trap cleanup EXIT
 
-data="$work/berth"
-"$berthd" plans set pro --deployments $((total + 10)) --data-dir "$data" >/dev/null 2>&1
-lister=$("$berthd" key create --user lister@bench.test --plan pro --data-dir "$data")
-others=$("$berthd" key create --user others@bench.test --plan pro --data-dir "$data")
+data=${DATA_DIR:-"$work/berth"}
+reuse=false
+if [ -f "$data/bench-keys" ]; then
+    reuse=true
+    { read -r lister; read -r others; } < "$data/bench-keys"
+else
+    "$berthd" plans set pro --deployments $((total + 10)) --data-dir "$data" >/dev/null 2>&1
+    lister=$("$berthd" key create --user lister@bench.test --plan pro --data-dir "$data")
+    others=$("$berthd" key create --user others@bench.test --plan pro --data-dir "$data")
+fi
 
 start_berthd() {
     "$berthd" serve --listen "127.0.0.1:$port" --data-dir "$data" --threads 1 --api-rate 1000000 >/dev/null 2>&1 &
@@ -60,8 +67,11 @@ list_deploys() {
 start_berthd
 wait_for_port "$port"
 t0=$(now_ms)
-deploy_many "$lister" 1 "$listed"
-deploy_many "$others" $((listed + 1)) "$total"
+if ! $reuse; then
+    deploy_many "$lister" 1 "$listed"
+    deploy_many "$others" $((listed + 1)) "$total"
+    printf '%s\n%s\n' "$lister" "$others" > "$data/bench-keys"
+fi
 t1=$(now_ms)
 count=$(list_deploys | python3 -c 'import json,sys; print(len(json.load(sys.stdin)["deployments"]))')
 [ "$count" = "$listed" ] || { echo "GET /deploys listed $count deployments, not $listed" >&2; exit 1; }
@@ -86,7 +96,7 @@ done
 startup_ms=$(printf '%s\n' "${startup_runs[@]}" | sort -n | sed -n 2p)
 
 echo
-printf 'made %s deployments through the API in %.1f s (%s in parallel)\n' "$total" \
+$reuse || printf 'made %s deployments through the API in %.1f s (%s in parallel)\n' "$total" \
     "$(awk -v ms=$((t1 - t0)) 'BEGIN { print ms / 1000 }')" "$parallel"
 printf 'GET /deploys, %s deployments: median %s ms over 21 requests (goal < 50 ms)\n' "$listed" "$list_ms"
 printf 'startup with %s deployments: median %s ms of 3 (%s; goal < 300 ms)\n' "$total" "$startup_ms" \

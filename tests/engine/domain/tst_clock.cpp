@@ -62,6 +62,12 @@ void TestClock::isoTimestamp_data()
     QTest::newRow("offset converted") << QDateTime(QDate(2026, 11, 21), QTime(8, 30), QTimeZone(2 * 3600))
                                       << u"2026-11-21T06:30:00Z"_s;
     QTest::newRow("invalid") << QDateTime() << QString();
+    QTest::newRow("small fields padded") << QDateTime(QDate(987, 1, 2), QTime(3, 4, 5), QTimeZone::utc())
+                                         << u"0987-01-02T03:04:05Z"_s;
+    QTest::newRow("last second of a year")
+        << QDateTime(QDate(2026, 12, 31), QTime(23, 59, 59, 1), QTimeZone::utc()) << u"2026-12-31T23:59:59Z"_s;
+    const QDateTime far(QDate(12026, 5, 6), QTime(7, 8, 9), QTimeZone::utc()); // beyond four digits: Qt's own form
+    QTest::newRow("five-digit year") << far << far.toString(Qt::ISODate);
 }
 
 void TestClock::isoTimestamp()

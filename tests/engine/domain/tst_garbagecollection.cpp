@@ -202,6 +202,7 @@ private Q_SLOTS:
         SiteTable sites;
         DeploymentService broken(*m_repository, *m_blobs, sites, *m_plans, *m_clock, *m_workers);
         broken.loadSites();
+        broken.sweepStore().waitForFinished();
         QCOMPARE(blobsOnDisk(m_blobs->rootDir()),
             (QSet<QByteArray> {BlobStore::hashOf("kept"), BlobStore::hashOf("orphan")}));
 
@@ -209,6 +210,7 @@ private Q_SLOTS:
         SiteTable again;
         DeploymentService working(*m_repository, *m_blobs, again, *m_plans, *m_clock, *m_workers);
         QVERIFY(working.loadSites());
+        working.sweepStore().waitForFinished();
         QCOMPARE(blobsOnDisk(m_blobs->rootDir()), QSet<QByteArray> {BlobStore::hashOf("kept")});
     }
 };

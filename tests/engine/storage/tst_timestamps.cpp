@@ -41,6 +41,16 @@ private Q_SLOTS:
         QVERIFY(!fromStorageTime(QString()).isValid());
         QVERIFY(!fromStorageTime(u"not a time"_s).isValid());
     }
+
+    void readsOtherIsoFormsAndRefusesImpossibleDates()
+    {
+        QCOMPARE(fromStorageTime(u"2024-03-10T07:34:56Z"_s), QDateTime(QDate(2024, 3, 10), QTime(7, 34, 56), Qt::UTC));
+        QCOMPARE(fromStorageTime(u"2024-03-10T08:34:56.007+01:00"_s),
+            QDateTime(QDate(2024, 3, 10), QTime(7, 34, 56, 7), Qt::UTC));
+        QVERIFY(!fromStorageTime(u"2024-02-30T07:34:56.007Z"_s).isValid());
+        QVERIFY(!fromStorageTime(u"2024-03-10T25:34:56.007Z"_s).isValid());
+        QVERIFY(!fromStorageTime(u"2024-03-1xT07:34:56.007Z"_s).isValid());
+    }
 };
 
 QTEST_APPLESS_MAIN(TestTimestamps)

@@ -1,0 +1,58 @@
+#!/usr/bin/env bash
+# A small page's p99 idle and while 50 MB deploys run (decoded, hashed and compressed on the worker pool), for one
+# berthd build: the third figure of serve.sh on its own, quick enough to compare two builds turn about.
+# A benchmark, not a test: run it by hand.
+#   BERTHD=build/ci/app/berthd/berthd tests/bench/deploy-p99.sh    (DURATION=5 seconds per run, THREADS=2)
+set -euo pipefail
+
+top=$(cd "$(dirname "${BASH_SOURCE[0]}")/../.." && pwd)
+berthd=${BERTHD:?"BERTHD names the berthd to measure"}
+duration=${DURATION:-5}
+threads=${THREADS:-2}
+berth_port=${BERTH_PORT:-18096}
+site_host="bench-site.localhost:$berth_port"
+
+work=$(mktemp -d)
+pids=()
+cleanup() {
+    for pid in "${pids[@]}"; do kill "$pid" 2>/dev/null || true; done
+    wait 2>/dev/null || true
+    rm -rf "$work"
+}
+trap cleanup EXIT
+source "$top/tests/bench/lib.sh"
+install_missing wrk curl python3
+
+api() { # api METHOD PATH [curl args...]
+    local method=$1 path=$2
+    shift 2
+    curl -sf -X "$method" "http://127.0.0.1:$berth_port$path" -H "Host: localhost:$berth_port" \
+        -H "Authorization: Bearer $key" -H 'Content-Type: application/json' "$@"
+}
+p99() { wrk -t2 -c64 -d"${duration}s" --latency -H "Host: $site_host" "http://127.0.0.1:$berth_port/index.html" |
+    awk '/^ *99%/ { print $2 }'; }
+
+make_bench_files "$work/site"
+python3 - "$work/big.json" "$work/site/50mb.bin" <<'PY'
+import base64, json, sys
+json.dump({"slug": "big-deploy", "files": [{"path": "big.bin", "encoding": "base64",
+           "content": base64.b64encode(open(sys.argv[2], "rb").read()).decode()}]}, open(sys.argv[1], "w"))
+PY
+key=$("$berthd" key create --data-dir "$work/berth")
+"$berthd" serve --listen "127.0.0.1:$berth_port" --data-dir "$work/berth" --threads "$threads" \
+    --max-connections 4000 --max-connections-per-address 0 >/dev/null 2>&1 &
+berth_pid=$!
+pids+=("$berth_pid")
+wait_for_port "$berth_port"
+api POST /deploy -d "{\"slug\": \"bench-site\", \"html\": $(python3 -c 'import json,sys; print(json.dumps(open(sys.argv[1]).read()))' "$work/site/index.html")}" >/dev/null
+
+idle=$(p99)
+(for _ in $(seq 1 20); do
+    id=$(api POST /deploy --data-binary "@$work/big.json" | python3 -c 'import json,sys; print(json.load(sys.stdin)["id"])' 2>/dev/null) || true
+    [ -n "${id:-}" ] && api DELETE "/deploy/$id" >/dev/null
+done) &
+deployer=$!
+pids+=("$deployer")
+during=$(p99)
+kill "$deployer" 2>/dev/null || true
+echo "small page p99: idle $idle, during 50 MB deploys $during ($threads serving threads, ${duration}s runs)"
