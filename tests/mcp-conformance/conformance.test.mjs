@@ -63,7 +63,11 @@ function runScenario(scenario, url) {
     child.stdout.on('data', (chunk) => { output += chunk; });
     child.stderr.on('data', (chunk) => { output += chunk; });
     const timer = setTimeout(() => { child.kill('SIGKILL'); }, SCENARIO_TIMEOUT_MS);
-    child.on('error', reject);
+    child.on('error', (error) => {
+      clearTimeout(timer);
+      rmSync(outputDir, { recursive: true, force: true });
+      reject(error);
+    });
     child.on('exit', (code) => {
       clearTimeout(timer);
       const checks = [];
