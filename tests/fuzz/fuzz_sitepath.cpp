@@ -15,18 +15,19 @@ using berth::fuzz::check;
 
 namespace {
 
-Site makeSite(bool isSpa)
+// Held by a pointer, as the SiteTable holds sites (a Site is not copyable).
+std::shared_ptr<const Site> makeSite(bool isSpa)
 {
-    Site site;
-    site.deployment.slug = QStringLiteral("fuzz-site");
-    site.deployment.isSpa = isSpa;
+    auto site = std::make_shared<Site>();
+    site->deployment.slug = QStringLiteral("fuzz-site");
+    site->deployment.isSpa = isSpa;
     const char *const paths[] = {"index.html", "about.html", "docs/index.html", "docs/a b.html", "css/site.css",
         "404.html", "é/ü.txt", "a/b/c/d.js"};
     for (const char *path : paths) {
         SiteFile file;
         file.size = 1;
         file.contentType = "text/plain";
-        site.files.insert(QString::fromUtf8(path), file);
+        site->files.insert(QString::fromUtf8(path), file);
     }
     return site;
 }
@@ -45,9 +46,9 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t *data, std::size_t size
 {
     if (size == 0)
         return 0;
-    static const Site plain = makeSite(false);
-    static const Site spa = makeSite(true);
-    const Site &site = data[0] & 1 ? spa : plain;
+    static const std::shared_ptr<const Site> plain = makeSite(false);
+    static const std::shared_ptr<const Site> spa = makeSite(true);
+    const Site &site = data[0] & 1 ? *spa : *plain;
 
     QString path;
     QByteArray query;
