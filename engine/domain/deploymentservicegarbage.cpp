@@ -12,6 +12,19 @@ using namespace Qt::StringLiterals;
 
 namespace berth {
 
+namespace {
+// Every stored field of a deployment's row (warnings are a deploy's report, not stored).
+bool sameRecord(const Deployment &a, const Deployment &b)
+{
+    return a.id == b.id && a.userId == b.userId && a.slug == b.slug && a.storageType == b.storageType
+        && a.isSpa == b.isSpa && a.title == b.title && a.titleIsCustom == b.titleIsCustom
+        && a.documentTitle == b.documentTitle && a.description == b.description
+        && a.description.isNull() == b.description.isNull() && a.favicon == b.favicon && a.ogImage == b.ogImage
+        && a.isProtected == b.isProtected && a.passwordHash == b.passwordHash && a.shareToken == b.shareToken
+        && a.createdAt == b.createdAt && a.updatedAt == b.updatedAt && a.versionId == b.versionId;
+}
+} // namespace
+
 Result<void> DeploymentService::loadSites()
 {
     resolveTitleSources();
@@ -46,13 +59,18 @@ std::shared_ptr<const Site> DeploymentService::loadSite(const QString &slug)
 void DeploymentService::refreshSite(const QString &deploymentId)
 {
     const auto deployment = m_repository.find(deploymentId);
+    const QString slug = m_sites.slugOf(deploymentId);
     if (!deployment) {
-        if (m_sites.slugOf(deploymentId).isEmpty())
+        if (slug.isEmpty())
             return;
         m_sites.remove(deploymentId);
         Q_EMIT deploymentRemoved(deploymentId);
         return;
     }
+    // Unchanged (e.g. the notice of this node's own change, or a resync after it): nothing to rebuild or announce.
+    if (const auto served = slug.isEmpty() ? nullptr : m_sites.find(slug);
+        served && sameRecord(served->deployment, *deployment))
+        return;
     const QList<StoredFile> files = m_repository.files(deployment->versionId);
     if (files.isEmpty()) // unreadable now: a placeholder, loaded again on its next request
         m_sites.put(Site::placeholder(*deployment, 0, 0));

@@ -198,6 +198,8 @@ private Q_SLOTS:
         service.refreshSite(id);
         QCOMPARE(changed.count(), 1);
         QCOMPARE(changed.first().first().toString(), id);
+        service.refreshSite(id); // unchanged since (as after the notice of this node's own change): not announced
+        QCOMPARE(changed.count(), 1);
         QCOMPARE(m_fixture->client().site(u"site-before"_s).status, 404);
         const auto css = m_fixture->client().site(u"site-after"_s, u"/css/site.css"_s);
         QCOMPARE(css.status, 200);
