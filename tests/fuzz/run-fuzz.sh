@@ -1,5 +1,6 @@
 #!/usr/bin/env bash
-# Builds the libFuzzer targets with clang (the `fuzz` preset, into build/fuzz) and runs each one from its committed
+# Builds the libFuzzer targets with clang (the `asan` preset, into build/asan, where tests/sanitize/run-asan.sh builds
+# the test suites with the same sanitizers: the engine is compiled once for both) and runs each one from its committed
 # seed corpus (tests/fuzz/corpus/<target>/) and dictionary (tests/fuzz/dict/<target>.dict, when there is one).
 # Fails on any crash, sanitizer report (ASan, UBSan, leaks), broken property or per-input timeout; the input that
 # did it is kept under build/fuzz-artifacts/ and the command to reproduce it is printed.
@@ -13,7 +14,7 @@
 set -euo pipefail
 
 top=$(cd "$(dirname "${BASH_SOURCE[0]}")/../.." && pwd)
-build_dir="$top/build/fuzz"
+build_dir="$top/build/asan"
 artifacts="$top/build/fuzz-artifacts"
 all_targets=(requestframer formbody submissionbody deployrequest filepath sitepath pagemetadata byterange
              accesscookie cookieheader hostheader hostslug redirectrules headerrules mcpmessage)
@@ -56,7 +57,7 @@ options_for() {
 }
 
 if [ -n "$build" ]; then
-    (cd "$top" && cmake --preset fuzz >/dev/null)
+    (cd "$top" && cmake --preset asan >/dev/null)
     cmake --build "$build_dir" --target "${targets[@]/#/fuzz_}"
 fi
 mkdir -p "$artifacts"
