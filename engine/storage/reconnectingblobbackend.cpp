@@ -16,12 +16,23 @@ bool connectionDropped(const Result<T> &result, const char *what)
     return true;
 }
 
+// The second try's answer, unless it could not connect at all (an Internal "cannot connect" from Database::open()):
+// the database is away, which the first answer (Unavailable: 503) says.
+template<typename T>
+Result<T> secondTry(Result<T> first, Result<T> second)
+{
+    if (second || second.error().kind != Error::Kind::Internal)
+        return second;
+    qCWarning(lcStorage).noquote() << "the second try failed too:" << second.error().message;
+    return first;
+}
+
 // Calls `call` once more when it failed on a dropped connection.
 template<typename Call>
 auto retriedOnce(const Call &call, const char *what) -> decltype(call())
 {
     auto result = call();
-    return connectionDropped(result, what) ? call() : result;
+    return connectionDropped(result, what) ? secondTry(std::move(result), call()) : result;
 }
 
 } // namespace
@@ -51,7 +62,7 @@ Result<bool> ReconnectingBlobBackend::load(const QByteArray &hash, const QByteAr
     Result<bool> loaded = m_backend.load(hash, suffix, noting);
     if (received || !connectionDropped(loaded, "loading a blob"))
         return loaded;
-    return m_backend.load(hash, suffix, noting);
+    return secondTry(std::move(loaded), m_backend.load(hash, suffix, noting));
 }
 
 Result<void> ReconnectingBlobBackend::remove(const QByteArray &hash)

@@ -11,7 +11,8 @@ namespace berth {
 //
 // A retry is safe because every call is idempotent (BlobBackend stores content-addressed blobs, each store all or
 // nothing): a store whose commit did reach the database before the connection dropped only stores nothing the
-// second time. A load is tried again only while its sink has received nothing, so that no piece arrives twice.
+// second time. A load is tried again only while its sink has received nothing, so that no piece arrives twice. When
+// the second try cannot connect at all, the first answer (Unavailable) stands: the database is away.
 class ReconnectingBlobBackend final : public BlobBackend
 {
     Q_DISABLE_COPY_MOVE(ReconnectingBlobBackend)
