@@ -44,6 +44,7 @@
 #include "storage/database.h"
 #include "storage/deploymentrepository.h"
 #include "storage/postgresblobbackend.h"
+#include "storage/reconnectingblobbackend.h"
 #include "storage/settingsrepository.h"
 #include "storage/signinrequestrepository.h"
 #include "storage/submissionrepository.h"
@@ -119,8 +120,10 @@ struct Engine::Parts
         , siteServer(siteTable, blobs, addresses, privateGate, engineContext)
         , dispatcher(addresses, router, siteServer, engineContext)
     {
-        if (blobBackend)
-            blobs.setBackend(blobBackend.get(), settings.blobCacheBytes);
+        if (blobBackend) {
+            reconnectingBackend = std::make_unique<ReconnectingBlobBackend>(*blobBackend);
+            blobs.setBackend(reconnectingBackend.get(), settings.blobCacheBytes);
+        }
     }
 
     // Time, rate limits and the thread pools that do heavy work off the serving threads.
@@ -133,6 +136,7 @@ struct Engine::Parts
     // Storage: the database, the blob store and one repository per table.
     Database database;
     std::unique_ptr<PostgresBlobBackend> blobBackend; // PostgreSQL: blobs in the database, the folder a cache
+    std::unique_ptr<ReconnectingBlobBackend> reconnectingBackend; // blobBackend, past a database restart
     BlobStore blobs;
     DeploymentRepository deploymentRepository;
     UserRepository userRepository;

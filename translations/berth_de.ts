@@ -1943,6 +1943,14 @@ Im lokalen Netzwerk: %1</translation>
         <source>Choose Data Folder</source>
         <translation>Datenordner wählen</translation>
     </message>
+    <message>
+        <source>Berth cannot use the database given by --database or BERTH_DATABASE: %1</source>
+        <translation>Berth kann die mit --database oder BERTH_DATABASE angegebene Datenbank nicht verwenden: %1</translation>
+    </message>
+    <message>
+        <source>Berth cannot use the database %1: %2</source>
+        <translation>Berth kann die Datenbank %1 nicht verwenden: %2</translation>
+    </message>
 </context>
 <context>
     <name>berth::SubmissionAlerts</name>
@@ -2316,6 +2324,10 @@ Im lokalen Netzwerk: %1</translation>
     <message>
         <source>Public base URL of the API.</source>
         <translation>Öffentliche Basis-URL der API.</translation>
+    </message>
+    <message>
+        <source>Keep the records and the sites&apos; files in this PostgreSQL database, postgresql://USER:PASSWORD@HOST:PORT/DBNAME (default: $BERTH_DATABASE, else SQLite in the data folder).</source>
+        <translation>Datensätze und Dateien der Sites in dieser PostgreSQL-Datenbank halten, postgresql://BENUTZER:PASSWORT@HOST:PORT/DBNAME (Vorgabe: $BERTH_DATABASE, sonst SQLite im Datenordner).</translation>
     </message>
 </context>
 </TS>

@@ -1942,6 +1942,14 @@ On the local network: %1</source>
         <source>Choose Data Folder</source>
         <translation type="unfinished"></translation>
     </message>
+    <message>
+        <source>Berth cannot use the database given by --database or BERTH_DATABASE: %1</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Berth cannot use the database %1: %2</source>
+        <translation type="unfinished"></translation>
+    </message>
 </context>
 <context>
     <name>berth::SubmissionAlerts</name>
@@ -2314,6 +2322,10 @@ On the local network: %1</source>
     </message>
     <message>
         <source>Public base URL of the API.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Keep the records and the sites&apos; files in this PostgreSQL database, postgresql://USER:PASSWORD@HOST:PORT/DBNAME (default: $BERTH_DATABASE, else SQLite in the data folder).</source>
         <translation type="unfinished"></translation>
     </message>
 </context>

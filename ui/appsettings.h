@@ -31,6 +31,7 @@ public:
     struct Overrides
     {
         std::optional<QString> listen, dataDir, siteDomain, baseUrl;
+        std::optional<QString> database; // a postgresql:// URL (--database, $BERTH_DATABASE); never saved
     };
     const Overrides &overrides() const { return m_overrides; }
     void setOverrides(const Overrides &overrides) { m_overrides = overrides; }

@@ -6,6 +6,7 @@
 #include "instancechannel.h"
 #include "prompter.h"
 #include "settingsdialog.h"
+#include "storage/databaseurl.h"
 
 #include <QDir>
 
@@ -49,6 +50,8 @@ EngineSettings Startup::effectiveSettings() const
         settings.siteDomain = *m_overrides.siteDomain;
     if (m_overrides.baseUrl)
         settings.baseUrl = *m_overrides.baseUrl;
+    if (m_overrides.database)
+        settings.databaseUrl = *m_overrides.database;
     return settings;
 }
 
@@ -84,9 +87,18 @@ QString Startup::tryStart(bool *raised)
                 .arg(dataDir, m_lock->holderName(), QString::number(m_lock->holderPid()));
         return tr("Berth cannot use the data folder %1: %2").arg(dataDir, m_lock->error());
     }
+    // As berthd checks --database: the URL may hold a password, so only what is wrong with it is said, and the
+    // database is named without it.
+    const Result<DatabaseUrl> database = settings.databaseUrl.isEmpty() ? Result<DatabaseUrl>(DatabaseUrl())
+                                                                        : DatabaseUrl::parse(settings.databaseUrl);
+    if (!database)
+        return tr("Berth cannot use the database given by --database or BERTH_DATABASE: %1")
+            .arg(database.error().message);
     m_engine = std::make_unique<Engine>(settings);
     if (const Result<void> opened = m_engine->open(); !opened) {
         m_engine.reset();
+        if (!settings.databaseUrl.isEmpty())
+            return tr("Berth cannot use the database %1: %2").arg(database.value().redacted(), opened.error().message);
         return tr("Berth cannot use the data folder %1: %2").arg(dataDir, opened.error().message);
     }
     if (const Result<void> started = m_engine->start(); !started) {

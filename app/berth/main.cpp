@@ -51,7 +51,12 @@ std::optional<int> parseCommandLine(int argc, char *argv[], Overrides *overrides
         u"site-domain"_s, QCoreApplication::translate("main", "Domain whose subdomains are the sites."), u"DOMAIN"_s);
     const QCommandLineOption baseUrl(
         u"base-url"_s, QCoreApplication::translate("main", "Public base URL of the API."), u"URL"_s);
-    parser.addOptions({listen, dataDir, siteDomain, baseUrl});
+    const QCommandLineOption database(u"database"_s,
+        QCoreApplication::translate("main",
+            "Keep the records and the sites' files in this PostgreSQL database, "
+            "postgresql://USER:PASSWORD@HOST:PORT/DBNAME (default: $BERTH_DATABASE, else SQLite in the data folder)."),
+        u"URL"_s);
+    parser.addOptions({listen, dataDir, siteDomain, baseUrl, database});
     if (!parser.parse(QCoreApplication::arguments()))
         return usageError(parser.errorText());
     if (parser.isSet(u"help"_s))
@@ -74,6 +79,10 @@ std::optional<int> parseCommandLine(int argc, char *argv[], Overrides *overrides
     take(dataDir, overrides->dataDir);
     take(siteDomain, overrides->siteDomain);
     take(baseUrl, overrides->baseUrl);
+    // As berthd reads it; a malformed URL or an unreachable database is the start-up's failure to show (Startup).
+    take(database, overrides->database);
+    if (!overrides->database && !qEnvironmentVariableIsEmpty("BERTH_DATABASE"))
+        overrides->database = qEnvironmentVariable("BERTH_DATABASE");
     return std::nullopt;
 }
 

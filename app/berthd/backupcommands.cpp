@@ -3,6 +3,7 @@
 #include "cli.h"
 #include "storage/blobstore.h"
 #include "storage/database.h"
+#include "storage/databaseurl.h"
 #include "storage/deploymentrepository.h"
 
 #include <QCryptographicHash>
@@ -146,6 +147,24 @@ Result<CopiedBlobs> copyBlobs(const QString &database, const QString &from, cons
     return copied;
 }
 
+// With PostgreSQL the records and the sites' files are in the database, and the data folder's SQLite file (if any)
+// is an old one: copying it would be a backup of nothing current. Empty when the instance is on SQLite.
+QString postgresqlRefusal(const QCommandLineParser &parser, const QString &command)
+{
+    const QString url = Cli::databaseUrl(parser);
+    if (url.isEmpty())
+        return {};
+    const Result<DatabaseUrl> parsed = DatabaseUrl::parse(url); // named without its password, if at all
+    const QString database = parsed ? parsed.value().redacted() : u"a PostgreSQL database"_s;
+    return u"'%1' works on SQLite only, and this instance is in %2 (--database or BERTH_DATABASE).\n"
+           "Back it up with pg_dump, which holds everything, records and files:\n"
+           "  pg_dump --format=custom --file berth.dump URL\n"
+           "and bring it back into an empty database with:\n"
+           "  pg_restore --dbname URL berth.dump\n"
+           "The data folder is only this server's cache of the database's files: it needs no backup."_s.arg(
+               command, database);
+}
+
 QString megabytes(qint64 bytes)
 {
     return bytes < 1024 * 1024 ? QString::number(double(bytes) / 1024.0, 'f', 1) + u" KB"_s
@@ -158,11 +177,14 @@ int backup(const QStringList &arguments)
 {
     const Cli::Command command {u"backup"_s, u"DEST"_s,
         u"Copy an instance, running or stopped, into the folder DEST (new or empty):\n"
-        "the database as one consistent snapshot, and every file it references, checked."_s,
+        "the database as one consistent snapshot, and every file it references, checked.\n"
+        "SQLite only: an instance on PostgreSQL is backed up with pg_dump --format=custom."_s,
         1, 1};
     QCommandLineParser parser;
     if (const auto exit = Cli::parse(parser, arguments, command))
         return *exit;
+    if (const QString refusal = postgresqlRefusal(parser, command.name); !refusal.isEmpty())
+        return Cli::usageError(refusal, command.name);
     const QString dataDir = dataDirOf(parser);
     const QString dest = parser.positionalArguments().constFirst();
     const QString database = QDir(dataDir).filePath(QLatin1String(kDatabaseName));
@@ -200,11 +222,14 @@ int restore(const QStringList &arguments)
 {
     const Cli::Command command {u"restore"_s, u"SRC"_s,
         u"Bring back a backup made by 'berthd backup' into --data-dir DIR (new or empty).\n"
-        "Every file is checked against its digest; nothing is left behind on failure."_s,
+        "Every file is checked against its digest; nothing is left behind on failure.\n"
+        "SQLite only: a PostgreSQL dump is restored with pg_restore."_s,
         1, 1};
     QCommandLineParser parser;
     if (const auto exit = Cli::parse(parser, arguments, command))
         return *exit;
+    if (const QString refusal = postgresqlRefusal(parser, command.name); !refusal.isEmpty())
+        return Cli::usageError(refusal, command.name);
     if (!parser.isSet(Cli::dataDirOption()))
         return Cli::usageError(u"restore needs --data-dir DIR: the new, empty data folder"_s, command.name);
     const QString dataDir = parser.value(Cli::dataDirOption());

@@ -2,6 +2,7 @@
 
 #include "core/error.h"
 #include "engine.h"
+#include "storage/databaseurl.h"
 
 using namespace Qt::StringLiterals;
 
@@ -46,6 +47,33 @@ const QCommandLineOption &dataDirOption()
     return option;
 }
 
+const QCommandLineOption &databaseOption()
+{
+    static const QCommandLineOption option(u"database"_s,
+        u"The instance's PostgreSQL database: postgresql://USER:PASSWORD@HOST:PORT/DBNAME (default: "
+        "$BERTH_DATABASE, else SQLite in the data folder)."_s,
+        u"URL"_s);
+    return option;
+}
+
+QString databaseUrl(const QCommandLineParser &parser)
+{
+    return parser.isSet(databaseOption()) ? parser.value(databaseOption()) : qEnvironmentVariable("BERTH_DATABASE");
+}
+
+Result<EngineSettings> instanceSettings(const QCommandLineParser &parser)
+{
+    EngineSettings settings;
+    settings.dataDir = parser.value(dataDirOption());
+    // The URL may hold a password: only what is wrong with it is said, never the URL.
+    settings.databaseUrl = databaseUrl(parser);
+    if (!settings.databaseUrl.isEmpty()) {
+        if (const Result<DatabaseUrl> url = DatabaseUrl::parse(settings.databaseUrl); !url)
+            return Error {Error::Kind::BadRequest, u"--database: "_s + url.error().message};
+    }
+    return settings;
+}
+
 std::optional<int> parse(QCommandLineParser &parser, const QStringList &arguments, const Command &command,
     const QList<QCommandLineOption> &options)
 {
@@ -53,6 +81,7 @@ std::optional<int> parse(QCommandLineParser &parser, const QStringList &argument
     parser.addHelpOption();
     parser.addOptions(options);
     parser.addOption(dataDirOption());
+    parser.addOption(databaseOption());
     if (!command.arguments.isEmpty())
         parser.addPositionalArgument(command.arguments, QString(), command.arguments);
     if (!parser.parse(arguments))
@@ -73,19 +102,21 @@ std::optional<int> parse(QCommandLineParser &parser, const QStringList &argument
     return std::nullopt;
 }
 
-std::unique_ptr<Engine> openEngine(const QCommandLineParser &parser)
+std::unique_ptr<Engine> openEngine(const EngineSettings &settings, bool announceFirstKey)
 {
-    EngineSettings settings;
-    settings.dataDir = parser.value(dataDirOption());
     auto engine = std::make_unique<Engine>(settings);
+    // On PostgreSQL the message names the database without its password (Database::displayName()).
     if (const Result<void> opened = engine->open(); !opened) {
         failure(opened.error().message);
         return nullptr;
     }
-    // This command made the owner of a fresh data folder: its first key is shown here, once, or never (serve
-    // shows it only when it makes the owner). Standard error, so that the command's own output stays as it is.
-    if (const auto key = engine->ownerFirstKey()) {
-        err() << "berthd: a new Berth data folder (" << engine->dataDir() << ").\n"
+    // This command made the owner of a fresh instance: its first key is shown here, once, or never (serve shows it
+    // only when it makes the owner). Standard error, so that the command's own output stays as it is.
+    if (const auto key = engine->ownerFirstKey(); key && announceFirstKey) {
+        const Result<DatabaseUrl> url = DatabaseUrl::parse(settings.databaseUrl);
+        const QString where
+            = url ? u"database (%1)"_s.arg(url.value().redacted()) : u"data folder (%1)"_s.arg(engine->dataDir());
+        err() << "berthd: a new Berth " << where << ".\n"
               << "Owner API key (shown once; keep it safe):\n"
               << *key << "\n";
         err().flush();
@@ -101,7 +132,10 @@ int run(const QStringList &arguments, const Command &command, const Action &acti
         return *exit;
     if (const QString problem = check ? check(parser) : QString(); !problem.isEmpty())
         return usageError(problem, command.name);
-    const auto engine = openEngine(parser);
+    const Result<EngineSettings> settings = instanceSettings(parser);
+    if (!settings)
+        return usageError(settings.error().message, command.name);
+    const auto engine = openEngine(settings.value());
     return engine ? action(parser, *engine) : ExitFailure;
 }
 

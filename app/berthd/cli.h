@@ -1,6 +1,8 @@
 #pragma once
 
 #include "commands.h"
+#include "core/error.h"
+#include "enginesettings.h"
 
 #include <QCommandLineOption>
 #include <QCommandLineParser>
@@ -13,10 +15,9 @@
 namespace berth {
 
 class Engine;
-struct Error;
 
-// What every berthd subcommand shares: its output streams, usage errors (exit 2), the --data-dir option, and
-// opening the instance without the network.
+// What every berthd subcommand shares: its output streams, usage errors (exit 2), the --data-dir and --database
+// options, and opening the instance without the network.
 namespace Cli {
 
 QTextStream &out();
@@ -30,6 +31,13 @@ int failure(const QString &message);
 int refusal(const Error &error, const QString &command);
 
 const QCommandLineOption &dataDirOption();
+// --database URL: the instance's PostgreSQL database (default: $BERTH_DATABASE, else SQLite in the data folder).
+const QCommandLineOption &databaseOption();
+// The database URL the command was given (--database, else $BERTH_DATABASE); empty for SQLite.
+QString databaseUrl(const QCommandLineParser &parser);
+// Where the instance is: --data-dir and the database URL. BadRequest ("--database: ...", never with the URL's
+// password) when the URL is malformed.
+Result<EngineSettings> instanceSettings(const QCommandLineParser &parser);
 
 // One administration subcommand: "users plan", its positional arguments and what it does.
 struct Command
@@ -41,21 +49,22 @@ struct Command
     int maxArguments = 0;
 };
 
-// Parses `arguments` (the program name first) for the command with --help, --data-dir and `options`. Returns an
-// exit code when there is nothing more to do (help printed, bad usage); nullopt when the command should run.
+// Parses `arguments` (the program name first) for the command with --help, --data-dir, --database and `options`.
+// Returns an exit code when there is nothing more to do (help printed, bad usage); nullopt when the command should run.
 std::optional<int> parse(QCommandLineParser &parser, const QStringList &arguments, const Command &command,
     const QList<QCommandLineOption> &options = {});
 
-// The instance at --data-dir, opened without listening; null (the reason printed) when it cannot be opened.
-std::unique_ptr<Engine> openEngine(const QCommandLineParser &parser);
+// The instance of instanceSettings(), opened without listening; null (the reason printed) when it cannot be opened.
+// When this made the owner (a fresh instance) and announceFirstKey, the owner's first key goes to standard error.
+std::unique_ptr<Engine> openEngine(const EngineSettings &settings, bool announceFirstKey = true);
 
 // What a command does once its arguments are parsed and the instance is open; returns the exit code.
 using Action = std::function<int(const QCommandLineParser &parser, Engine &engine)>;
 // Finds a usage error in the parsed arguments (empty when there is none), before the instance is opened.
 using Check = std::function<QString(const QCommandLineParser &parser)>;
 
-// A whole command: parse(), then `check` (a usage error exits with 2 and touches nothing), then openEngine(),
-// then `action`.
+// A whole command: parse(), then `check` and instanceSettings() (a usage error exits with 2 and touches nothing),
+// then openEngine(), then `action`.
 int run(const QStringList &arguments, const Command &command, const Action &action,
     const QList<QCommandLineOption> &options = {}, const Check &check = {});
 

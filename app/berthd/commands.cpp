@@ -111,17 +111,14 @@ int serve(const QStringList &arguments, const EngineHook &beforeServing)
     if (!parser.positionalArguments().isEmpty())
         return usageError(u"unexpected argument '%1'"_s.arg(parser.positionalArguments().constFirst()), u"serve"_s);
 
-    EngineSettings settings;
+    // --data-dir and --database (or $BERTH_DATABASE) as every admin command reads them.
+    const Result<EngineSettings> instance = Cli::instanceSettings(parser);
+    if (!instance)
+        return usageError(instance.error().message, u"serve"_s);
+    EngineSettings settings = instance.value();
     if (!parseListenAddress(parser.value(listen), &settings.listenAddress, &settings.listenPort))
         return usageError(
             u"--listen expects ADDR:PORT, e.g. 127.0.0.1:8080, not '%1'"_s.arg(parser.value(listen)), u"serve"_s);
-    settings.dataDir = parser.value(kDataDir);
-    // The URL may hold a password: the option's value is never echoed, only what is wrong with it.
-    settings.databaseUrl = parser.isSet(database) ? parser.value(database) : qEnvironmentVariable("BERTH_DATABASE");
-    if (!settings.databaseUrl.isEmpty()) {
-        if (const Result<DatabaseUrl> url = DatabaseUrl::parse(settings.databaseUrl); !url)
-            return usageError(u"--database: %1"_s.arg(url.error().message), u"serve"_s);
-    }
     settings.siteDomain = parser.value(siteDomain);
     settings.baseUrl = parser.value(baseUrl);
     if (!settings.baseUrl.isEmpty() && !QUrl(settings.baseUrl).isValid())
@@ -234,7 +231,7 @@ int createKey(const QStringList &arguments)
     const QCommandLineOption plan(
         u"plan"_s, u"Plan of a newly created user: agent, free or pro (default free)."_s, u"PLAN"_s, u"free"_s);
     const QCommandLineOption label(u"label"_s, u"A label to recognise the key by."_s, u"TEXT"_s, u"cli"_s);
-    parser.addOptions({user, plan, label, kDataDir});
+    parser.addOptions({user, plan, label, kDataDir, Cli::databaseOption()});
     if (!parser.parse(arguments))
         return usageError(parser.errorText(), u"key create"_s);
     if (parser.isSet(u"help"_s)) {
@@ -249,13 +246,14 @@ int createKey(const QStringList &arguments)
     if (parser.isSet(plan) && !parser.isSet(user))
         return usageError(u"--plan needs --user (the owner's plan is pro)"_s, u"key create"_s);
 
-    EngineSettings settings;
-    settings.dataDir = parser.value(kDataDir);
-    Engine engine(settings);
-    if (const Result<void> opened = engine.open(); !opened) {
-        err() << "berthd: " << opened.error().message << "\n";
+    const Result<EngineSettings> settings = Cli::instanceSettings(parser);
+    if (!settings)
+        return usageError(settings.error().message, u"key create"_s);
+    // A fresh instance's first key is this command's answer (below), on standard output.
+    const std::unique_ptr<Engine> opened = Cli::openEngine(settings.value(), false);
+    if (!opened)
         return ExitFailure;
-    }
+    Engine &engine = *opened;
     AccountService &accounts = engine.accounts();
     QString userId;
     if (parser.isSet(user)) {

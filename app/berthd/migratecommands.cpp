@@ -26,14 +26,12 @@ int migrate(const QStringList &arguments)
         0, 0};
     const QCommandLineOption fromSqlite(
         u"from-sqlite"_s, u"The data folder of the instance to copy (stopped)."_s, u"DIR"_s);
-    const QCommandLineOption database(
-        u"database"_s, u"The PostgreSQL database: postgresql://USER:PASSWORD@HOST:PORT/DBNAME."_s, u"URL"_s);
     QCommandLineParser parser;
-    if (const auto exit = Cli::parse(parser, arguments, command, {fromSqlite, database}))
+    if (const auto exit = Cli::parse(parser, arguments, command, {fromSqlite}))
         return *exit;
     if (!parser.isSet(fromSqlite))
         return Cli::usageError(u"migrate needs --from-sqlite DIR"_s, command.name);
-    const QString url = parser.isSet(database) ? parser.value(database) : qEnvironmentVariable("BERTH_DATABASE");
+    const QString url = Cli::databaseUrl(parser);
     if (url.isEmpty())
         return Cli::usageError(u"migrate needs --database URL (or BERTH_DATABASE)"_s, command.name);
     const Result<DatabaseUrl> parsed = DatabaseUrl::parse(url); // its errors never repeat the password

@@ -26,6 +26,16 @@ Error unknownToken()
     return {Error::Kind::NotFound, u"Claim token not found or already used"_s};
 }
 
+// A full plan or an unreachable database as such; any other storage failure in the domain's words.
+Error claimFailed(const Error &error)
+{
+    if (error.code == Error::Code::DeploymentLimitReached)
+        return {Error::Kind::Forbidden, DeploymentService::limitReachedMessage(), Error::Code::DeploymentLimitReached};
+    if (error.kind == Error::Kind::Unavailable)
+        return error;
+    return {Error::Kind::Internal, u"Could not claim the agent"_s};
+}
+
 } // namespace
 
 AgentService::AgentService(Database &db, UserRepository &users, ApiKeyRepository &keys, AgentClaimRepository &claims,
@@ -81,18 +91,18 @@ Result<AgentService::Claimed> AgentService::claim(const User &claimer, const QSt
     if (!claim || claim->claimedAt.isValid())
         return unknownToken();
 
-    Claimed claimed {claim->agentId, {}};
-    for (const Deployment &deployment : m_deployments.listForUser(claim->agentId))
-        claimed.deploymentIds.append(deployment.id);
-    const int total = m_deployments.countForUser(claimer.id) + int(claimed.deploymentIds.size());
-    if (!claimed.deploymentIds.isEmpty() && total > m_plans.limits(claimer.plan).deployments)
-        return Error {
-            Error::Kind::Forbidden, DeploymentService::limitReachedMessage(), Error::Code::DeploymentLimitReached};
-
     const QDateTime now = m_clock.now();
     Transaction transaction(m_db.connection());
-    if (!transaction.isActive() || !m_deployments.reassignAll(claim->agentId, claimer.id)
-        || !m_keys.revokeAllForUser(claim->agentId, now))
+    if (const Result<void> begun = transaction.begun(); !begun)
+        return claimFailed(begun.error());
+    // Counted and moved in this transaction, with the claimer's and the agent's rows locked as a create locks its
+    // owner's: a deploy through another server cannot take the claimer past the plan meanwhile.
+    const Result<QStringList> moved
+        = m_deployments.reassignAll(claim->agentId, claimer.id, m_plans.limits(claimer.plan).deployments);
+    if (!moved)
+        return claimFailed(moved.error());
+    const Claimed claimed {claim->agentId, moved.value()};
+    if (!m_keys.revokeAllForUser(claim->agentId, now))
         return Error {Error::Kind::Internal, u"Could not claim the agent"_s};
     if (!m_claims.markClaimed(claim->agentId, claimer.id, now))
         return unknownToken(); // spent meanwhile (another process)

@@ -156,23 +156,18 @@ Result<void> DeploymentRepository::insert(Deployment &deployment, const QList<St
     Transaction transaction(m_db.connection());
     if (auto begun = transaction.begun(); !begun)
         return begun;
-    QSqlQuery query(m_db.connection());
     if (ownerLimit >= 0) {
-        // PostgreSQL: the owner's row lock makes concurrent creates for one owner (from any server) take turns, and
-        // each COUNT below (READ COMMITTED: a fresh snapshot per statement) sees the rows the previous one added.
-        if (m_db.dialect() == SqlDialect::PostgreSql) {
-            query.prepare(u"SELECT id FROM users WHERE id = ? FOR UPDATE"_s);
-            query.addBindValue(deployment.userId);
-            if (!query.exec())
-                return writeFailure(query);
-        }
-        query.prepare(u"SELECT COUNT(*) FROM deployments WHERE user_id = ?"_s);
-        query.addBindValue(deployment.userId);
-        if (!query.exec() || !query.next())
-            return writeFailure(query);
-        if (query.value(0).toInt() >= ownerLimit)
-            return Error {Error::Kind::Forbidden, u"Deployment limit reached"_s, Error::Code::DeploymentLimitReached};
+        // The owner's row lock makes concurrent creates for one owner (from any server) take turns, and each count
+        // (READ COMMITTED: a fresh snapshot per statement) sees the rows the previous one added.
+        if (const Result<void> locked = lockOwners({deployment.userId}); !locked)
+            return locked;
+        const Result<int> owned = countOwned(deployment.userId);
+        if (!owned)
+            return owned.error();
+        if (owned.value() >= ownerLimit)
+            return limitReached();
     }
+    QSqlQuery query(m_db.connection());
     query.prepare(
         u"INSERT INTO deployments (id, user_id, slug, storage_type, is_spa, title, description, favicon, "
         "og_image, protected, password_hash, share_token, created_at, updated_at, title_is_custom, document_title) "
@@ -277,15 +272,6 @@ Result<void> DeploymentRepository::remove(const QString &id)
     if (query.numRowsAffected() == 0)
         return notFound();
     return transaction.commit();
-}
-
-Result<void> DeploymentRepository::reassignAll(const QString &fromUserId, const QString &toUserId)
-{
-    QSqlQuery query(m_db.connection());
-    query.prepare(u"UPDATE deployments SET user_id = ? WHERE user_id = ?"_s);
-    query.addBindValue(toUserId);
-    query.addBindValue(fromUserId);
-    return sql::exec(query);
 }
 
 QStringList DeploymentRepository::idsWithUnknownTitleSource() const
@@ -402,6 +388,11 @@ Error DeploymentRepository::writeFailure(const QSqlQuery &query)
         return {Error::Kind::Conflict, u"Slug is already taken"_s, Error::Code::SlugTaken};
     qCWarning(lcStorage).noquote() << "deployment write failed:" << error.text();
     return sql::failure(error);
+}
+
+Error DeploymentRepository::limitReached()
+{
+    return {Error::Kind::Forbidden, u"Deployment limit reached"_s, Error::Code::DeploymentLimitReached};
 }
 
 Error DeploymentRepository::notFound()

@@ -61,8 +61,11 @@ public:
         QList<QByteArray> *released = nullptr);
     Result<void> rename(const QString &id, const QString &newSlug, const QDateTime &updatedAt);
     Result<void> remove(const QString &id); // the row, its versions and their files
-    // Hands every deployment of one user to another (an agent's, when claimed).
-    Result<void> reassignAll(const QString &fromUserId, const QString &toUserId);
+    // Hands every deployment of one user to another (an agent's, when claimed), within the caller's transaction, and
+    // returns their ids. Refused (Forbidden, DeploymentLimitReached) when the receiver would then hold more than
+    // `receiverLimit`: counted with both users' rows locked, as insert() locks the owner's, so that neither gains a
+    // deployment through another server before the commit.
+    Result<QStringList> reassignAll(const QString &fromUserId, const QString &toUserId, int receiverLimit);
 
     // Deployments from before schema 4, whose title may have been read from their document (see migrations.cpp).
     QStringList idsWithUnknownTitleSource() const;
@@ -78,8 +81,14 @@ private:
     std::optional<Deployment> findWhere(const QString &column, const QString &value) const;
     QList<Deployment> list(const std::optional<QString> &userId) const;
     Result<qint64> writeVersion(const Deployment &deployment, const QList<StoredFile> &files);
+    // Within the caller's transaction: locks these users' rows until it ends (PostgreSQL: SELECT ... FOR UPDATE;
+    // SQLite has one writer at a time anyway). A deployment is created or handed over only under its owner's lock, so
+    // a count taken under it holds until the commit.
+    Result<void> lockOwners(QStringList userIds);
+    Result<int> countOwned(const QString &userId); // a failure is an error, never 0
     static Error writeFailure(const QSqlQuery &query); // logged, unless it is a taken slug
     static Error notFound();
+    static Error limitReached();
 
     Database &m_db;
     VersionRepository m_versions;

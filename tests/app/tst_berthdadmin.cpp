@@ -2,6 +2,7 @@
 // directory and on a running server (allow-list, sign-ups, pending codes, plans, keys, users, agents, SMTP).
 #include "berthdprocess.h"
 #include "httptestclient.h"
+#include "postgrescluster.h"
 #include "sourceclient.h"
 
 #include <QJsonDocument>
@@ -116,6 +117,12 @@ private Q_SLOTS:
         QTest::newRow("plans negative") << QStringList {u"plans"_s, u"set"_s, u"free"_s, u"--counters"_s, u"-1"_s}
                                         << QByteArray("--counters");
         QTest::newRow("unknown option") << QStringList {u"users"_s, u"list"_s, u"--frob"_s} << QByteArray("frob");
+        QTest::newRow("bad database") << QStringList {u"users"_s, u"list"_s, u"--database"_s,
+            u"postgresql://ann:hunter2@db.lan"_s}
+                                      << QByteArray("--database");
+        QTest::newRow("key bad database")
+            << QStringList {u"key"_s, u"create"_s, u"--database"_s, u"mysql://ann:hunter2@db.lan/berth"_s}
+            << QByteArray("--database");
     }
     void badUsageExitsWith2()
     {
@@ -125,6 +132,94 @@ private Q_SLOTS:
         QCOMPARE(outcome.exitCode, 2);
         QVERIFY2(outcome.err.contains(message), outcome.err.constData());
         QVERIFY(outcome.out.isEmpty());
+        QVERIFY2(!outcome.err.contains("hunter2"), outcome.err.constData()); // a URL's password is never echoed
+    }
+
+    // A database that cannot be reached: the command fails (1) and says so, without the URL's password.
+    void unreachableDatabaseFails()
+    {
+        QTemporaryDir nowhere; // a socket folder with no server in it
+        const QString url = u"postgresql://berth:hunter2@localhost/berth?host="_s + nowhere.path();
+        for (const QStringList &command : {QStringList {u"users"_s, u"list"_s}, QStringList {u"key"_s, u"create"_s}}) {
+            const auto outcome = admin(QStringList(command) << u"--database"_s << url);
+            QCOMPARE(outcome.exitCode, 1);
+            QVERIFY2(
+                outcome.err.contains("cannot connect to postgresql://berth@/berth?host="), outcome.err.constData());
+            QVERIFY2(!outcome.err.contains("hunter2"), outcome.err.constData());
+            QVERIFY(outcome.out.isEmpty());
+        }
+    }
+
+    // Every admin command with --database (or BERTH_DATABASE) works on the PostgreSQL database that a server on
+    // another data folder uses: the owner's first key, plans, users' plans, the allow-list, keys.
+    void adminCommandsOnPostgresql()
+    {
+        const QString cluster = qEnvironmentVariable(berth::test::PostgresCluster::kEnvironmentVariable);
+        if (cluster.isEmpty())
+            QSKIP("no PostgreSQL test cluster (BERTH_TEST_POSTGRES)");
+        berth::test::PostgresTestDatabase database(cluster);
+        QString error;
+        QVERIFY2(database.create(&error), qPrintable(error));
+        // With a password, which the test cluster (trusting its role) never asks for: it must never be printed.
+        QString url = database.url();
+        url.replace(u"postgresql://berth@"_s, u"postgresql://berth:hunter2@"_s);
+        QByteArray printed;
+        const auto onDatabase = [&](QStringList arguments) {
+            const auto outcome = admin(arguments << u"--database"_s << url);
+            printed += outcome.out + outcome.err;
+            return outcome;
+        };
+
+        // A fresh database: the owner is made there, and `key create` prints the owner's first key.
+        const auto owner = onDatabase({u"key"_s, u"create"_s});
+        QCOMPARE(owner.exitCode, 0);
+        QVERIFY2(owner.out.startsWith("bk_"), owner.err.constData());
+        const auto bot = onDatabase(
+            {u"key"_s, u"create"_s, u"--user"_s, u"bot@example.com"_s, u"--plan"_s, u"agent"_s, u"--label"_s, u"ci"_s});
+        QCOMPARE(bot.exitCode, 0);
+        QCOMPARE(onDatabase({u"users"_s, u"plan"_s, u"bot@example.com"_s, u"free"_s}).out,
+            QByteArray("bot@example.com is on plan free\n"));
+        QVERIFY(onDatabase({u"users"_s, u"list"_s}).out.contains("bot@example.com  free"));
+        QCOMPARE(onDatabase({u"plans"_s, u"set"_s, u"agent"_s, u"--deployments"_s, u"1"_s}).exitCode, 0);
+        QCOMPARE(onDatabase({u"allow"_s, u"add"_s, u"ann@example.com"_s}).exitCode, 0);
+        QVERIFY(onDatabase({u"allow"_s, u"list"_s}).out.contains("ann@example.com"));
+        QVERIFY(!QFile::exists(m_dir.filePath(u"berth.sqlite"_s))); // nothing went to SQLite
+
+        // A server on the same database (from BERTH_DATABASE) and a data folder of its own finds all of it.
+        QTemporaryDir serverDir;
+        BerthdProcess server(serverDir.path());
+        QProcessEnvironment environment = QProcessEnvironment::systemEnvironment();
+        environment.insert(u"BERTH_DATABASE"_s, url);
+        QVERIFY(server.start(environment));
+        printed += server.output();
+        QVERIFY(!server.output().contains("Owner API key")); // made by `key create`
+        HttpTestClient client(server.port());
+        QCOMPARE(client.api("GET", u"/deploys"_s, owner.out.trimmed()).status, 200);
+        const QByteArray botKey = bot.out.trimmed();
+        for (const char *page : {"<p>1</p>", "<p>2</p>"}) // free: 5 sites, where agent would stop at 1
+            QCOMPARE(
+                client.api("POST", u"/deploy"_s, botKey, QJsonObject {{u"html"_s, QLatin1String(page)}}).status, 200);
+        const QByteArray agentKey
+            = client.api("POST", u"/auth/session"_s, {}).json()[u"api_key"_s].toString().toLatin1();
+        QCOMPARE(client.api("POST", u"/deploy"_s, agentKey, QJsonObject {{u"html"_s, u"<p>1</p>"_s}}).status, 200);
+        QCOMPARE(client.api("POST", u"/deploy"_s, agentKey, QJsonObject {{u"html"_s, u"<p>2</p>"_s}}).status, 403);
+
+        // The allow-list lets Ann have a code, which the owner relays from the same database.
+        QCOMPARE(client.api("POST", u"/auth/otp"_s, {}, QJsonObject {{u"email"_s, u"ann@example.com"_s}}).status, 200);
+        const auto requests = onDatabase({u"signin-requests"_s});
+        QVERIFY2(
+            QRegularExpression(u"ann@example\\.com.*\\b\\d{6}\\n"_s).match(QString::fromUtf8(requests.out)).hasMatch(),
+            requests.out.constData());
+
+        // A key revoked through the database stops working on the server at once.
+        const auto listed = onDatabase({u"keys"_s, u"list"_s, u"--user"_s, u"bot@example.com"_s});
+        const QString keyId = QRegularExpression(u"(key_\\w+)\\s+bot@example\\.com\\s+ci"_s)
+                                  .match(QString::fromUtf8(listed.out))
+                                  .captured(1);
+        QVERIFY2(!keyId.isEmpty(), listed.out.constData());
+        QCOMPARE(onDatabase({u"keys"_s, u"revoke"_s, keyId}).exitCode, 0);
+        QCOMPARE(client.api("GET", u"/deploys"_s, botKey).status, 401);
+        QVERIFY2(!printed.contains("hunter2"), printed.constData());
     }
 
     void ownerControlsARunningServer()

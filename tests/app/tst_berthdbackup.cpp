@@ -184,6 +184,33 @@ private Q_SLOTS:
         QVERIFY2(restored.err.contains("does not match its digest"), restored.err.constData());
         QVERIFY(!QFileInfo::exists(path(u"restored-damaged"_s)));
     }
+
+    // With PostgreSQL (--database or BERTH_DATABASE) the data folder's SQLite file is not the instance: backup and
+    // restore refuse, point to pg_dump and pg_restore, and write nothing, even where an SQLite file is (here a live
+    // one, as an instance migrated to PostgreSQL keeps its old one).
+    void refusedOnPostgresql()
+    {
+        const QString url = u"postgresql://berth:hunter2@db.lan/berth"_s;
+        QProcessEnvironment environment = QProcessEnvironment::systemEnvironment();
+        environment.insert(u"BERTH_DATABASE"_s, url);
+        const QList<BerthdProcess::Outcome> refused {
+            BerthdProcess::run(
+                {u"backup"_s, path(u"backup-pg"_s), u"--data-dir"_s, path(u"data"_s), u"--database"_s, url}),
+            BerthdProcess::run({u"backup"_s, path(u"backup-pg"_s), u"--data-dir"_s, path(u"data"_s)}, environment),
+            BerthdProcess::run(
+                {u"restore"_s, path(u"backup-pg"_s), u"--data-dir"_s, path(u"restored-pg"_s), u"--database"_s, url}),
+        };
+        for (const BerthdProcess::Outcome &outcome : refused) {
+            QCOMPARE(outcome.exitCode, 2);
+            for (const char *words : {"works on SQLite only", "postgresql://berth@db.lan:5432/berth",
+                     "pg_dump --format=custom", "pg_restore", "only this server's cache"})
+                QVERIFY2(outcome.err.contains(words), outcome.err.constData());
+            QVERIFY2(!outcome.err.contains("hunter2"), outcome.err.constData());
+            QVERIFY(outcome.out.isEmpty());
+        }
+        QVERIFY(!QFileInfo::exists(path(u"backup-pg"_s)));
+        QVERIFY(!QFileInfo::exists(path(u"restored-pg"_s)));
+    }
 };
 
 QTEST_GUILESS_MAIN(TestBerthdBackup)

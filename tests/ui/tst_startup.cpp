@@ -3,6 +3,7 @@
 // applies at the next start.
 #include "appsettings.h"
 #include "datadirlock.h"
+#include "deploymenttablemodel.h"
 #include "deviceget.h"
 #include "engine.h"
 #include "instancechannel.h"
@@ -206,6 +207,82 @@ private Q_SLOTS:
         QVERIFY(https != 0);
         const auto reply = berth::test::deviceGet(QUrl(u"https://localhost:%1/deploys"_s.arg(https)), {}, certs.caCert);
         QVERIFY2(reply.status == 401, qPrintable(reply.error));
+    }
+
+    // berth --database (or BERTH_DATABASE): the dashboard's engine keeps its records and sites' files in PostgreSQL.
+    // A site deployed through another server on the same database is in the window's table, served from here too.
+    void startsOnPostgresql()
+    {
+        const QString cluster = qEnvironmentVariable(berth::test::PostgresCluster::kEnvironmentVariable);
+        if (cluster.isEmpty())
+            QSKIP("no PostgreSQL test cluster (BERTH_TEST_POSTGRES)");
+        berth::test::PostgresTestDatabase database(cluster);
+        QString error;
+        QVERIFY2(database.create(&error), qPrintable(error));
+        // With a password, which the test cluster (trusting its role) never asks for.
+        QString url = database.url();
+        url.replace(u"postgresql://berth@"_s, u"postgresql://berth:hunter2@"_s);
+        {
+            EngineSettings other;
+            other.dataDir = path(u"other"_s);
+            other.databaseUrl = url;
+            other.listenPort = 0;
+            Engine server(other);
+            QVERIFY(server.start());
+            QVERIFY(server.ownerFirstKey());
+            berth::test::HttpTestClient client(server.port());
+            QCOMPARE(client
+                         .api("POST", u"/deploy"_s, server.ownerFirstKey()->toLatin1(),
+                             QJsonObject {{u"html"_s, u"<p>shared</p>"_s}, {u"slug"_s, u"shared-site"_s}})
+                         .status,
+                200);
+        }
+
+        const auto settings = settingsFor(u"dashboard"_s, path(u"data"_s));
+        Prompter prompter;
+        prompter.setNextChoice(Startup::QuitBerth); // would fail the test, were it asked
+        Startup::Overrides overrides;
+        overrides.database = url;
+        Startup startup(*settings, overrides, prompter);
+        QCOMPARE(startup.run(), Startup::Outcome::Started);
+        QVERIFY2(prompter.lastMessage().isEmpty(), qPrintable(prompter.lastMessage()));
+        QVERIFY(!startup.engine()->ownerFirstKey()); // the database's owner, made by the other server
+        QVERIFY(!QFile::exists(path(u"data/berth.sqlite"_s)));
+        MainWindow window(*startup.engine(), *settings);
+        window.show();
+        QTRY_COMPARE(window.model().rowCount(), 1);
+        QCOMPARE(window.model().index(0, DeploymentTableModel::SlugColumn).data().toString(), u"shared-site"_s);
+        berth::test::HttpTestClient client(startup.engine()->port());
+        QTRY_VERIFY(client.site(u"shared-site"_s).body.contains("<p>shared</p>")); // its file from the database
+    }
+
+    // A malformed --database, or a database that cannot be reached: the start-up's failure, which names what is
+    // wrong and never the URL's password, and quitting there quits.
+    void unusableDatabaseSaysWhy_data()
+    {
+        QTest::addColumn<QString>("url");
+        QTest::addColumn<QString>("words");
+        QTest::newRow("malformed") << u"postgresql://ann:hunter2@db.lan"_s
+                                   << u"cannot use the database given by --database or BERTH_DATABASE: invalid "
+                                      "database URL"_s;
+        QTest::newRow("unreachable") << u"postgresql://ann:hunter2@localhost/berth?host=%1"_s
+                                     << u"cannot use the database postgresql://ann@/berth?host="_s;
+    }
+    void unusableDatabaseSaysWhy()
+    {
+        QFETCH(QString, url);
+        QFETCH(QString, words);
+        const auto settings = settingsFor(u"dashboard"_s, path(u"data"_s));
+        Prompter prompter;
+        prompter.setNextChoice(Startup::Retry); // the same failure again
+        prompter.setNextChoice(Startup::QuitBerth);
+        Startup::Overrides overrides;
+        overrides.database = url.contains(u"%1"_s) ? url.arg(path(u"no-server-here"_s)) : url;
+        Startup startup(*settings, overrides, prompter);
+        QCOMPARE(startup.run(), Startup::Outcome::Quit);
+        QVERIFY(!startup.engine());
+        QVERIFY2(prompter.lastMessage().contains(words), qPrintable(prompter.lastMessage()));
+        QVERIFY2(!prompter.lastMessage().contains(u"hunter2"_s), qPrintable(prompter.lastMessage()));
     }
 
     void givingUpQuits()

@@ -232,7 +232,14 @@ private Q_SLOTS:
         QVERIFY(keys.insert(key(u"key_b"_s, u"usr_b"_s)));
 
         DeploymentRepository deployments(*m_db);
-        QVERIFY(deployments.reassignAll(u"usr_a"_s, u"usr_b"_s));
+        const auto refused = deployments.reassignAll(u"usr_a"_s, u"usr_b"_s, 1); // past usr_b's limit: nothing moves
+        QVERIFY(!refused);
+        QCOMPARE(refused.error().code, Error::Code::DeploymentLimitReached);
+        QCOMPARE(deployments.countForUser(u"usr_a"_s), 2);
+        const auto moved = deployments.reassignAll(u"usr_a"_s, u"usr_b"_s, 2);
+        QVERIFY(moved);
+        QCOMPARE(
+            QSet<QString>(moved.value().cbegin(), moved.value().cend()), (QSet<QString> {u"dep_one"_s, u"dep_two"_s}));
         QCOMPARE(deployments.countForUser(u"usr_a"_s), 0);
         QCOMPARE(deployments.countForUser(u"usr_b"_s), 2);
 
