@@ -12,7 +12,7 @@ QT_END_NAMESPACE
 namespace berth {
 
 class AccessControl;
-class RateLimiter;
+class RateLimitService;
 struct Deployment;
 struct Site;
 
@@ -25,8 +25,8 @@ class PrivateGate final
 public:
     static constexpr char kGatePath[] = "/_gate";
 
-    PrivateGate(
-        const AccessControl &access, RateLimiter &limiter, QThreadPool &workers, QList<QHostAddress> trustedProxies);
+    PrivateGate(const AccessControl &access, RateLimitService &limits, QThreadPool &workers,
+        QList<QHostAddress> trustedProxies);
     Q_DISABLE_COPY_MOVE(PrivateGate)
 
     void setSecureCookies(bool secure) { m_secureCookies = secure; }
@@ -36,11 +36,14 @@ public:
 
 private:
     void checkPassword(const HttpRequest &request, const Site &site, ResponseSink &sink);
+    // From any thread: hashes on the worker pool, answers through sink.
+    void verifyPassword(const Deployment &deployment, const QString &password, const QString &next, bool secure,
+        const ResponseSink &sink);
     HttpResponse denied(const Deployment &deployment, const QString &next, const QString &message) const;
     static QString targetWithoutToken(const HttpRequest &request);
 
     const AccessControl &m_access;
-    RateLimiter &m_limiter;
+    RateLimitService &m_limits;
     QThreadPool &m_workers;
     QList<QHostAddress> m_trustedProxies;
     bool m_secureCookies = false;
