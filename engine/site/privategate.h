@@ -19,7 +19,8 @@ struct Site;
 // The door of a private site. A visitor passes with a valid access cookie; a share link
 // (?_token=...) sets that cookie and redirects to the same URL without the token; the password gate
 // (POST /_gate) sets it for the right password. Everyone else gets the 403 page, or the gate when
-// the site has a password. Password checks (Argon2id, slow on purpose) run on the worker pool.
+// the site has a password. Password checks (Argon2id, slow on purpose) run on the worker pool; with shared rate
+// limits, the attempt is counted on the engine's thread first (a database round trip), never on the serving one.
 class PrivateGate final
 {
 public:
