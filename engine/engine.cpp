@@ -23,6 +23,7 @@
 #include "domain/plantable.h"
 #include "domain/randomid.h"
 #include "domain/ratelimiter.h"
+#include "domain/ratelimitservice.h"
 #include "domain/signinpolicy.h"
 #include "domain/siteaddresses.h"
 #include "domain/sitetable.h"
@@ -44,6 +45,7 @@
 #include "storage/database.h"
 #include "storage/deploymentrepository.h"
 #include "storage/postgresblobbackend.h"
+#include "storage/ratewindowrepository.h"
 #include "storage/reconnectingblobbackend.h"
 #include "storage/settingsrepository.h"
 #include "storage/signinrequestrepository.h"
@@ -76,6 +78,7 @@ struct Engine::Parts
     Parts(const EngineSettings &settings, QObject *engineContext)
         : clock(settings.clock ? *settings.clock : systemClock)
         , rateLimiter(clock)
+        , rateLimits(rateLimiter, clock)
         , database(QDir(settings.dataDir).filePath(u"berth.sqlite"_s), settings.databaseUrl)
         , blobBackend(settings.databaseUrl.isEmpty() ? nullptr : new PostgresBlobBackend(settings.databaseUrl))
         , blobs(QDir(settings.dataDir).filePath(u"blobs"_s))
@@ -88,6 +91,7 @@ struct Engine::Parts
         , allowListRepository(database)
         , signInRequestRepository(database)
         , agentClaimRepository(database)
+        , rateWindowRepository(database)
         , addresses(QString(), QString())
         , accounts(userRepository, keyRepository, clock)
         , deployments(deploymentRepository, blobs, siteTable, plans, clock, workers)
@@ -101,13 +105,13 @@ struct Engine::Parts
         , agents(database, userRepository, keyRepository, agentClaimRepository, deploymentRepository, accounts, plans,
               clock)
         , usage(deploymentRepository, submissionRepository, counterRepository, plans, clock)
-        , router(accounts, rateLimiter, settings.apiRequestsPerMinute, settings.trustedProxies)
+        , router(accounts, rateLimits, settings.apiRequestsPerMinute, settings.trustedProxies)
         , statusController(addresses)
         , deploymentsController(deployments, addresses)
         , versionsController(deployments, addresses)
         , submissionsController(submissions)
         , countersController(counters)
-        , authController(agents, otp, signInPolicy, rateLimiter, addresses, settings.trustedProxies)
+        , authController(agents, otp, signInPolicy, rateLimits, addresses, settings.trustedProxies)
         , keysController(accounts, clock)
         , meController(usage, addresses)
         , openApiController(router, addresses)
@@ -115,8 +119,8 @@ struct Engine::Parts
         , lan(settingsRepository, siteTable,
               LanService::Options {
                   {settings.sitePortFirst, settings.sitePortLast}, settings.lanName, settings.lanTestAddresses})
-        , builtinEndpoints(submissions, counters, rateLimiter, settings.trustedProxies)
-        , privateGate(accessControl, rateLimiter, passwordChecks, settings.trustedProxies)
+        , builtinEndpoints(submissions, counters, rateLimits, settings.trustedProxies)
+        , privateGate(accessControl, rateLimits, passwordChecks, settings.trustedProxies)
         , siteServer(siteTable, blobs, addresses, privateGate, engineContext)
         , dispatcher(addresses, router, siteServer, engineContext)
     {
@@ -129,7 +133,8 @@ struct Engine::Parts
     // Time, rate limits and the thread pools that do heavy work off the serving threads.
     SystemClock systemClock;
     const Clock &clock;
-    RateLimiter rateLimiter;
+    RateLimiter rateLimiter; // the node's own counts
+    RateLimitService rateLimits; // what every limit asks: rateLimiter, or with shared limits the database
     QThreadPool workers; // deploys: decoding, hashing, blob writes
     QThreadPool passwordChecks; // the password gate's Argon2id checks, apart so that they cannot delay deploys
 
@@ -147,6 +152,7 @@ struct Engine::Parts
     AllowListRepository allowListRepository;
     SignInRequestRepository signInRequestRepository;
     AgentClaimRepository agentClaimRepository;
+    RateWindowRepository rateWindowRepository; // shared rate limits
 
     // Domain: the rules and the services over storage.
     PlanTable plans;
@@ -286,8 +292,13 @@ bool Engine::setVersionsKept(int count)
 
 Result<void> Engine::start()
 {
+    // One server on SQLite has nothing to share its limits with: refused, so that nobody believes they are shared.
+    if (m_settings.sharedRateLimits && m_settings.databaseUrl.isEmpty())
+        return Error {Error::Kind::BadRequest, u"Shared rate limits need a PostgreSQL database (--database)"_s};
     if (Result<void> opened = open(); !opened)
         return opened;
+    if (m_settings.sharedRateLimits)
+        m_parts->rateLimits.share(m_parts->rateWindowRepository, this);
     // Listening before loading: a change committed after the load is notified or found by the resync.
     if (Result<void> synced = m_parts->sync.start(); !synced)
         return synced;

@@ -23,6 +23,9 @@ struct EngineSettings
     QString baseUrl; // the API's base URL; empty: "http://localhost:<port>"
     QList<QHostAddress> trustedProxies; // peers whose X-Forwarded-For is believed; none by default
     int apiRequestsPerMinute = RateLimits::kDefaultApiRequestsPerMinute; // per API key and minute
+    // PostgreSQL only: every rate limit counted in the database, so that all servers on it share one count per client
+    // (a round trip per limited request, on the engine's thread). Off: each server counts on its own.
+    bool sharedRateLimits = false;
     int servingThreads = 0; // threads that serve visitors; 0: one per core
     int maxConnections = 1000; // open connections in all (50 of them kept for the API)
     int maxConnectionsPerAddress = 64; // per client address (IPv6: per /64); 0: no cap

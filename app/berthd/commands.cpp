@@ -95,8 +95,11 @@ int serve(const QStringList &arguments, const EngineHook &beforeServing)
         u"With --database: the most this node keeps of sites' files in its data folder, in MiB (default 4096); "
         "the least recently used go first."_s,
         u"MIB"_s);
+    const QCommandLineOption sharedRateLimits(u"shared-rate-limits"_s,
+        u"With --database: count every rate limit in the database, so that all servers on it share one count per "
+        "client (a database round trip per limited request). Default: each server counts on its own."_s);
     parser.addOptions({listen, kDataDir, siteDomain, baseUrl, trustedProxy, apiRate, threads, maxConnections,
-        perAddress, stopTimeout, lan, sitePorts, lanName, database, blobCache});
+        perAddress, stopTimeout, lan, sitePorts, lanName, database, blobCache, sharedRateLimits});
     parser.addOptions(TlsOptions::options());
     if (!parser.parse(arguments))
         return usageError(parser.errorText(), u"serve"_s);
@@ -119,6 +122,13 @@ int serve(const QStringList &arguments, const EngineHook &beforeServing)
     if (!parseListenAddress(parser.value(listen), &settings.listenAddress, &settings.listenPort))
         return usageError(
             u"--listen expects ADDR:PORT, e.g. 127.0.0.1:8080, not '%1'"_s.arg(parser.value(listen)), u"serve"_s);
+    // SQLite means one server, whose own limits are exact already: refused rather than ignored, so that nobody
+    // believes their limits are shared when they are not.
+    settings.sharedRateLimits = parser.isSet(sharedRateLimits);
+    if (settings.sharedRateLimits && settings.databaseUrl.isEmpty())
+        return usageError(u"--shared-rate-limits needs --database (PostgreSQL): with SQLite there is one server, "
+                          "whose own limits are exact already"_s,
+            u"serve"_s);
     settings.siteDomain = parser.value(siteDomain);
     settings.baseUrl = parser.value(baseUrl);
     if (!settings.baseUrl.isEmpty() && !QUrl(settings.baseUrl).isValid())
@@ -213,6 +223,8 @@ int serve(const QStringList &arguments, const EngineHook &beforeServing)
           << "  Data:  " << engine.dataDir() << "\n";
     if (const Result<DatabaseUrl> url = DatabaseUrl::parse(settings.databaseUrl); url)
         out() << "  Database: " << url.value().redacted() << "\n"; // without its password
+    if (settings.sharedRateLimits)
+        out() << "  Rate limits: shared by every server on the database\n";
     printLanSharing(engine);
     if (const auto key = engine.ownerFirstKey())
         out() << "\nOwner API key (shown once; keep it safe):\n" << *key << "\n";

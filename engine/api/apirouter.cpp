@@ -1,6 +1,7 @@
 #include "apirouter.h"
 
 #include "domain/accountservice.h"
+#include "domain/ratelimitservice.h"
 #include "http/clientaddress.h"
 #include "web/apierror.h"
 #include "web/builtinpages.h"
@@ -11,9 +12,9 @@ using namespace Qt::StringLiterals;
 namespace berth {
 
 ApiRouter::ApiRouter(
-    AccountService &accounts, RateLimiter &limiter, int requestsPerMinute, QList<QHostAddress> trustedProxies)
+    AccountService &accounts, RateLimitService &limits, int requestsPerMinute, QList<QHostAddress> trustedProxies)
     : m_accounts(accounts)
-    , m_limiter(limiter)
+    , m_limits(limits)
     , m_requestsPerMinute(requestsPerMinute)
     , m_trustedProxies(std::move(trustedProxies))
 {
@@ -149,7 +150,7 @@ bool ApiRouter::admitAddress(const Route &route, const HttpRequest &request, Res
         return true;
     const QString key = QString::fromLatin1(route.method) + u' ' + route.segments.join(u'/') + u':'
         + clientAddress(request, m_trustedProxies).toString();
-    const RateDecision decision = m_limiter.hit(key, *route.perAddress);
+    const RateDecision decision = m_limits.hit(key, *route.perAddress);
     if (decision.allowed)
         return true;
     // A browser's navigation (GET /auth/login) reads the refusal on a page, unless it asks for JSON alone.
@@ -164,8 +165,8 @@ bool ApiRouter::admitKey(const HttpRequest &request, ResponseSink &sink) const
     // another key's allowance with a made-up header.
     static constexpr QByteArrayView kScheme = "Bearer ";
     const QByteArray secret = request.header("authorization").mid(kScheme.size()).trimmed();
-    const RateDecision decision = m_limiter.hit(u"api:"_s + QString::fromLatin1(AccountService::hashSecret(secret)),
-        m_requestsPerMinute, RateLimits::kMinuteMs);
+    const RateDecision decision = m_limits.hit(u"api:"_s + QString::fromLatin1(AccountService::hashSecret(secret)),
+        RateRule {m_requestsPerMinute, RateLimits::kMinuteMs});
     if (!decision.allowed)
         sink.send(rateLimited(decision));
     return decision.allowed;

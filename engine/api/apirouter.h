@@ -12,7 +12,7 @@
 namespace berth {
 
 class AccountService;
-class RateLimiter;
+class RateLimitService;
 
 // Who may call a route.
 enum class RouteAccess
@@ -68,8 +68,8 @@ public:
     static QString bodyTooLarge(RouteBody body);
 
     // trustedProxies: reverse proxies whose X-Forwarded-For names the client of a per-address limit.
-    ApiRouter(
-        AccountService &accounts, RateLimiter &limiter, int requestsPerMinute, QList<QHostAddress> trustedProxies = {});
+    ApiRouter(AccountService &accounts, RateLimitService &limits, int requestsPerMinute,
+        QList<QHostAddress> trustedProxies = {});
     Q_DISABLE_COPY_MOVE(ApiRouter)
 
     // pattern: "/deploy/:id/slug" — literal segments and ":name" placeholders.
@@ -120,7 +120,7 @@ private:
     static bool matches(const Route &route, const QStringList &segments, QStringList *params);
 
     AccountService &m_accounts;
-    RateLimiter &m_limiter;
+    RateLimitService &m_limits;
     const int m_requestsPerMinute;
     const QList<QHostAddress> m_trustedProxies;
     QList<Route> m_routes;

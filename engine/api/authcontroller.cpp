@@ -3,7 +3,7 @@
 #include "domain/agentservice.h"
 #include "domain/otpservice.h"
 #include "domain/randomid.h"
-#include "domain/ratelimiter.h"
+#include "domain/ratelimitservice.h"
 #include "domain/signinpolicy.h"
 #include "domain/siteaddresses.h"
 #include "http/clientaddress.h"
@@ -52,12 +52,12 @@ QJsonObject claimedJson(const AgentService::Claimed &claimed)
 
 } // namespace
 
-AuthController::AuthController(AgentService &agents, OtpService &otp, SignInPolicy &policy, RateLimiter &limiter,
+AuthController::AuthController(AgentService &agents, OtpService &otp, SignInPolicy &policy, RateLimitService &limits,
     const SiteAddresses &addresses, QList<QHostAddress> trustedProxies)
     : m_agents(agents)
     , m_otp(otp)
     , m_policy(policy)
-    , m_limiter(limiter)
+    , m_limits(limits)
     , m_addresses(addresses)
     , m_trustedProxies(std::move(trustedProxies))
 {
@@ -121,7 +121,7 @@ void AuthController::verify(ApiCall &call)
     const QString triesKey = u"auth-verify-email:"_s + clientAddress(call.request, m_trustedProxies).toString() + u'|'
         + fields.value().at(0).trimmed().toLower();
     if (const RateDecision decision
-        = m_limiter.hit(triesKey, OtpService::kTriesPerAddress, OtpService::kCodeLifetimeMs);
+        = m_limits.hit(triesKey, RateRule {OtpService::kTriesPerAddress, OtpService::kCodeLifetimeMs});
         !decision.allowed) {
         call.sink.send(rateLimited(decision, u"Too many tries for this email from this address"_s));
         return;

@@ -10,7 +10,7 @@ namespace berth {
 
 class AgentService;
 class OtpService;
-class RateLimiter;
+class RateLimitService;
 class SignInPolicy;
 class SiteAddresses;
 
@@ -20,7 +20,7 @@ class SiteAddresses;
 class AuthController final
 {
 public:
-    AuthController(AgentService &agents, OtpService &otp, SignInPolicy &policy, RateLimiter &limiter,
+    AuthController(AgentService &agents, OtpService &otp, SignInPolicy &policy, RateLimitService &limits,
         const SiteAddresses &addresses, QList<QHostAddress> trustedProxies);
     Q_DISABLE_COPY_MOVE(AuthController)
 
@@ -38,7 +38,7 @@ private:
     AgentService &m_agents;
     OtpService &m_otp;
     SignInPolicy &m_policy;
-    RateLimiter &m_limiter;
+    RateLimitService &m_limits;
     const SiteAddresses &m_addresses;
     const QList<QHostAddress> m_trustedProxies;
 };

@@ -12,6 +12,7 @@ struct RateRule
 };
 
 // Every rate limit of the service, in one place (README, "Plans and limits"). Keys are per client IP unless noted.
+// Each is asked through RateLimitService: counted by this server alone, or with shared limits by all on the database.
 namespace RateLimits {
 
 constexpr qint64 kMinuteMs = 60'000;

@@ -1,7 +1,7 @@
 #include "builtinendpoints.h"
 
 #include "domain/counterservice.h"
-#include "domain/ratelimiter.h"
+#include "domain/ratelimitservice.h"
 #include "domain/sitetable.h"
 #include "domain/submissionservice.h"
 #include "http/clientaddress.h"
@@ -88,11 +88,11 @@ bool acceptsJsonOnly(const HttpRequest &request)
 
 } // namespace
 
-BuiltinEndpoints::BuiltinEndpoints(
-    SubmissionService &submissions, CounterService &counters, RateLimiter &limiter, QList<QHostAddress> trustedProxies)
+BuiltinEndpoints::BuiltinEndpoints(SubmissionService &submissions, CounterService &counters, RateLimitService &limits,
+    QList<QHostAddress> trustedProxies)
     : m_submissions(submissions)
     , m_counters(counters)
-    , m_limiter(limiter)
+    , m_limits(limits)
     , m_trustedProxies(std::move(trustedProxies))
 {
 }
@@ -146,7 +146,7 @@ HttpResponse BuiltinEndpoints::submit(const HttpRequest &request, const Site &si
 {
     if (request.method != "POST")
         return methodNotAllowed("POST");
-    if (const RateDecision decision = m_limiter.hit(limiterKey(u"submit", request), RateLimits::kSubmitPerIp);
+    if (const RateDecision decision = m_limits.hit(limiterKey(u"submit", request), RateLimits::kSubmitPerIp);
         !decision.allowed)
         return rateLimited(decision);
     if (request.body.size() > kMaxSubmissionBytes)
@@ -197,7 +197,7 @@ HttpResponse BuiltinEndpoints::counter(const HttpRequest &request, const Site &s
     Result<qint64> value = 0;
     if (increment) {
         if (const RateDecision decision
-            = m_limiter.hit(limiterKey(u"counter", request), RateLimits::kCounterIncrementsPerIp);
+            = m_limits.hit(limiterKey(u"counter", request), RateLimits::kCounterIncrementsPerIp);
             !decision.allowed)
             return rateLimited(decision);
         value = m_counters.increment(site.deployment, name);

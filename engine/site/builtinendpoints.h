@@ -8,7 +8,7 @@
 namespace berth {
 
 class CounterService;
-class RateLimiter;
+class RateLimitService;
 class SubmissionService;
 
 // The endpoints every site offers its visitors: POST /_submit stores a form submission, GET /_counter/:name reads
@@ -17,7 +17,7 @@ class SubmissionService;
 class BuiltinEndpoints final : public SiteEndpoints
 {
 public:
-    BuiltinEndpoints(SubmissionService &submissions, CounterService &counters, RateLimiter &limiter,
+    BuiltinEndpoints(SubmissionService &submissions, CounterService &counters, RateLimitService &limits,
         QList<QHostAddress> trustedProxies);
     Q_DISABLE_COPY_MOVE(BuiltinEndpoints)
 
@@ -34,7 +34,7 @@ private:
 
     SubmissionService &m_submissions;
     CounterService &m_counters;
-    RateLimiter &m_limiter;
+    RateLimitService &m_limits;
     const QList<QHostAddress> m_trustedProxies;
 };
 

@@ -2,7 +2,7 @@
 
 #include "domain/accesscontrol.h"
 #include "domain/passwordhasher.h"
-#include "domain/ratelimiter.h"
+#include "domain/ratelimitservice.h"
 #include "domain/sitetable.h"
 #include "http/clientaddress.h"
 #include "http/cookieheader.h"
@@ -33,9 +33,9 @@ QString safeNext(const QString &next)
 } // namespace
 
 PrivateGate::PrivateGate(
-    const AccessControl &access, RateLimiter &limiter, QThreadPool &workers, QList<QHostAddress> trustedProxies)
+    const AccessControl &access, RateLimitService &limits, QThreadPool &workers, QList<QHostAddress> trustedProxies)
     : m_access(access)
-    , m_limiter(limiter)
+    , m_limits(limits)
     , m_workers(workers)
     , m_trustedProxies(std::move(trustedProxies))
 {
@@ -84,23 +84,32 @@ bool PrivateGate::admit(const HttpRequest &request, const Site &site, ResponseSi
 
 void PrivateGate::checkPassword(const HttpRequest &request, const Site &site, ResponseSink &sink)
 {
-    // Every attempt counts, right or wrong, before any work is done for it.
-    const QString client = clientAddress(request, m_trustedProxies).toString();
-    const RateDecision decision = m_limiter.hit(u"gate:"_s + client, RateLimits::kPasswordAttemptsPerIp);
     const FormFields fields = parseUrlEncoded(request.body);
     const QString next = safeNext(formValue(fields, u"next"_s));
-    if (!decision.allowed) {
-        // The gate's own form posts here: the visitor reads why on a page, a script asking for JSON gets JSON.
-        const HttpResponse refused = rateLimited(decision);
-        sink.send(BuiltinPages::prefersPage(request) ? BuiltinPages::refusalPage(refused, next) : refused);
-        return;
-    }
-
     const QString password = formValue(fields, u"password"_s);
-    const Deployment deployment = site.deployment;
+    const bool prefersPage = BuiltinPages::prefersPage(request);
+    const bool secure = m_secureCookies || request.secure;
+    // Every attempt counts, right or wrong, before any work is done for it. Shared limits are asked on the engine's
+    // thread (a database round trip), so the decision may come later and from there.
+    const QString client = clientAddress(request, m_trustedProxies).toString();
+    m_limits.hitFromAnyThread(u"gate:"_s + client, RateLimits::kPasswordAttemptsPerIp,
+        [this, sink, deployment = site.deployment, next, password, prefersPage, secure](RateDecision decision) {
+            if (!decision.allowed) {
+                // The gate's own form posts here: the visitor reads why on a page, a script asking for JSON gets JSON.
+                const HttpResponse refused = rateLimited(decision);
+                sink.send(prefersPage ? BuiltinPages::refusalPage(refused, next) : refused);
+                return;
+            }
+            verifyPassword(deployment, password, next, secure, sink);
+        });
+}
+
+void PrivateGate::verifyPassword(
+    const Deployment &deployment, const QString &password, const QString &next, bool secure, const ResponseSink &sink)
+{
     QtConcurrent::run(&m_workers, [hash = deployment.passwordHash, password] {
         return PasswordHasher::verify(hash, password);
-    }).then([this, sink, deployment, next, secure = m_secureCookies || request.secure](bool correct) {
+    }).then([this, sink, deployment, next, secure](bool correct) {
         // On the worker that checked: what follows is thread-safe, and send() carries the answer to the connection's
         // thread, or drops it when the visitor has left.
         if (!correct) {

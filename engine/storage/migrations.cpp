@@ -291,12 +291,62 @@ Migration deploymentNotifications()
         }};
 }
 
+// Version 9: shared rate limits (issue 16), for several servers on one PostgreSQL database. Each row counts the
+// accepted hits of one limit's key (a SHA-256 of e.g. "submit:<client address>", never the address itself) in one fixed
+// bucket of time: window_start is the bucket's start and expires_at the moment it leaves the limit's window, both in ms
+// since the epoch (integers, not ISO text: the limiter does arithmetic on them). berth_rate_hit() decides and counts in
+// one call: the key's hits take turns under an advisory lock, so that two servers cannot both take the last one; each
+// of its statements sees what the one before it committed. SQLite has one server, whose limits are its own memory's:
+// the table exists there too, for one schema, and stays empty.
+Migration sharedRateLimits()
+{
+    return {9,
+        {
+            uR"(CREATE TABLE rate_windows (
+                        limit_key TEXT NOT NULL,
+                        window_start BIGINT NOT NULL,
+                        hits INTEGER NOT NULL,
+                        expires_at BIGINT NOT NULL,
+                        PRIMARY KEY (limit_key, window_start)))"_s,
+            u"CREATE INDEX rate_windows_expiry ON rate_windows(expires_at)"_s,
+            // Returns 0 when the hit is let through (and counted), or the ms until the oldest counted bucket leaves
+            // the window. The lock's first number is Berth's rate-limit class ("RATE"), apart from the migrations'.
+            // Its commit does not wait for the disk (synchronous_commit off, for this transaction only): it is seen by
+            // every session at once all the same, and a crash of the database server forgets at most the last moments'
+            // counts, which lets a few more requests through, nothing worse.
+            pgOnly(uR"(CREATE FUNCTION berth_rate_hit(p_key TEXT, p_now BIGINT, p_bucket_ms BIGINT, p_window_ms BIGINT,
+                            p_limit INTEGER) RETURNS BIGINT LANGUAGE plpgsql AS $$
+                        DECLARE
+                            v_start BIGINT := p_now - p_now % p_bucket_ms;
+                            v_hits BIGINT;
+                            v_oldest BIGINT;
+                        BEGIN
+                            PERFORM set_config('synchronous_commit', 'off', true);
+                            PERFORM pg_advisory_xact_lock(1380013125, hashtext(p_key));
+                            DELETE FROM rate_windows
+                                WHERE limit_key = p_key AND window_start + p_bucket_ms + p_window_ms <= p_now;
+                            SELECT COALESCE(SUM(hits), 0), MIN(window_start) INTO v_hits, v_oldest
+                                FROM rate_windows WHERE limit_key = p_key;
+                            IF v_hits >= p_limit THEN
+                                RETURN GREATEST(1, COALESCE(v_oldest + p_bucket_ms + p_window_ms - p_now,
+                                    p_window_ms));
+                            END IF;
+                            INSERT INTO rate_windows (limit_key, window_start, hits, expires_at)
+                                VALUES (p_key, v_start, 1, v_start + p_bucket_ms + p_window_ms)
+                                ON CONFLICT (limit_key, window_start)
+                                DO UPDATE SET hits = rate_windows.hits + 1,
+                                    expires_at = GREATEST(rate_windows.expires_at, EXCLUDED.expires_at);
+                            RETURN 0;
+                        END $$)"_s),
+        }};
+}
+
 } // namespace
 
 QList<Migration> builtInMigrations()
 {
     return {initialSchema(), siteEndpoints(), signIn(), signInCodes(), titleSource(), keptVersions(), blobChunks(),
-        deploymentNotifications()};
+        deploymentNotifications(), sharedRateLimits()};
 }
 
 } // namespace berth

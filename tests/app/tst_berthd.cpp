@@ -21,7 +21,7 @@ private Q_SLOTS:
         const auto serve = BerthdProcess::run({u"--help"_s});
         QCOMPARE(serve.exitCode, 0);
         for (const char *option : {"--listen", "--data-dir", "--site-domain", "--base-url", "--trusted-proxy",
-                 "--api-rate", "--database", "key create"})
+                 "--api-rate", "--database", "--shared-rate-limits", "key create"})
             QVERIFY2(serve.out.contains(option), option);
 
         const auto key = BerthdProcess::run({u"key"_s, u"create"_s, u"--help"_s});
@@ -47,6 +47,9 @@ private Q_SLOTS:
         QTest::newRow("bad api rate") << QStringList {u"--api-rate"_s, u"0"_s} << QByteArray("--api-rate");
         QTest::newRow("bad database") << QStringList {u"--database"_s, u"postgresql://ann:hunter2@db.lan"_s}
                                       << QByteArray("--database");
+        // SQLite is one server: there is nothing to share its limits with.
+        QTest::newRow("shared limits without a database")
+            << QStringList {u"--shared-rate-limits"_s} << QByteArray("--shared-rate-limits needs --database");
     }
     void badUsageExitsWith2()
     {

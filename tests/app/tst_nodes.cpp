@@ -300,6 +300,36 @@ private Q_SLOTS:
         QCOMPARE(sites.at(0)[u"slug"_s].toString(), u"wanted-site"_s);
     }
 
+    // POST /auth/session allows 5 a minute per client address. Twelve at once from one address, half through each
+    // node: each node counts on its own by default (5 + 5 through); with --shared-rate-limits both count in the
+    // database, and exactly 5 get through in all, however the two processes' requests interleave.
+    void sharedRateLimitsAcrossNodes()
+    {
+        const auto sessions = [this] {
+            QList<Call> calls;
+            for (int i = 0; i < 12; ++i) {
+                const quint16 port = i % 2 ? m_b->port() : m_a->port();
+                calls.append({port, "POST", u"localhost:%1"_s.arg(port), u"/auth/session"_s, {}, {}});
+            }
+            return concurrently(calls);
+        };
+        QList<int> statuses = sessions();
+        QCOMPARE(statuses.count(200), 10);
+        QCOMPARE(statuses.count(429), 2);
+
+        for (auto *node : {&m_a, &m_b}) {
+            const QString folder = node == &m_a ? m_dirA.path() : m_dirB.path();
+            node->reset(); // a fresh node forgets its counts
+            *node = std::make_unique<BerthdProcess>(folder);
+            (*node)->setExtraArguments({u"--shared-rate-limits"_s});
+            QVERIFY((*node)->start(withDatabase(m_database->url())));
+            QVERIFY2((*node)->output().contains("Rate limits: shared"), (*node)->output().constData());
+        }
+        statuses = sessions();
+        QCOMPARE(statuses.count(200), 5);
+        QCOMPARE(statuses.count(429), 7);
+    }
+
     // The database stopped under a running node: the sites it has loaded are still served, whatever needs the
     // database (a key lookup, a write) answers 503 with a plain message (not 401, not the server's words), and the
     // node works on by itself once the database is back.
