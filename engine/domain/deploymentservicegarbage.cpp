@@ -28,7 +28,7 @@ bool sameRecord(const Deployment &a, const Deployment &b)
 Result<void> DeploymentService::loadSites()
 {
     resolveTitleSources();
-    const QList<Deployment> deployments = m_repository.listAll();
+    const QList<Deployment> deployments = m_repository.listAllUnsorted();
     const auto totals = m_repository.servedFileTotals();
     if (!totals)
         return Error {

@@ -83,6 +83,11 @@ QList<Deployment> DeploymentRepository::listAll() const
     return list(std::nullopt);
 }
 
+QList<Deployment> DeploymentRepository::listAllUnsorted() const
+{
+    return list(std::nullopt, false);
+}
+
 QList<DeploymentListing> DeploymentRepository::listingForUser(const QString &userId) const
 {
     QList<DeploymentListing> result;
@@ -342,13 +347,13 @@ std::optional<Deployment> DeploymentRepository::findWhere(const QString &column,
     return deploymentFrom(query);
 }
 
-QList<Deployment> DeploymentRepository::list(const std::optional<QString> &userId) const
+QList<Deployment> DeploymentRepository::list(const std::optional<QString> &userId, bool sorted) const
 {
     QList<Deployment> result;
     QSqlQuery query(m_db.connection());
     query.setForwardOnly(true);
     // Stored timestamps sort as text in time order; id breaks ties so the order is stable.
-    const QString order = u" ORDER BY updated_at DESC, created_at DESC, id"_s;
+    const QString order = sorted ? u" ORDER BY updated_at DESC, created_at DESC, id"_s : QString();
     if (!userId) { // every user's; a null or empty user id still filters (and matches nothing)
         query.prepare(u"SELECT %1 FROM deployments"_s.arg(Columns) + order);
     } else {

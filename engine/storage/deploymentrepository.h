@@ -39,6 +39,7 @@ public:
     std::optional<Deployment> findBySlug(const QString &slug) const;
     QList<Deployment> listForUser(const QString &userId) const; // most recently updated first
     QList<Deployment> listAll() const; // most recently updated first
+    QList<Deployment> listAllUnsorted() const; // in no particular order: a start's read, spared the sort
     QList<DeploymentListing> listingForUser(const QString &userId) const; // in listForUser's order
     int countForUser(const QString &userId) const;
     QList<StoredFile> files(qint64 versionId) const; // ordered by path
@@ -79,7 +80,7 @@ public:
 
 private:
     std::optional<Deployment> findWhere(const QString &column, const QString &value) const;
-    QList<Deployment> list(const std::optional<QString> &userId) const;
+    QList<Deployment> list(const std::optional<QString> &userId, bool sorted = true) const;
     Result<qint64> writeVersion(const Deployment &deployment, const QList<StoredFile> &files);
     // Within the caller's transaction: locks these users' rows until it ends (PostgreSQL: SELECT ... FOR UPDATE;
     // SQLite has one writer at a time anyway). A deployment is created or handed over only under its owner's lock, so
