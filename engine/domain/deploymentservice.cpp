@@ -73,6 +73,10 @@ QString DeploymentService::notFoundMessage()
 {
     return u"Deployment not found"_s;
 }
+QString DeploymentService::missingContentsMessage()
+{
+    return u"Missing file contents"_s;
+}
 QString DeploymentService::limitReachedMessage()
 {
     return u"Deployment limit reached. Delete an existing deployment or upgrade your plan."_s;
@@ -244,6 +248,7 @@ QFuture<Result<DeploymentService::Staged>> DeploymentService::stage(
         } else if (request.files) {
             QList<StoredFile> stored;
             stored.reserve(request.files->size());
+            QStringList gone; // referenced by sha256, and no longer stored
             qint64 total = 0;
             qint64 done = 0;
             for (const FileUpload &upload : *request.files)
@@ -255,6 +260,15 @@ QFuture<Result<DeploymentService::Staged>> DeploymentService::stage(
                     progress->report(DeployProgress::Step::Storing, done, total);
                 done += upload.content.size();
                 if (upload.isReference()) { // held already (resolveReferences): nothing to write
+                    // Renewed, so that no other node removes it before this deploy commits; gone since the check
+                    // (another node removed what its last site stopped using): its content must be sent.
+                    const Result<bool> retained = blobs->retain(upload.sha256);
+                    if (!retained)
+                        return storeFailed(retained.error(), u"\"%1\""_s.arg(upload.path));
+                    if (!retained.value()) {
+                        gone.append(upload.path);
+                        continue;
+                    }
                     stored.append({upload.path, upload.sha256, upload.size, upload.contentType});
                     if (upload.path == u"index.html")
                         staged.documentTitle = titleOf(blobs->read(upload.sha256));
@@ -269,6 +283,11 @@ QFuture<Result<DeploymentService::Staged>> DeploymentService::stage(
                 stored.append({upload.path, hash, upload.content.size(), upload.contentType});
                 if (upload.path == u"index.html")
                     staged.documentTitle = titleOf(upload.content);
+            }
+            if (!gone.isEmpty()) {
+                Error error {Error::Kind::Conflict, missingContentsMessage()};
+                error.missing = gone;
+                return error;
             }
             if (progress)
                 progress->report(DeployProgress::Step::Storing, done, total);

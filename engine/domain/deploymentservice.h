@@ -88,6 +88,7 @@ public:
 
     static QString notFoundMessage();
     static QString limitReachedMessage(); // the 403 of a full plan (README, "Errors")
+    static QString missingContentsMessage(); // the 409 of files sent by sha256 whose content is not held
 
 Q_SIGNALS:
     void deploymentChanged(const QString &id);

@@ -159,8 +159,12 @@ void DeploymentService::collectGarbage()
     }
     m_garbageCandidates.clear();
     for (const QByteArray &blob : candidates) {
-        if (!referenced.value().contains(blob))
-            m_blobs.remove(blob);
+        if (referenced.value().contains(blob))
+            continue;
+        // The shared store keeps a blob stored within its grace (another node may be about to commit a deploy that
+        // uses it): tried again at a later collection, or left to the next start's sweep.
+        if (m_blobs.remove(blob) == BlobStore::Removal::Kept)
+            m_garbageCandidates.insert(blob);
     }
 }
 

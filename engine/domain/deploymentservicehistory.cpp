@@ -65,7 +65,8 @@ Result<Deployment> DeploymentService::rollback(const User &owner, const QString 
             return Error {Error::Kind::TooLarge, DeploymentLimits::fileTooLarge(file.path)};
         total += file.size;
         // A kept version's blobs are never collected; one gone means the store was damaged: refuse, change nothing.
-        if (!m_blobs.contains(file.blob)) {
+        // Renewed, too: another node may prune this version and collect its blobs before the rollback commits.
+        if (const Result<bool> retained = m_blobs.retain(file.blob); !retained || !retained.value()) {
             qWarning().noquote() << "rollback: blob" << file.blob << "of" << id << "is missing";
             return Error {Error::Kind::Internal, u"Could not read the version"_s};
         }
@@ -128,7 +129,7 @@ Result<void> DeploymentService::resolveReferences(const User &owner, DeployReque
             file.size = *found;
     }
     if (!missing.isEmpty()) {
-        Error error {Error::Kind::Conflict, u"Missing file contents"_s};
+        Error error {Error::Kind::Conflict, missingContentsMessage()};
         error.missing = missing;
         return error;
     }

@@ -2,7 +2,6 @@
 
 #include "storage/blobstore.h"
 
-#include <QFileInfo>
 #include <chrono>
 
 namespace berth {
@@ -40,14 +39,22 @@ std::shared_ptr<const Site> Site::make(
     site->deployment = deployment;
     site->fileCount = int(files.size());
     site->files.reserve(files.size());
+    // The gzip variants this node holds, and (blobs in the database) those it has not fetched yet: a site deployed
+    // through another node is served compressed here too. Fetched with the file on its first request.
+    QList<QByteArray> hashes;
+    hashes.reserve(files.size());
+    for (const StoredFile &file : files) {
+        if (!Site::isRulesFile(file.path))
+            hashes.append(file.blob);
+    }
+    const QHash<QByteArray, qint64> gzipSizes = blobs.variantSizes(hashes, "gz");
     for (const StoredFile &file : files) {
         site->totalBytes += file.size;
         if (Site::isRulesFile(file.path)) {
             compileRules(*site, file, blobs);
             continue;
         }
-        const QString gzipPath = blobs.variantPathOf(file.blob, "gz");
-        const qint64 gzipSize = gzipPath.isEmpty() ? 0 : QFileInfo(gzipPath).size();
+        const qint64 gzipSize = gzipSizes.value(file.blob);
         SiteFile served {file.blob, file.size, file.contentType, '"' + file.blob + '"', gzipSize, {}, {}};
         if (gzipSize > 0) {
             served.gzipKey = file.blob + ".gz";

@@ -3,6 +3,8 @@
 #include "core/error.h"
 
 #include <QByteArray>
+#include <QHash>
+#include <QList>
 #include <QSet>
 #include <functional>
 
@@ -15,6 +17,11 @@ namespace berth {
 // A blob is named by its hash; suffix names one of its precompressed variants ("gz"), empty for the blob itself.
 // Implementations are used from several threads at once (deploy workers, the fetch pool, the engine thread) and must
 // never be called on a thread that serves visitors: every call may wait for the network.
+//
+// Several nodes share the store: one may remove a blob that its own sites stopped using while another is between
+// storing the same content and committing the deploy that references it. So a removal spares what a committed file
+// list references and what was stored (or renewed by store() or retain()) within a grace period, longer than any
+// deploy takes from its first store to its commit.
 class BlobBackend
 {
     Q_DISABLE_COPY_MOVE(BlobBackend)
@@ -22,18 +29,25 @@ public:
     BlobBackend() = default;
     virtual ~BlobBackend() = default;
 
-    // Stores data unless that blob (or variant) is stored already: content-addressed, so idempotent. All of it or
-    // nothing.
-    virtual Result<void> store(const QByteArray &hash, const QByteArray &suffix, const QByteArray &data) = 0;
+    // Stores data, or, when that blob (or variant) is stored already, renews its stamp, so that it counts as stored
+    // just now: content-addressed, so idempotent. All of it or nothing. True when the data was written now (the blob
+    // was absent, maybe removed a moment ago), false when it was there.
+    virtual Result<bool> store(const QByteArray &hash, const QByteArray &suffix, const QByteArray &data) = 0;
+    // Renews the stamp of a stored blob, for a deploy that reuses it without sending it again; false when it is not
+    // stored (then its content must be sent).
+    virtual Result<bool> retain(const QByteArray &hash) = 0;
     virtual Result<bool> has(const QByteArray &hash, const QByteArray &suffix) = 0;
+    // The sizes of the variant `suffix` of those of the blobs that have one stored.
+    virtual Result<QHash<QByteArray, qint64>> variantSizes(const QList<QByteArray> &hashes, const QByteArray &suffix)
+        = 0;
     // Hands the stored bytes to `sink` piece by piece, in order, never the whole at once; false when absent. A sink
     // that returns false stops the load, which then fails.
     using ChunkSink = std::function<bool(const QByteArray &piece)>;
     virtual Result<bool> load(const QByteArray &hash, const QByteArray &suffix, const ChunkSink &sink) = 0;
-    // Removes a blob and its variants; absent is fine.
-    virtual Result<void> remove(const QByteArray &hash) = 0;
-    // Removes every blob not in keep that was stored a while ago (other nodes may be between storing a blob and
-    // committing the deploy that references it); returns how many blobs went.
+    // Removes a blob and its variants unless a committed file list references it or it was stored within the grace
+    // (see above). True when it is gone (absent is fine), false when it was kept.
+    virtual Result<bool> remove(const QByteArray &hash) = 0;
+    // Removes every blob not in keep, on the same terms as remove(); returns how many blobs went.
     virtual Result<int> removeAllExcept(const QSet<QByteArray> &keep) = 0;
 };
 

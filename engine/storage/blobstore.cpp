@@ -168,11 +168,15 @@ Result<QByteArray> BlobStore::put(const QByteArray &data)
     const QString path = pathOf(hash);
     // The shared copy first: a blob in the folder is then always one that every node can have.
     if (m_backend) {
-        if (const Result<void> stored = m_backend->store(hash, {}, data); !stored) {
+        const Result<bool> stored = m_backend->store(hash, {}, data);
+        if (!stored) {
             qCWarning(lcStorage).noquote()
                 << "cannot store blob" << QLatin1String(hash) << "in the database:" << stored.error().message;
             return stored.error();
         }
+        // Written again: a removal took its variants too. Those this folder holds go back with it.
+        if (stored.value())
+            restoreVariants(hash);
     }
     // A file at a blob's final name is always whole (it got there by rename), so same size means same bytes.
     const QFileInfo existing(path);
@@ -234,8 +238,8 @@ Result<void> BlobStore::putVariant(const QByteArray &hash, const QByteArray &suf
         return Error {
             Error::Kind::Internal, u"no blob %1 to add a variant to"_s.arg(QString::fromLatin1(hash.left(64)))};
     if (m_backend) {
-        if (const Result<void> stored = m_backend->store(hash, suffix, data); !stored)
-            return stored;
+        if (const Result<bool> stored = m_backend->store(hash, suffix, data); !stored)
+            return stored.error();
     }
     const QString path = pathOf(hash) + u'.' + QLatin1String(suffix);
     const QFileInfo existing(path);
@@ -309,12 +313,12 @@ int BlobStore::collectGarbage(const QSet<QByteArray> &keep)
     return removed;
 }
 
-bool BlobStore::remove(const QByteArray &hash)
+BlobStore::Removal BlobStore::remove(const QByteArray &hash)
 {
     const QString path = pathOf(hash);
     if (path.isEmpty())
-        return false;
-    bool ok = true;
+        return Removal::Failed;
+    Removal result = Removal::Removed;
     const QFileInfo blob(path);
     // Variants are "<name>.<suffix>" in the same shard folder, which holds about 1/256 of the store.
     const QStringList variants = blob.dir().entryList({blob.fileName() + u".*"_s}, QDir::Files | QDir::Hidden);
@@ -324,22 +328,26 @@ bool BlobStore::remove(const QByteArray &hash)
             continue; // a temporary file of a put() in progress
         if (!QFile::remove(blob.dir().filePath(name))) {
             qCWarning(lcStorage).noquote() << "cannot remove unreferenced blob file" << blob.dir().filePath(name);
-            ok = false;
+            result = Removal::Failed;
         }
         forget(blob.dir().filePath(name));
     }
     if (blob.exists() && !QFile::remove(path)) {
         qCWarning(lcStorage).noquote() << "cannot remove unreferenced blob file" << path;
-        ok = false;
+        result = Removal::Failed;
     }
     forget(path);
+    // The folder is only a cache of what the backend keeps: it comes back from there if a site uses it again.
     if (m_backend) {
-        if (const Result<void> removed = m_backend->remove(hash); !removed) {
+        const Result<bool> removed = m_backend->remove(hash);
+        if (!removed) {
             qCWarning(lcStorage).noquote() << "cannot remove a blob from the database:" << removed.error().message;
-            ok = false;
+            return Removal::Failed;
         }
+        if (!removed.value() && result == Removal::Removed)
+            result = Removal::Kept;
     }
-    return ok;
+    return result;
 }
 
 QString BlobStore::rootDir() const

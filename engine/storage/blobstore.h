@@ -3,6 +3,8 @@
 #include "core/error.h"
 
 #include <QByteArray>
+#include <QHash>
+#include <QList>
 #include <QSet>
 #include <QString>
 #include <functional>
@@ -50,6 +52,14 @@ public:
     // it too. The blob's bytes are checked against its hash. Waits for the backend: never on a serving thread.
     Result<void> fetch(const QByteArray &hash, const QByteArray &suffix = {}) const;
     qint64 cachedBytes() const; // what the folder holds as far as the cache knows (after its first trim: all)
+    // For a deploy that reuses a blob without sending it: whether it is stored, renewing it in the backend so that
+    // no node removes it before that deploy commits. Without a backend, whether the folder holds it. Waits for the
+    // backend: never on a serving thread.
+    Result<bool> retain(const QByteArray &hash) const;
+    // The sizes of the variant `suffix` of those blobs that have one: the folder's, and for the others the
+    // backend's (a variant this node has not fetched yet). Blobs without it are left out, as are all but the
+    // folder's when the backend cannot answer (logged). Waits for the backend: never on a serving thread.
+    QHash<QByteArray, qint64> variantSizes(const QList<QByteArray> &hashes, const QByteArray &suffix) const;
 
     // Stores data under its hash unless already present; returns the hash, or InsufficientStorage for a full disk
     // (or quota), Internal otherwise (a server-side detail with paths: for the log, never for a client).
@@ -66,9 +76,16 @@ public:
     // Removes every blob, and its variants, whose hash is not in keep; returns how many blobs were removed. Walks the
     // whole store: for the sweep at start; later removals name their blobs (remove()).
     int collectGarbage(const QSet<QByteArray> &keep);
-    // Removes one blob and its variants (from the backend too); false when something could not be removed (logged).
-    // Absent is fine.
-    bool remove(const QByteArray &hash);
+    // Removes one blob and its variants, from the folder and the backend. The backend keeps (Kept) a blob that a
+    // committed file list references or that was stored within its grace: another node may be about to commit a
+    // deploy that uses it. Absent counts as removed; Failed is logged.
+    enum class Removal
+    {
+        Removed,
+        Kept,
+        Failed
+    };
+    Removal remove(const QByteArray &hash);
 
     QString rootDir() const;
 
@@ -80,6 +97,7 @@ public:
 private:
     Result<void> writeFile(const QString &path, const QByteArray &data) const; // logged when it fails
     Result<void> fetchInto(const QString &path, const QByteArray &hash, const QByteArray &suffix) const;
+    void restoreVariants(const QByteArray &hash) const; // the folder's variants of it, into the backend (logged)
     void noteUse(const QString &path, qint64 size) const;
     void forget(const QString &path) const;
     void trimCache(const QString &justUsed) const;

@@ -87,6 +87,58 @@ Result<void> BlobStore::fetch(const QByteArray &hash, const QByteArray &suffix) 
     return {};
 }
 
+Result<bool> BlobStore::retain(const QByteArray &hash) const
+{
+    if (!isValidHash(hash))
+        return false;
+    if (!m_backend)
+        return QFileInfo::exists(pathOf(hash));
+    const Result<bool> retained = m_backend->retain(hash);
+    if (!retained)
+        qCWarning(lcStorage).noquote() << "cannot renew blob" << QLatin1String(hash)
+                                       << "in the database:" << retained.error().message;
+    return retained;
+}
+
+QHash<QByteArray, qint64> BlobStore::variantSizes(const QList<QByteArray> &hashes, const QByteArray &suffix) const
+{
+    QHash<QByteArray, qint64> sizes;
+    if (!isValidSuffix(suffix))
+        return sizes;
+    QList<QByteArray> uncached;
+    for (const QByteArray &hash : hashes) {
+        if (!isValidHash(hash))
+            continue;
+        const QFileInfo variant(pathOf(hash) + u'.' + QLatin1String(suffix));
+        if (variant.exists())
+            sizes.insert(hash, variant.size());
+        else if (m_backend)
+            uncached.append(hash);
+    }
+    if (uncached.isEmpty())
+        return sizes;
+    const Result<QHash<QByteArray, qint64>> stored = m_backend->variantSizes(uncached, suffix);
+    if (!stored) {
+        qCWarning(lcStorage).noquote() << "cannot list the database's compressed variants:" << stored.error().message;
+        return sizes;
+    }
+    sizes.insert(stored.value());
+    return sizes;
+}
+
+void BlobStore::restoreVariants(const QByteArray &hash) const
+{
+    for (const QByteArray &suffix : variantsOf(hash)) {
+        QFile file(pathOf(hash) + u'.' + QLatin1String(suffix));
+        if (!file.open(QIODevice::ReadOnly))
+            continue; // gone meanwhile: nothing to bring back
+        // A variant that fails only costs other nodes its compression: logged, the blob stays stored.
+        if (const Result<bool> stored = m_backend->store(hash, suffix, file.readAll()); !stored)
+            qCWarning(lcStorage).noquote() << "cannot store a variant of blob" << QLatin1String(hash)
+                                           << "in the database:" << stored.error().message;
+    }
+}
+
 Result<void> BlobStore::fetchInto(const QString &path, const QByteArray &hash, const QByteArray &suffix) const
 {
     const QString folder = QFileInfo(path).absolutePath();

@@ -99,7 +99,7 @@ Result<qint64> copyBlobFile(const QString &path, BlobBackend &to, const QByteArr
     if (suffix.isEmpty() && digest != hash)
         return Error {Error::Kind::Internal,
             u"the file %1 in the data folder is damaged (digest %2)"_s.arg(name, QString::fromLatin1(digest))};
-    if (const Result<void> stored = to.store(hash, suffix, data); !stored)
+    if (const Result<bool> stored = to.store(hash, suffix, data); !stored)
         return Error {Error::Kind::Internal, u"cannot store %1: %2"_s.arg(name, stored.error().message)};
     // Read back what the database holds (a copy stored earlier is checked the same way).
     const Result<QByteArray> written = storedDigest(to, hash, suffix);

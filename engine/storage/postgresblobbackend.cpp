@@ -6,7 +6,9 @@
 
 #include <QAtomicInteger>
 #include <QHash>
+#include <QSqlDatabase>
 #include <QSqlQuery>
+#include <QStringList>
 #include <QThreadStorage>
 #include <memory>
 
@@ -41,6 +43,20 @@ QString text(const QByteArray &bytes)
     return bytes.isEmpty() ? u""_s : QString::fromLatin1(bytes);
 }
 
+// The advisory locks of blobs: the two-key form, whose keys never meet the migrations' one-key lock. The second key
+// is the hash's first 32 bits: two blobs that share them only wait for each other.
+constexpr int kBlobLockSpace = 0x424c4f42; // "BLOB"
+
+// Taken inside a transaction, held until it ends.
+Result<void> lockBlob(const QSqlDatabase &connection, const QByteArray &hash)
+{
+    QSqlQuery query(connection);
+    query.prepare(u"SELECT pg_advisory_xact_lock(?, ?)"_s);
+    query.addBindValue(kBlobLockSpace);
+    query.addBindValue(static_cast<qint32>(hash.left(8).toUInt(nullptr, 16)));
+    return sql::exec(query);
+}
+
 } // namespace
 
 PostgresBlobBackend::PostgresBlobBackend(const QString &serverUrl)
@@ -72,26 +88,32 @@ Result<Database *> PostgresBlobBackend::database()
     return db.get();
 }
 
-Result<void> PostgresBlobBackend::store(const QByteArray &hash, const QByteArray &suffix, const QByteArray &data)
+Result<bool> PostgresBlobBackend::store(const QByteArray &hash, const QByteArray &suffix, const QByteArray &data)
 {
     const Result<Database *> db = database();
     if (!db)
         return db.error();
-    // Stored already: renewing stored_at keeps the start-up sweep of another node from removing content that this
-    // deploy is about to reference again.
+    Transaction transaction(db.value()->connection());
+    if (const Result<void> begun = transaction.begun(); !begun)
+        return begun.error();
+    if (const Result<void> locked = lockBlob(db.value()->connection(), hash); !locked)
+        return locked.error();
+    // Stored already: renewing stored_at makes it count as stored now, so that no node removes content that this
+    // deploy is about to reference again. Under the lock, a removal either came first (then no row is left and the
+    // blob is written again below) or comes after this commits (and sees the new stamp).
     QSqlQuery touch(db.value()->connection());
     touch.prepare(u"UPDATE blob_chunks SET stored_at = now() WHERE hash = ? AND variant = ? AND seq = 0"_s);
     touch.addBindValue(text(hash));
     touch.addBindValue(text(suffix));
     if (const Result<void> done = sql::exec(touch); !done)
-        return done;
-    if (touch.numRowsAffected() > 0)
-        return {};
-    Transaction transaction(db.value()->connection());
-    if (const Result<void> begun = transaction.begun(); !begun)
-        return begun;
+        return done.error();
+    if (touch.numRowsAffected() > 0) {
+        if (const Result<void> committed = transaction.commit(); !committed)
+            return committed.error();
+        return false;
+    }
     QSqlQuery insert(db.value()->connection());
-    // Another node may store the same content at the same moment: its rows are the same bytes.
+    // A node from before the lock may store the same content at the same moment: its rows are the same bytes.
     insert.prepare(u"INSERT INTO blob_chunks (hash, variant, seq, data) VALUES (?, ?, ?, ?) ON CONFLICT DO NOTHING"_s);
     int seq = 0;
     qsizetype offset = 0;
@@ -103,11 +125,35 @@ Result<void> PostgresBlobBackend::store(const QByteArray &hash, const QByteArray
         // A view, not a copy: the chunk's bytes stay in `data`.
         insert.addBindValue(QByteArray::fromRawData(data.constData() + offset, length));
         if (const Result<void> done = sql::exec(insert); !done)
-            return done;
+            return done.error();
         offset += length;
         ++seq;
     } while (offset < data.size());
-    return transaction.commit();
+    if (const Result<void> committed = transaction.commit(); !committed)
+        return committed.error();
+    return true;
+}
+
+Result<bool> PostgresBlobBackend::retain(const QByteArray &hash)
+{
+    const Result<Database *> db = database();
+    if (!db)
+        return db.error();
+    Transaction transaction(db.value()->connection());
+    if (const Result<void> begun = transaction.begun(); !begun)
+        return begun.error();
+    if (const Result<void> locked = lockBlob(db.value()->connection(), hash); !locked)
+        return locked.error();
+    QSqlQuery touch(db.value()->connection());
+    touch.prepare(u"UPDATE blob_chunks SET stored_at = now() WHERE hash = ? AND variant = '' AND seq = 0"_s);
+    touch.addBindValue(text(hash));
+    if (const Result<void> done = sql::exec(touch); !done)
+        return done.error();
+    if (touch.numRowsAffected() == 0)
+        return false;
+    if (const Result<void> committed = transaction.commit(); !committed)
+        return committed.error();
+    return true;
 }
 
 Result<bool> PostgresBlobBackend::has(const QByteArray &hash, const QByteArray &suffix)
@@ -123,6 +169,36 @@ Result<bool> PostgresBlobBackend::has(const QByteArray &hash, const QByteArray &
     if (const Result<void> done = sql::exec(query); !done)
         return done.error();
     return query.next();
+}
+
+Result<QHash<QByteArray, qint64>> PostgresBlobBackend::variantSizes(
+    const QList<QByteArray> &hashes, const QByteArray &suffix)
+{
+    QHash<QByteArray, qint64> sizes;
+    if (hashes.isEmpty())
+        return sizes;
+    const Result<Database *> db = database();
+    if (!db)
+        return db.error();
+    // One statement for a whole site, the hashes as one array (hex: nothing in them needs quoting). octet_length
+    // reads a chunk's size from its header, not its bytes.
+    QStringList names;
+    names.reserve(hashes.size());
+    for (const QByteArray &hash : hashes)
+        names.append(text(hash));
+    QSqlQuery query(db.value()->connection());
+    query.setForwardOnly(true);
+    query.prepare(u"SELECT hash, SUM(octet_length(data)) FROM blob_chunks WHERE variant = ? "
+                  "AND hash = ANY(CAST(? AS text[])) GROUP BY hash"_s);
+    query.addBindValue(text(suffix));
+    query.addBindValue(u'{' + names.join(u',') + u'}');
+    if (const Result<void> done = sql::exec(query); !done)
+        return done.error();
+    while (query.next())
+        sizes.insert(query.value(0).toString().toLatin1(), query.value(1).toLongLong());
+    if (const Result<void> read = sql::drained(query); !read)
+        return read.error();
+    return sizes;
 }
 
 Result<bool> PostgresBlobBackend::load(const QByteArray &hash, const QByteArray &suffix, const ChunkSink &sink)
@@ -147,15 +223,42 @@ Result<bool> PostgresBlobBackend::load(const QByteArray &hash, const QByteArray 
     }
 }
 
-Result<void> PostgresBlobBackend::remove(const QByteArray &hash)
+Result<bool> PostgresBlobBackend::remove(const QByteArray &hash)
 {
     const Result<Database *> db = database();
     if (!db)
         return db.error();
+    Transaction transaction(db.value()->connection());
+    if (const Result<void> begun = transaction.begun(); !begun)
+        return begun.error();
+    if (const Result<void> locked = lockBlob(db.value()->connection(), hash); !locked)
+        return locked.error();
+    // One statement decides and deletes, on a snapshot taken after the lock: every store of this blob that came
+    // before has committed. A deploy in progress elsewhere has stored (or renewed) its blobs before committing its
+    // file list, so until that commit its blobs are recent, and after it they are referenced.
     QSqlQuery query(db.value()->connection());
-    query.prepare(u"DELETE FROM blob_chunks WHERE hash = ?"_s);
+    query.prepare(u"DELETE FROM blob_chunks WHERE hash = ? "
+                  "AND NOT EXISTS (SELECT 1 FROM files WHERE blob = ?) "
+                  "AND NOT EXISTS (SELECT 1 FROM blob_chunks recent WHERE recent.hash = ? AND recent.seq = 0 "
+                  "AND recent.stored_at > now() - make_interval(secs => ?))"_s);
     query.addBindValue(text(hash));
-    return sql::exec(query);
+    query.addBindValue(text(hash));
+    query.addBindValue(text(hash));
+    query.addBindValue(kGraceSeconds);
+    if (const Result<void> done = sql::exec(query); !done)
+        return done.error();
+    bool gone = query.numRowsAffected() > 0;
+    if (!gone) { // kept, or absent
+        QSqlQuery left(db.value()->connection());
+        left.prepare(u"SELECT 1 FROM blob_chunks WHERE hash = ? LIMIT 1"_s);
+        left.addBindValue(text(hash));
+        if (const Result<void> done = sql::exec(left); !done)
+            return done.error();
+        gone = !left.next();
+    }
+    if (const Result<void> committed = transaction.commit(); !committed)
+        return committed.error();
+    return gone;
 }
 
 Result<int> PostgresBlobBackend::removeAllExcept(const QSet<QByteArray> &keep)
@@ -167,7 +270,7 @@ Result<int> PostgresBlobBackend::removeAllExcept(const QSet<QByteArray> &keep)
     list.setForwardOnly(true);
     list.prepare(
         u"SELECT DISTINCT hash FROM blob_chunks WHERE seq = 0 AND stored_at < now() - make_interval(secs => ?)"_s);
-    list.addBindValue(kSweepGraceSeconds);
+    list.addBindValue(kGraceSeconds);
     if (const Result<void> done = sql::exec(list); !done)
         return done.error();
     QList<QByteArray> unreferenced;
@@ -180,9 +283,12 @@ Result<int> PostgresBlobBackend::removeAllExcept(const QSet<QByteArray> &keep)
         return read.error();
     int removed = 0;
     for (const QByteArray &hash : std::as_const(unreferenced)) {
-        if (const Result<void> done = remove(hash); !done)
-            return done.error();
-        ++removed;
+        // Checked again, one by one: keep is this node's view, and the blob may have been stored again since.
+        const Result<bool> gone = remove(hash);
+        if (!gone)
+            return gone.error();
+        if (gone.value())
+            ++removed;
     }
     return removed;
 }

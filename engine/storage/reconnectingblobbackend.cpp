@@ -42,14 +42,25 @@ ReconnectingBlobBackend::ReconnectingBlobBackend(BlobBackend &backend)
 {
 }
 
-Result<void> ReconnectingBlobBackend::store(const QByteArray &hash, const QByteArray &suffix, const QByteArray &data)
+Result<bool> ReconnectingBlobBackend::store(const QByteArray &hash, const QByteArray &suffix, const QByteArray &data)
 {
     return retriedOnce([&] { return m_backend.store(hash, suffix, data); }, "storing a blob");
+}
+
+Result<bool> ReconnectingBlobBackend::retain(const QByteArray &hash)
+{
+    return retriedOnce([&] { return m_backend.retain(hash); }, "renewing a blob");
 }
 
 Result<bool> ReconnectingBlobBackend::has(const QByteArray &hash, const QByteArray &suffix)
 {
     return retriedOnce([&] { return m_backend.has(hash, suffix); }, "looking for a blob");
+}
+
+Result<QHash<QByteArray, qint64>> ReconnectingBlobBackend::variantSizes(
+    const QList<QByteArray> &hashes, const QByteArray &suffix)
+{
+    return retriedOnce([&] { return m_backend.variantSizes(hashes, suffix); }, "reading variant sizes");
 }
 
 Result<bool> ReconnectingBlobBackend::load(const QByteArray &hash, const QByteArray &suffix, const ChunkSink &sink)
@@ -65,7 +76,7 @@ Result<bool> ReconnectingBlobBackend::load(const QByteArray &hash, const QByteAr
     return secondTry(std::move(loaded), m_backend.load(hash, suffix, noting));
 }
 
-Result<void> ReconnectingBlobBackend::remove(const QByteArray &hash)
+Result<bool> ReconnectingBlobBackend::remove(const QByteArray &hash)
 {
     return retriedOnce([&] { return m_backend.remove(hash); }, "removing a blob");
 }

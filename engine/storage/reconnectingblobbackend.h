@@ -10,9 +10,10 @@ namespace berth {
 // deploy after the database came back would fail for nothing.
 //
 // A retry is safe because every call is idempotent (BlobBackend stores content-addressed blobs, each store all or
-// nothing): a store whose commit did reach the database before the connection dropped only stores nothing the
-// second time. A load is tried again only while its sink has received nothing, so that no piece arrives twice. When
-// the second try cannot connect at all, the first answer (Unavailable) stands: the database is away.
+// nothing; a renewal of its stamp is one too): a store whose commit did reach the database before the connection
+// dropped only renews the stamp the second time. A load is tried again only while its sink has received nothing, so
+// that no piece arrives twice. When the second try cannot connect at all, the first answer (Unavailable) stands: the
+// database is away.
 class ReconnectingBlobBackend final : public BlobBackend
 {
     Q_DISABLE_COPY_MOVE(ReconnectingBlobBackend)
@@ -20,10 +21,12 @@ public:
     explicit ReconnectingBlobBackend(BlobBackend &backend); // which outlives this one
     ~ReconnectingBlobBackend() override = default;
 
-    Result<void> store(const QByteArray &hash, const QByteArray &suffix, const QByteArray &data) override;
+    Result<bool> store(const QByteArray &hash, const QByteArray &suffix, const QByteArray &data) override;
+    Result<bool> retain(const QByteArray &hash) override;
     Result<bool> has(const QByteArray &hash, const QByteArray &suffix) override;
+    Result<QHash<QByteArray, qint64>> variantSizes(const QList<QByteArray> &hashes, const QByteArray &suffix) override;
     Result<bool> load(const QByteArray &hash, const QByteArray &suffix, const ChunkSink &sink) override;
-    Result<void> remove(const QByteArray &hash) override;
+    Result<bool> remove(const QByteArray &hash) override;
     Result<int> removeAllExcept(const QSet<QByteArray> &keep) override;
 
 private:

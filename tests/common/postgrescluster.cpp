@@ -156,6 +156,18 @@ void PostgresCluster::stop()
     m_started = false;
 }
 
+QString PostgresCluster::fixtureOrOwn(std::unique_ptr<PostgresCluster> &own, QString *error)
+{
+    const QString fixture = qEnvironmentVariable(kEnvironmentVariable);
+    if (!fixture.isEmpty())
+        return fixture;
+    auto cluster = std::make_unique<PostgresCluster>();
+    if (!cluster->start(error))
+        return {};
+    own = std::move(cluster);
+    return own->socketFolder();
+}
+
 QString PostgresCluster::stopFolder(const QString &folderOrLink)
 {
     const QFileInfo info(folderOrLink);

@@ -42,6 +42,9 @@ public:
     // Stops a cluster by folder, or by the link the constructor above made (then its folder and the link go too). An
     // error text, or empty.
     static QString stopFolder(const QString &folder);
+    // The socket folder of a cluster for a suite: the one CTest's fixture runs (kEnvironmentVariable), or else one of
+    // the suite's own, started into `own` (which stops it when it goes). Empty, with error set, when that fails.
+    static QString fixtureOrOwn(std::unique_ptr<PostgresCluster> &own, QString *error);
     void release() { m_started = false; } // leaves the server running when this object goes
 
 private:

@@ -42,13 +42,9 @@ class TestPostgresDatabase final : public QObject
 private Q_SLOTS:
     void initTestCase()
     {
-        m_socketFolder = qEnvironmentVariable(PostgresCluster::kEnvironmentVariable);
-        if (m_socketFolder.isEmpty()) {
-            m_cluster = std::make_unique<PostgresCluster>();
-            QString error;
-            QVERIFY2(m_cluster->start(&error), qPrintable(error));
-            m_socketFolder = m_cluster->socketFolder();
-        }
+        QString error;
+        m_socketFolder = PostgresCluster::fixtureOrOwn(m_cluster, &error);
+        QVERIFY2(!m_socketFolder.isEmpty(), qPrintable(error));
     }
 
     void init()

@@ -23,13 +23,19 @@ public:
     int calls = 0;
     bool sendPieceBeforeFailing = false;
 
-    Result<void> store(const QByteArray &, const QByteArray &, const QByteArray &) override
+    Result<bool> store(const QByteArray &, const QByteArray &, const QByteArray &) override
     {
-        return next() ? Result<void>(*m_failure) : Result<void>();
+        return next() ? Result<bool>(*m_failure) : Result<bool>(true);
     }
+    Result<bool> retain(const QByteArray &) override { return next() ? Result<bool>(*m_failure) : Result<bool>(true); }
     Result<bool> has(const QByteArray &, const QByteArray &) override
     {
         return next() ? Result<bool>(*m_failure) : Result<bool>(true);
+    }
+    Result<QHash<QByteArray, qint64>> variantSizes(const QList<QByteArray> &, const QByteArray &) override
+    {
+        return next() ? Result<QHash<QByteArray, qint64>>(*m_failure)
+                      : Result<QHash<QByteArray, qint64>>(QHash<QByteArray, qint64> {{"h", 7}});
     }
     Result<bool> load(const QByteArray &, const QByteArray &, const ChunkSink &sink) override
     {
@@ -40,7 +46,7 @@ public:
         }
         return sink("whole");
     }
-    Result<void> remove(const QByteArray &) override { return next() ? Result<void>(*m_failure) : Result<void>(); }
+    Result<bool> remove(const QByteArray &) override { return next() ? Result<bool>(*m_failure) : Result<bool>(true); }
     Result<int> removeAllExcept(const QSet<QByteArray> &) override
     {
         return next() ? Result<int>(*m_failure) : Result<int>(3);
@@ -76,7 +82,11 @@ private Q_SLOTS:
         QVERIFY(reconnecting.remove("h"));
         backend.failures = {kDropped};
         QCOMPARE(reconnecting.removeAllExcept({}).value(), 3);
-        QCOMPARE(backend.calls, 8);
+        backend.failures = {kDropped};
+        QVERIFY(reconnecting.retain("h").value());
+        backend.failures = {kDropped};
+        QCOMPARE(reconnecting.variantSizes({"h"}, "gz").value().value("h"), 7);
+        QCOMPARE(backend.calls, 12);
     }
 
     void onlyOnceAndOnlyForADroppedConnection()
