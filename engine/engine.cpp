@@ -11,6 +11,7 @@
 #include "api/statuscontroller.h"
 #include "api/submissionscontroller.h"
 #include "api/versionscontroller.h"
+#include "databasemarker.h"
 #include "domain/accesscontrol.h"
 #include "domain/accountservice.h"
 #include "domain/agentservice.h"
@@ -297,6 +298,9 @@ Result<void> Engine::start()
         return Error {Error::Kind::BadRequest, u"Shared rate limits need a PostgreSQL database (--database)"_s};
     if (Result<void> opened = open(); !opened)
         return opened;
+    // Serving says which database the folder belongs to: berthd backup must not copy a stale berth.sqlite.
+    if (Result<void> marked = DatabaseMarker::record(m_settings.dataDir, !m_settings.databaseUrl.isEmpty()); !marked)
+        return marked;
     if (m_settings.sharedRateLimits)
         m_parts->rateLimits.share(m_parts->rateWindowRepository, this);
     // Listening before loading: a change committed after the load is notified or found by the resync.

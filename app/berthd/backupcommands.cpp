@@ -1,6 +1,7 @@
 #include "backupcommands.h"
 
 #include "cli.h"
+#include "databasemarker.h"
 #include "storage/blobstore.h"
 #include "storage/database.h"
 #include "storage/databaseurl.h"
@@ -147,22 +148,37 @@ Result<CopiedBlobs> copyBlobs(const QString &database, const QString &from, cons
     return copied;
 }
 
-// With PostgreSQL the records and the sites' files are in the database, and the data folder's SQLite file (if any)
-// is an old one: copying it would be a backup of nothing current. Empty when the instance is on SQLite.
-QString postgresqlRefusal(const QCommandLineParser &parser, const QString &command)
+// What to do instead with PostgreSQL, after the sentence that says why.
+QString pgDumpAdvice(const QString &why)
 {
-    const QString url = Cli::databaseUrl(parser);
-    if (url.isEmpty())
-        return {};
-    const Result<DatabaseUrl> parsed = DatabaseUrl::parse(url); // named without its password, if at all
-    const QString database = parsed ? parsed.value().redacted() : u"a PostgreSQL database"_s;
-    return u"'%1' works on SQLite only, and this instance is in %2 (--database or BERTH_DATABASE).\n"
-           "Back it up with pg_dump, which holds everything, records and files:\n"
-           "  pg_dump --format=custom --file berth.dump URL\n"
-           "and bring it back into an empty database with:\n"
-           "  pg_restore --dbname URL berth.dump\n"
-           "The data folder is only this server's cache of the database's files: it needs no backup."_s.arg(
-               command, database);
+    return why
+        + u"\nBack it up with pg_dump, which holds everything, records and files:\n"
+          "  pg_dump --format=custom --file berth.dump URL\n"
+          "and bring it back into an empty database with:\n"
+          "  pg_restore --dbname URL berth.dump\n"
+          "The data folder is only this server's cache of the database's files: it needs no backup."_s;
+}
+
+// With PostgreSQL the records and the sites' files are in the database, and the data folder's SQLite file (if any)
+// is an old one: copying it would be a backup of nothing current. That is so when the command is given a database
+// (--database or BERTH_DATABASE), or when one of the folders it works on was last served from one (a folder is SQLite
+// again once 'berthd serve' has run there without --database). Empty when the instance is on SQLite.
+QString postgresqlRefusal(const QCommandLineParser &parser, const QString &command, const QStringList &folders)
+{
+    if (const QString url = Cli::databaseUrl(parser); !url.isEmpty()) {
+        const Result<DatabaseUrl> parsed = DatabaseUrl::parse(url); // named without its password, if at all
+        const QString database = parsed ? parsed.value().redacted() : u"a PostgreSQL database"_s;
+        return pgDumpAdvice(
+            u"'%1' works on SQLite only, and this instance is in %2 (--database or BERTH_DATABASE)."_s.arg(
+                command, database));
+    }
+    for (const QString &folder : folders) {
+        if (!folder.isEmpty() && DatabaseMarker::isPostgresql(folder))
+            return pgDumpAdvice(u"'%1' works on SQLite only, and %2 belongs to an instance on PostgreSQL "
+                                "(berthd serve --database ran there; its berth.sqlite, if any, is an old copy)."_s.arg(
+                                    command, folder));
+    }
+    return {};
 }
 
 QString megabytes(qint64 bytes)
@@ -183,10 +199,10 @@ int backup(const QStringList &arguments)
     QCommandLineParser parser;
     if (const auto exit = Cli::parse(parser, arguments, command))
         return *exit;
-    if (const QString refusal = postgresqlRefusal(parser, command.name); !refusal.isEmpty())
-        return Cli::usageError(refusal, command.name);
     const QString dataDir = dataDirOf(parser);
     const QString dest = parser.positionalArguments().constFirst();
+    if (const QString refusal = postgresqlRefusal(parser, command.name, {dataDir}); !refusal.isEmpty())
+        return Cli::usageError(refusal, command.name);
     const QString database = QDir(dataDir).filePath(QLatin1String(kDatabaseName));
     if (!QFileInfo::exists(database))
         return Cli::failure(u"no Berth instance at %1"_s.arg(dataDir));
@@ -228,12 +244,12 @@ int restore(const QStringList &arguments)
     QCommandLineParser parser;
     if (const auto exit = Cli::parse(parser, arguments, command))
         return *exit;
-    if (const QString refusal = postgresqlRefusal(parser, command.name); !refusal.isEmpty())
+    const QString dataDir = parser.value(Cli::dataDirOption());
+    const QString source = parser.positionalArguments().constFirst();
+    if (const QString refusal = postgresqlRefusal(parser, command.name, {source, dataDir}); !refusal.isEmpty())
         return Cli::usageError(refusal, command.name);
     if (!parser.isSet(Cli::dataDirOption()))
         return Cli::usageError(u"restore needs --data-dir DIR: the new, empty data folder"_s, command.name);
-    const QString dataDir = parser.value(Cli::dataDirOption());
-    const QString source = parser.positionalArguments().constFirst();
     const QString database = QDir(source).filePath(QLatin1String(kDatabaseName));
     if (!QFileInfo::exists(database))
         return Cli::usageError(

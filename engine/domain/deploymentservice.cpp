@@ -228,12 +228,8 @@ QFuture<Result<DeploymentService::Staged>> DeploymentService::stage(
     return QtConcurrent::run(&m_workers, [=, blobs = &m_blobs, request = std::move(request)]() -> Result<Staged> {
         QFuture<void>(sweep).waitForFinished();
         Staged staged;
-        // The details (server paths, the system's words) go to the log; the client learns what it can act on.
         const auto storeFailed = [](const Error &error, const QString &what) {
-            qWarning().noquote() << "deploy: cannot store" << what << "-" << error.message;
-            return error.kind == Error::Kind::InsufficientStorage
-                ? error
-                : Error {Error::Kind::Internal, u"Could not store %1"_s.arg(what)};
+            return writeFailed(error, u"Could not store %1"_s.arg(what));
         };
         if (request.html) {
             const QByteArray bytes = request.html->toUtf8();
@@ -443,10 +439,12 @@ QString DeploymentService::freeGeneratedSlug() const
 
 Error DeploymentService::writeFailed(const Error &error, const QString &message)
 {
-    // A full disk is the one cause a client is told about; the details of any other go to the log.
-    if (error.kind == Error::Kind::InsufficientStorage)
-        return error;
+    // A full disk and an unreachable database (PostgreSQL: a blob or a row the shared store could not take) are the
+    // causes a client is told about, in storage's fixed words; the details (server paths, the system's words) of any
+    // other go to the log.
     qWarning().noquote() << message << "-" << error.message;
+    if (error.kind == Error::Kind::InsufficientStorage || error.kind == Error::Kind::Unavailable)
+        return error;
     return {Error::Kind::Internal, message};
 }
 

@@ -118,7 +118,8 @@ private:
     void finishWork();
     void addGarbageCandidates(const QList<QByteArray> &blobs);
     void collectGarbage();
-    static Error writeFailed(const Error &error, const QString &message); // 507 for a full disk, else 500 with message
+    // 507 for a full disk, 503 for an unreachable database (both as storage words them), else 500 with message.
+    static Error writeFailed(const Error &error, const QString &message);
     static Error notFound(); // 404 + DeploymentNotFound
     static Error slugTaken(const QString &slug); // 409 + SlugTaken
     // The text of a document's <title>, so a deployment without an explicit title still has a name.

@@ -1,8 +1,9 @@
 // berthd backup and restore with real processes: a backup taken while deploys and submissions run, restored into a
 // fresh folder and served by a second berthd: every site serves the same bytes, counts match; a damaged blob is
-// refused on restore and leaves nothing behind.
+// refused on restore and leaves nothing behind; with PostgreSQL both refuse and point to pg_dump.
 #include "berthdprocess.h"
 #include "httptestclient.h"
+#include "postgrescluster.h"
 
 #include <QDirIterator>
 #include <QJsonArray>
@@ -210,6 +211,59 @@ private Q_SLOTS:
         }
         QVERIFY(!QFileInfo::exists(path(u"backup-pg"_s)));
         QVERIFY(!QFileInfo::exists(path(u"restored-pg"_s)));
+    }
+
+    // Without --database, on a data folder that a server on PostgreSQL uses: the folder's berth.sqlite is the one
+    // `migrate` left behind, no longer the instance, and backup and restore say so (from a private marker that
+    // `serve --database` leaves, which names no URL). Once the folder is served on SQLite again, backup works.
+    void refusedOnAFolderServedFromPostgresql()
+    {
+        const QString cluster = qEnvironmentVariable(berth::test::PostgresCluster::kEnvironmentVariable);
+        if (cluster.isEmpty())
+            QSKIP("no PostgreSQL test cluster (BERTH_TEST_POSTGRES)");
+        berth::test::PostgresTestDatabase database(cluster);
+        QString error;
+        QVERIFY2(database.create(&error), qPrintable(error));
+        const QString folder = path(u"pg-node"_s);
+        QCOMPARE(BerthdProcess::run({u"key"_s, u"create"_s, u"--data-dir"_s, folder}).exitCode, 0);
+        const auto migrated
+            = BerthdProcess::run({u"migrate"_s, u"--from-sqlite"_s, folder, u"--database"_s, database.url()});
+        QVERIFY2(migrated.exitCode == 0, migrated.err.constData());
+        const QString marker = QDir(folder).filePath(u"berth.backend"_s);
+        QVERIFY(!QFileInfo::exists(marker)); // not served from PostgreSQL yet: its SQLite file is still current
+        {
+            BerthdProcess node(folder);
+            node.setExtraArguments({u"--database"_s, database.url()});
+            QVERIFY(node.start());
+        }
+        QVERIFY(QFileInfo::exists(path(u"pg-node/berth.sqlite"_s))); // kept by migrate
+        QFile file(marker);
+        QVERIFY(file.open(QIODevice::ReadOnly));
+        QCOMPARE(file.readAll(), QByteArray("postgresql\n")); // names the backend, never the URL or a password
+        QCOMPARE(file.permissions() & ~(QFile::ReadUser | QFile::WriteUser), QFile::ReadOwner | QFile::WriteOwner);
+
+        const QList<BerthdProcess::Outcome> refused {
+            BerthdProcess::run({u"backup"_s, path(u"backup-pg-node"_s), u"--data-dir"_s, folder}),
+            BerthdProcess::run({u"restore"_s, folder, u"--data-dir"_s, path(u"restored-pg-node"_s)}),
+        };
+        for (const BerthdProcess::Outcome &outcome : refused) {
+            QCOMPARE(outcome.exitCode, 2);
+            for (const char *words : {"works on SQLite only", "belongs to an instance on PostgreSQL",
+                     "pg_dump --format=custom", "pg_restore", "only this server's cache"})
+                QVERIFY2(outcome.err.contains(words), outcome.err.constData());
+            QVERIFY(outcome.out.isEmpty());
+        }
+        QVERIFY(!QFileInfo::exists(path(u"backup-pg-node"_s)));
+        QVERIFY(!QFileInfo::exists(path(u"restored-pg-node"_s)));
+
+        // Served on SQLite again: the marker goes, and the folder backs up as any SQLite instance.
+        {
+            BerthdProcess node(folder);
+            QVERIFY(node.start());
+        }
+        QVERIFY(!QFileInfo::exists(marker));
+        const auto backup = BerthdProcess::run({u"backup"_s, path(u"backup-pg-node"_s), u"--data-dir"_s, folder});
+        QVERIFY2(backup.exitCode == 0, backup.err.constData());
     }
 };
 

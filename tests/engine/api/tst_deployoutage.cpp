@@ -1,0 +1,253 @@
+// A deploy while the shared database is unreachable (issue 16): when the blob store behind the folder (PostgreSQL's
+// chunk table) cannot take a file, the deploy answers what every other path answers then, 503
+// {"error": "The database is unavailable; try again in a moment"}, not a 500; it writes no deployment, an update
+// leaves the served version as it was, and the first deploy once the database is back works. The outage is a
+// BlobBackend double that refuses as PostgresBlobBackend does on a dropped connection, so no cluster is needed.
+#include "domain/clock.h"
+#include "domain/deploymentservice.h"
+#include "domain/plantable.h"
+#include "domain/sitetable.h"
+#include "resultassert.h"
+#include "storage/blobbackend.h"
+#include "storage/blobstore.h"
+#include "storage/database.h"
+#include "storage/deploymentrepository.h"
+#include "storage/userrepository.h"
+#include "web/apierror.h"
+
+#include <QHash>
+#include <QJsonDocument>
+#include <QJsonObject>
+#include <QMutex>
+#include <QTemporaryDir>
+#include <QTest>
+#include <QThreadPool>
+
+using namespace Qt::StringLiterals;
+using namespace berth;
+
+namespace {
+
+const QDateTime T0(QDate(2026, 11, 25), QTime(12, 0), Qt::UTC);
+const QString kUnavailable = u"The database is unavailable; try again in a moment"_s;
+
+// The shared store in memory; from the storeAllowed-th store on (counting from 0), every store is refused the way
+// PostgresBlobBackend refuses when its connection is gone (past ReconnectingBlobBackend's second try).
+class OutageBackend final : public BlobBackend
+{
+public:
+    void goDown(int storesStillAllowed = 0)
+    {
+        const QMutexLocker lock(&m_mutex);
+        m_storesAllowed = storesStillAllowed;
+    }
+    void comeBack()
+    {
+        const QMutexLocker lock(&m_mutex);
+        m_storesAllowed = -1;
+    }
+    int held() const
+    {
+        const QMutexLocker lock(&m_mutex);
+        return int(m_blobs.size());
+    }
+
+    Result<void> store(const QByteArray &hash, const QByteArray &suffix, const QByteArray &data) override
+    {
+        const QMutexLocker lock(&m_mutex);
+        if (m_storesAllowed == 0)
+            return Error {Error::Kind::Unavailable, kUnavailable};
+        if (m_storesAllowed > 0)
+            --m_storesAllowed;
+        m_blobs.insert(hash + '.' + suffix, data);
+        return {};
+    }
+    Result<bool> has(const QByteArray &hash, const QByteArray &suffix) override
+    {
+        const QMutexLocker lock(&m_mutex);
+        return m_blobs.contains(hash + '.' + suffix);
+    }
+    Result<bool> load(const QByteArray &hash, const QByteArray &suffix, const ChunkSink &sink) override
+    {
+        QByteArray data;
+        {
+            const QMutexLocker lock(&m_mutex);
+            const auto found = m_blobs.constFind(hash + '.' + suffix);
+            if (found == m_blobs.constEnd())
+                return false;
+            data = *found;
+        }
+        return sink(data);
+    }
+    Result<void> remove(const QByteArray &) override { return {}; }
+    Result<int> removeAllExcept(const QSet<QByteArray> &) override { return 0; }
+
+private:
+    mutable QMutex m_mutex;
+    QHash<QByteArray, QByteArray> m_blobs;
+    int m_storesAllowed = -1; // -1: up
+};
+
+} // namespace
+
+class TestDeployOutage : public QObject
+{
+    Q_OBJECT
+
+    std::unique_ptr<QTemporaryDir> m_dir;
+    std::unique_ptr<Database> m_db;
+    std::unique_ptr<UserRepository> m_users;
+    std::unique_ptr<DeploymentRepository> m_repository;
+    std::unique_ptr<OutageBackend> m_backend;
+    std::unique_ptr<BlobStore> m_blobs;
+    std::unique_ptr<SiteTable> m_sites;
+    PlanTable m_plans;
+    ManualClock m_clock {T0};
+    QThreadPool m_workers;
+    std::unique_ptr<DeploymentService> m_service;
+    User m_owner {u"usr_outage"_s, u"outage@example.com"_s, u"pro"_s, false, T0};
+
+    static Result<Deployment> wait(QFuture<Result<Deployment>> future)
+    {
+        const bool finished = QTest::qWaitFor([&] { return future.isFinished(); }, 30000);
+        return finished ? future.result() : Result<Deployment>();
+    }
+    static DeployRequest filesRequest(const QList<QPair<QString, QByteArray>> &files)
+    {
+        DeployRequest request;
+        QList<FileUpload> uploads;
+        for (const auto &[path, content] : files)
+            uploads.append({path, content, "text/plain; charset=utf-8"});
+        request.files = uploads;
+        return request;
+    }
+
+    // What the API answers for this refusal, as a client reads it.
+    static void verifyUnavailable(const Result<Deployment> &result)
+    {
+        QVERIFY(!result);
+        const HttpResponse response = errorResponse(result.error());
+        QCOMPARE(response.status, 503);
+        QCOMPARE(QJsonDocument::fromJson(response.body).object(), QJsonObject({{u"error"_s, kUnavailable}}));
+    }
+
+    // What a visitor of slug gets for path: the bytes of the served version's file.
+    QByteArray served(const QString &slug, const QString &path) const
+    {
+        const std::shared_ptr<const Site> site = m_sites->find(slug);
+        const SiteFile *file = site ? site->file(path) : nullptr;
+        return file ? m_blobs->read(file->blob) : QByteArray();
+    }
+
+private Q_SLOTS:
+    void init()
+    {
+        m_dir = std::make_unique<QTemporaryDir>();
+        m_db = std::make_unique<Database>(m_dir->filePath(u"berth.sqlite"_s));
+        QVERIFY(m_db->open());
+        m_users = std::make_unique<UserRepository>(*m_db);
+        QVERIFY(m_users->insert(m_owner));
+        m_repository = std::make_unique<DeploymentRepository>(*m_db);
+        m_backend = std::make_unique<OutageBackend>();
+        m_blobs = std::make_unique<BlobStore>(m_dir->filePath(u"blobs"_s));
+        QVERIFY(m_blobs->init());
+        m_blobs->setBackend(m_backend.get(), 64 * 1024 * 1024);
+        m_sites = std::make_unique<SiteTable>();
+        m_service = std::make_unique<DeploymentService>(*m_repository, *m_blobs, *m_sites, m_plans, m_clock, m_workers);
+        QVERIFY(m_service->loadSites());
+    }
+    void cleanup()
+    {
+        m_workers.waitForDone();
+        m_service.reset();
+        m_sites.reset();
+        m_blobs.reset();
+        m_backend.reset();
+        m_repository.reset();
+        m_users.reset();
+        m_db.reset();
+        m_dir.reset();
+    }
+
+    // A new site, as an HTML page and as files (the second file refused after the first was stored): 503, no row, no
+    // site; once the database is back the same deploy works.
+    void createWhileUnavailable()
+    {
+        m_backend->goDown();
+        DeployRequest page;
+        page.html = u"<title>Down</title><p>page</p>"_s;
+        page.slug = u"outage-page"_s;
+        verifyUnavailable(wait(m_service->create(m_owner, page)));
+
+        m_backend->goDown(1);
+        DeployRequest files = filesRequest({{u"index.html"_s, "<p>one</p>"}, {u"two.txt"_s, "two"}});
+        files.slug = u"outage-files"_s;
+        verifyUnavailable(wait(m_service->create(m_owner, files)));
+        QCOMPARE(m_backend->held(), 1); // the first file went to the shared store; nothing references it
+
+        QCOMPARE(m_repository->countForUser(m_owner.id), 0);
+        QVERIFY(!m_repository->findBySlug(u"outage-page"_s));
+        QVERIFY(!m_repository->findBySlug(u"outage-files"_s));
+        QCOMPARE(m_sites->size(), 0);
+
+        m_backend->comeBack();
+        const Result<Deployment> created = wait(m_service->create(m_owner, files));
+        BERTH_VERIFY_OK(created);
+        QCOMPARE(served(u"outage-files"_s, u"two.txt"_s), QByteArray("two"));
+    }
+
+    // An update: 503, and the version served before stays the one in the database and the one visitors get.
+    void updateWhileUnavailable()
+    {
+        DeployRequest first = filesRequest({{u"index.html"_s, "<p>old</p>"}, {u"a.txt"_s, "old a"}});
+        first.slug = u"kept-site"_s;
+        const Result<Deployment> created = wait(m_service->create(m_owner, first));
+        BERTH_VERIFY_OK(created);
+        const qint64 oldVersion = created.value().versionId;
+
+        m_backend->goDown(1);
+        const DeployRequest second = filesRequest({{u"index.html"_s, "<p>new</p>"}, {u"a.txt"_s, "new a"}});
+        verifyUnavailable(wait(m_service->update(m_owner, created.value().id, second)));
+
+        const std::optional<Deployment> stored = m_repository->find(created.value().id);
+        QVERIFY(stored);
+        QCOMPARE(stored->versionId, oldVersion);
+        QCOMPARE(m_repository->files(oldVersion).size(), 2);
+        QCOMPARE(served(u"kept-site"_s, u"index.html"_s), QByteArray("<p>old</p>"));
+        QCOMPARE(served(u"kept-site"_s, u"a.txt"_s), QByteArray("old a"));
+
+        m_backend->comeBack();
+        BERTH_VERIFY_OK(wait(m_service->update(m_owner, created.value().id, second)));
+        QCOMPARE(served(u"kept-site"_s, u"a.txt"_s), QByteArray("new a"));
+    }
+
+    // Any other failure of the shared store stays a 500 that says only which file, never the store's words.
+    void otherFailuresStayInternal()
+    {
+        class BrokenBackend final : public BlobBackend
+        {
+        public:
+            Result<void> store(const QByteArray &, const QByteArray &, const QByteArray &) override
+            {
+                return Error {Error::Kind::Internal, u"ERROR: relation \"blob_chunks\" does not exist"_s};
+            }
+            Result<bool> has(const QByteArray &, const QByteArray &) override { return false; }
+            Result<bool> load(const QByteArray &, const QByteArray &, const ChunkSink &) override { return false; }
+            Result<void> remove(const QByteArray &) override { return {}; }
+            Result<int> removeAllExcept(const QSet<QByteArray> &) override { return 0; }
+        } broken;
+        BlobStore blobs(m_dir->filePath(u"blobs2"_s));
+        QVERIFY(blobs.init());
+        blobs.setBackend(&broken, 1024 * 1024);
+        SiteTable sites;
+        DeploymentService service(*m_repository, blobs, sites, m_plans, m_clock, m_workers);
+        const Result<Deployment> refused = wait(service.create(m_owner, filesRequest({{u"x.txt"_s, "x"}})));
+        QVERIFY(!refused);
+        QCOMPARE(errorResponse(refused.error()).status, 500);
+        QCOMPARE(refused.error().message, u"Could not store \"x.txt\""_s);
+        m_workers.waitForDone();
+    }
+};
+
+QTEST_GUILESS_MAIN(TestDeployOutage)
+#include "tst_deployoutage.moc"
