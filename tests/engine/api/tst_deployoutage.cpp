@@ -52,20 +52,38 @@ public:
         return int(m_blobs.size());
     }
 
-    Result<void> store(const QByteArray &hash, const QByteArray &suffix, const QByteArray &data) override
+    Result<bool> store(const QByteArray &hash, const QByteArray &suffix, const QByteArray &data) override
     {
         const QMutexLocker lock(&m_mutex);
         if (m_storesAllowed == 0)
             return Error {Error::Kind::Unavailable, kUnavailable};
         if (m_storesAllowed > 0)
             --m_storesAllowed;
+        const bool added = !m_blobs.contains(hash + '.' + suffix);
         m_blobs.insert(hash + '.' + suffix, data);
-        return {};
+        return added;
+    }
+    Result<bool> retain(const QByteArray &hash) override
+    {
+        const QMutexLocker lock(&m_mutex);
+        if (m_storesAllowed == 0)
+            return Error {Error::Kind::Unavailable, kUnavailable};
+        return m_blobs.contains(hash + '.');
     }
     Result<bool> has(const QByteArray &hash, const QByteArray &suffix) override
     {
         const QMutexLocker lock(&m_mutex);
         return m_blobs.contains(hash + '.' + suffix);
+    }
+    Result<QHash<QByteArray, qint64>> variantSizes(const QList<QByteArray> &hashes, const QByteArray &suffix) override
+    {
+        const QMutexLocker lock(&m_mutex);
+        QHash<QByteArray, qint64> sizes;
+        for (const QByteArray &hash : hashes) {
+            if (const auto found = m_blobs.constFind(hash + '.' + suffix); found != m_blobs.constEnd())
+                sizes.insert(hash, found->size());
+        }
+        return sizes;
     }
     Result<bool> load(const QByteArray &hash, const QByteArray &suffix, const ChunkSink &sink) override
     {
@@ -79,7 +97,7 @@ public:
         }
         return sink(data);
     }
-    Result<void> remove(const QByteArray &) override { return {}; }
+    Result<bool> remove(const QByteArray &) override { return false; } // kept: this test removes nothing
     Result<int> removeAllExcept(const QSet<QByteArray> &) override { return 0; }
 
 private:
@@ -227,13 +245,18 @@ private Q_SLOTS:
         class BrokenBackend final : public BlobBackend
         {
         public:
-            Result<void> store(const QByteArray &, const QByteArray &, const QByteArray &) override
+            Result<bool> store(const QByteArray &, const QByteArray &, const QByteArray &) override
             {
                 return Error {Error::Kind::Internal, u"ERROR: relation \"blob_chunks\" does not exist"_s};
             }
+            Result<bool> retain(const QByteArray &) override { return false; }
             Result<bool> has(const QByteArray &, const QByteArray &) override { return false; }
+            Result<QHash<QByteArray, qint64>> variantSizes(const QList<QByteArray> &, const QByteArray &) override
+            {
+                return QHash<QByteArray, qint64>();
+            }
             Result<bool> load(const QByteArray &, const QByteArray &, const ChunkSink &) override { return false; }
-            Result<void> remove(const QByteArray &) override { return {}; }
+            Result<bool> remove(const QByteArray &) override { return false; }
             Result<int> removeAllExcept(const QSet<QByteArray> &) override { return 0; }
         } broken;
         BlobStore blobs(m_dir->filePath(u"blobs2"_s));
