@@ -35,6 +35,7 @@
 #include "http/httpservice.h"
 #include "http/tlscredentials.h"
 #include "lan/lanservice.h"
+#include "processlimits.h"
 #include "site/builtinendpoints.h"
 #include "site/privategate.h"
 #include "site/siteserver.h"
@@ -341,8 +342,9 @@ Result<void> Engine::start()
     m_parts->lan.attach(*m_parts->http, m_parts->dispatcher, m_parts->dispatcher, m_settings.listenAddress,
         m_parts->http->serverPort());
     m_parts->lan.setEnabled(m_settings.lanSharing);
-    // Once listening, and before any deploy can be in flight: the store's walk runs on a worker.
-    m_parts->deployments.sweepStore();
+    // Once listening, and before any deploy can be in flight: the store's walk runs on a worker. The start's reads
+    // leave freed heap behind: returned to the system once the walk is done too.
+    m_parts->deployments.sweepStore().then([] { releaseFreedMemory(); });
     return {};
 }
 

@@ -1,6 +1,9 @@
 #include "processlimits.h"
 
 #include <sys/resource.h>
+#if defined(__GLIBC__)
+#include <malloc.h>
+#endif
 
 namespace berth {
 
@@ -15,6 +18,13 @@ long raiseOpenFileLimit()
             getrlimit(RLIMIT_NOFILE, &limit);
     }
     return long(limit.rlim_cur);
+}
+
+void releaseFreedMemory()
+{
+#if defined(__GLIBC__)
+    malloc_trim(0);
+#endif
 }
 
 } // namespace berth

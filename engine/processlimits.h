@@ -7,4 +7,9 @@ namespace berth {
 // ends to call once at start; returns the soft limit now in force (0 when it cannot be read).
 long raiseOpenFileLimit();
 
+// Hands the heap's free pages back to the system (glibc keeps what a burst of allocations freed, in every thread's
+// arena). For after a start's one-off reads of every deployment and every blob's name, so that the idle process
+// keeps only what it uses. Does nothing on other C libraries.
+void releaseFreedMemory();
+
 } // namespace berth
