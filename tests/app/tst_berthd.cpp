@@ -66,12 +66,7 @@ private Q_SLOTS:
     // without its password, and the records live there: a second server on another data folder finds them.
     void servesFromPostgresql()
     {
-        const QString cluster = qEnvironmentVariable(berth::test::PostgresCluster::kEnvironmentVariable);
-        if (cluster.isEmpty())
-            QSKIP("no PostgreSQL test cluster (BERTH_TEST_POSTGRES)");
-        berth::test::PostgresTestDatabase database(cluster);
-        QString error;
-        QVERIFY2(database.create(&error), qPrintable(error));
+        BERTH_FRESH_POSTGRES_DATABASE(database);
         QProcessEnvironment environment = QProcessEnvironment::systemEnvironment();
         environment.insert(u"BERTH_DATABASE"_s, database.url());
 
@@ -107,12 +102,7 @@ private Q_SLOTS:
     // folder (the files), everything is where it was and new rows get new ids.
     void migratesFromSqlite()
     {
-        const QString cluster = qEnvironmentVariable(berth::test::PostgresCluster::kEnvironmentVariable);
-        if (cluster.isEmpty())
-            QSKIP("no PostgreSQL test cluster (BERTH_TEST_POSTGRES)");
-        berth::test::PostgresTestDatabase database(cluster);
-        QString error;
-        QVERIFY2(database.create(&error), qPrintable(error));
+        BERTH_FRESH_POSTGRES_DATABASE(database);
 
         QTemporaryDir dir;
         QByteArray key;
@@ -183,12 +173,7 @@ private Q_SLOTS:
 
     void migrateRefusesADamagedFile()
     {
-        const QString cluster = qEnvironmentVariable(berth::test::PostgresCluster::kEnvironmentVariable);
-        if (cluster.isEmpty())
-            QSKIP("no PostgreSQL test cluster (BERTH_TEST_POSTGRES)");
-        berth::test::PostgresTestDatabase database(cluster);
-        QString error;
-        QVERIFY2(database.create(&error), qPrintable(error));
+        BERTH_FRESH_POSTGRES_DATABASE(database);
         QTemporaryDir dir;
         {
             BerthdProcess server(dir.path());

@@ -154,12 +154,7 @@ private Q_SLOTS:
     // another data folder uses: the owner's first key, plans, users' plans, the allow-list, keys.
     void adminCommandsOnPostgresql()
     {
-        const QString cluster = qEnvironmentVariable(berth::test::PostgresCluster::kEnvironmentVariable);
-        if (cluster.isEmpty())
-            QSKIP("no PostgreSQL test cluster (BERTH_TEST_POSTGRES)");
-        berth::test::PostgresTestDatabase database(cluster);
-        QString error;
-        QVERIFY2(database.create(&error), qPrintable(error));
+        BERTH_FRESH_POSTGRES_DATABASE(database);
         // With a password, which the test cluster (trusting its role) never asks for: it must never be printed.
         QString url = database.url();
         url.replace(u"postgresql://berth@"_s, u"postgresql://berth:hunter2@"_s);

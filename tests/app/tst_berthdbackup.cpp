@@ -218,12 +218,7 @@ private Q_SLOTS:
     // `serve --database` leaves, which names no URL). Once the folder is served on SQLite again, backup works.
     void refusedOnAFolderServedFromPostgresql()
     {
-        const QString cluster = qEnvironmentVariable(berth::test::PostgresCluster::kEnvironmentVariable);
-        if (cluster.isEmpty())
-            QSKIP("no PostgreSQL test cluster (BERTH_TEST_POSTGRES)");
-        berth::test::PostgresTestDatabase database(cluster);
-        QString error;
-        QVERIFY2(database.create(&error), qPrintable(error));
+        BERTH_FRESH_POSTGRES_DATABASE(database);
         const QString folder = path(u"pg-node"_s);
         QCOMPARE(BerthdProcess::run({u"key"_s, u"create"_s, u"--data-dir"_s, folder}).exitCode, 0);
         const auto migrated

@@ -81,3 +81,15 @@ private:
 };
 
 } // namespace berth::test
+
+// In a test function: `database` is a fresh PostgresTestDatabase in the cluster the CTest fixture started. The test
+// is skipped where there is none (BERTH_TEST_POSTGRES unset), and fails when the database cannot be made.
+#define BERTH_FRESH_POSTGRES_DATABASE(database)                                                                        \
+    const QString database##Cluster = qEnvironmentVariable(::berth::test::PostgresCluster::kEnvironmentVariable);      \
+    if (database##Cluster.isEmpty())                                                                                   \
+        QSKIP("no PostgreSQL test cluster (BERTH_TEST_POSTGRES)");                                                     \
+    ::berth::test::PostgresTestDatabase database(database##Cluster);                                                   \
+    do {                                                                                                               \
+        QString database##Error;                                                                                       \
+        QVERIFY2(database.create(&database##Error), qPrintable(database##Error));                                      \
+    } while (false)

@@ -213,12 +213,7 @@ private Q_SLOTS:
     // A site deployed through another server on the same database is in the window's table, served from here too.
     void startsOnPostgresql()
     {
-        const QString cluster = qEnvironmentVariable(berth::test::PostgresCluster::kEnvironmentVariable);
-        if (cluster.isEmpty())
-            QSKIP("no PostgreSQL test cluster (BERTH_TEST_POSTGRES)");
-        berth::test::PostgresTestDatabase database(cluster);
-        QString error;
-        QVERIFY2(database.create(&error), qPrintable(error));
+        BERTH_FRESH_POSTGRES_DATABASE(database);
         // With a password, which the test cluster (trusting its role) never asks for.
         QString url = database.url();
         url.replace(u"postgresql://berth@"_s, u"postgresql://berth:hunter2@"_s);
