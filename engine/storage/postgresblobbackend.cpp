@@ -88,72 +88,71 @@ Result<Database *> PostgresBlobBackend::database()
     return db.get();
 }
 
-Result<bool> PostgresBlobBackend::store(const QByteArray &hash, const QByteArray &suffix, const QByteArray &data)
+Result<bool> PostgresBlobBackend::underBlobLock(const QByteArray &hash, const LockedWork &work)
 {
     const Result<Database *> db = database();
     if (!db)
         return db.error();
-    Transaction transaction(db.value()->connection());
+    const QSqlDatabase connection = db.value()->connection();
+    Transaction transaction(connection);
     if (const Result<void> begun = transaction.begun(); !begun)
         return begun.error();
-    if (const Result<void> locked = lockBlob(db.value()->connection(), hash); !locked)
+    if (const Result<void> locked = lockBlob(connection, hash); !locked)
         return locked.error();
-    // Stored already: renewing stored_at makes it count as stored now, so that no node removes content that this
-    // deploy is about to reference again. Under the lock, a removal either came first (then no row is left and the
-    // blob is written again below) or comes after this commits (and sees the new stamp).
-    QSqlQuery touch(db.value()->connection());
-    touch.prepare(u"UPDATE blob_chunks SET stored_at = now() WHERE hash = ? AND variant = ? AND seq = 0"_s);
-    touch.addBindValue(text(hash));
-    touch.addBindValue(text(suffix));
-    if (const Result<void> done = sql::exec(touch); !done)
-        return done.error();
-    if (touch.numRowsAffected() > 0) {
-        if (const Result<void> committed = transaction.commit(); !committed)
-            return committed.error();
-        return false;
-    }
-    QSqlQuery insert(db.value()->connection());
-    // A node from before the lock may store the same content at the same moment: its rows are the same bytes.
-    insert.prepare(u"INSERT INTO blob_chunks (hash, variant, seq, data) VALUES (?, ?, ?, ?) ON CONFLICT DO NOTHING"_s);
-    int seq = 0;
-    qsizetype offset = 0;
-    do { // an empty blob is one empty chunk, so that its seq 0 says it is stored
-        const qsizetype length = qMin<qsizetype>(kChunkBytes, data.size() - offset);
-        insert.addBindValue(text(hash));
-        insert.addBindValue(text(suffix));
-        insert.addBindValue(seq);
-        // A view, not a copy: the chunk's bytes stay in `data`.
-        insert.addBindValue(QByteArray::fromRawData(data.constData() + offset, length));
-        if (const Result<void> done = sql::exec(insert); !done)
-            return done.error();
-        offset += length;
-        ++seq;
-    } while (offset < data.size());
+    const Result<bool> done = work(connection);
+    if (!done)
+        return done;
     if (const Result<void> committed = transaction.commit(); !committed)
         return committed.error();
-    return true;
+    return done;
+}
+
+Result<bool> PostgresBlobBackend::store(const QByteArray &hash, const QByteArray &suffix, const QByteArray &data)
+{
+    return underBlobLock(hash, [&](const QSqlDatabase &connection) -> Result<bool> {
+        // Stored already: renewing stored_at makes it count as stored now, so that no node removes content that this
+        // deploy is about to reference again. Under the lock, a removal either came first (then no row is left and the
+        // blob is written again below) or comes after this commits (and sees the new stamp).
+        QSqlQuery touch(connection);
+        touch.prepare(u"UPDATE blob_chunks SET stored_at = now() WHERE hash = ? AND variant = ? AND seq = 0"_s);
+        touch.addBindValue(text(hash));
+        touch.addBindValue(text(suffix));
+        if (const Result<void> done = sql::exec(touch); !done)
+            return done.error();
+        if (touch.numRowsAffected() > 0)
+            return false;
+        QSqlQuery insert(connection);
+        // A node from before the lock may store the same content at the same moment: its rows are the same bytes.
+        insert.prepare(
+            u"INSERT INTO blob_chunks (hash, variant, seq, data) VALUES (?, ?, ?, ?) ON CONFLICT DO NOTHING"_s);
+        int seq = 0;
+        qsizetype offset = 0;
+        do { // an empty blob is one empty chunk, so that its seq 0 says it is stored
+            const qsizetype length = qMin<qsizetype>(kChunkBytes, data.size() - offset);
+            insert.addBindValue(text(hash));
+            insert.addBindValue(text(suffix));
+            insert.addBindValue(seq);
+            // A view, not a copy: the chunk's bytes stay in `data`.
+            insert.addBindValue(QByteArray::fromRawData(data.constData() + offset, length));
+            if (const Result<void> done = sql::exec(insert); !done)
+                return done.error();
+            offset += length;
+            ++seq;
+        } while (offset < data.size());
+        return true;
+    });
 }
 
 Result<bool> PostgresBlobBackend::retain(const QByteArray &hash)
 {
-    const Result<Database *> db = database();
-    if (!db)
-        return db.error();
-    Transaction transaction(db.value()->connection());
-    if (const Result<void> begun = transaction.begun(); !begun)
-        return begun.error();
-    if (const Result<void> locked = lockBlob(db.value()->connection(), hash); !locked)
-        return locked.error();
-    QSqlQuery touch(db.value()->connection());
-    touch.prepare(u"UPDATE blob_chunks SET stored_at = now() WHERE hash = ? AND variant = '' AND seq = 0"_s);
-    touch.addBindValue(text(hash));
-    if (const Result<void> done = sql::exec(touch); !done)
-        return done.error();
-    if (touch.numRowsAffected() == 0)
-        return false;
-    if (const Result<void> committed = transaction.commit(); !committed)
-        return committed.error();
-    return true;
+    return underBlobLock(hash, [&](const QSqlDatabase &connection) -> Result<bool> {
+        QSqlQuery touch(connection);
+        touch.prepare(u"UPDATE blob_chunks SET stored_at = now() WHERE hash = ? AND variant = '' AND seq = 0"_s);
+        touch.addBindValue(text(hash));
+        if (const Result<void> done = sql::exec(touch); !done)
+            return done.error();
+        return touch.numRowsAffected() > 0;
+    });
 }
 
 Result<bool> PostgresBlobBackend::has(const QByteArray &hash, const QByteArray &suffix)
@@ -225,40 +224,32 @@ Result<bool> PostgresBlobBackend::load(const QByteArray &hash, const QByteArray 
 
 Result<bool> PostgresBlobBackend::remove(const QByteArray &hash)
 {
-    const Result<Database *> db = database();
-    if (!db)
-        return db.error();
-    Transaction transaction(db.value()->connection());
-    if (const Result<void> begun = transaction.begun(); !begun)
-        return begun.error();
-    if (const Result<void> locked = lockBlob(db.value()->connection(), hash); !locked)
-        return locked.error();
-    // One statement decides and deletes, on a snapshot taken after the lock: every store of this blob that came
-    // before has committed. A deploy in progress elsewhere has stored (or renewed) its blobs before committing its
-    // file list, so until that commit its blobs are recent, and after it they are referenced.
-    QSqlQuery query(db.value()->connection());
-    query.prepare(u"DELETE FROM blob_chunks WHERE hash = ? "
-                  "AND NOT EXISTS (SELECT 1 FROM files WHERE blob = ?) "
-                  "AND NOT EXISTS (SELECT 1 FROM blob_chunks recent WHERE recent.hash = ? AND recent.seq = 0 "
-                  "AND recent.stored_at > now() - make_interval(secs => ?))"_s);
-    query.addBindValue(text(hash));
-    query.addBindValue(text(hash));
-    query.addBindValue(text(hash));
-    query.addBindValue(kGraceSeconds);
-    if (const Result<void> done = sql::exec(query); !done)
-        return done.error();
-    bool gone = query.numRowsAffected() > 0;
-    if (!gone) { // kept, or absent
-        QSqlQuery left(db.value()->connection());
-        left.prepare(u"SELECT 1 FROM blob_chunks WHERE hash = ? LIMIT 1"_s);
-        left.addBindValue(text(hash));
-        if (const Result<void> done = sql::exec(left); !done)
+    return underBlobLock(hash, [&](const QSqlDatabase &connection) -> Result<bool> {
+        // One statement decides and deletes, on a snapshot taken after the lock: every store of this blob that came
+        // before has committed. A deploy in progress elsewhere has stored (or renewed) its blobs before committing its
+        // file list, so until that commit its blobs are recent, and after it they are referenced.
+        QSqlQuery query(connection);
+        query.prepare(u"DELETE FROM blob_chunks WHERE hash = ? "
+                      "AND NOT EXISTS (SELECT 1 FROM files WHERE blob = ?) "
+                      "AND NOT EXISTS (SELECT 1 FROM blob_chunks recent WHERE recent.hash = ? AND recent.seq = 0 "
+                      "AND recent.stored_at > now() - make_interval(secs => ?))"_s);
+        query.addBindValue(text(hash));
+        query.addBindValue(text(hash));
+        query.addBindValue(text(hash));
+        query.addBindValue(kGraceSeconds);
+        if (const Result<void> done = sql::exec(query); !done)
             return done.error();
-        gone = !left.next();
-    }
-    if (const Result<void> committed = transaction.commit(); !committed)
-        return committed.error();
-    return gone;
+        bool gone = query.numRowsAffected() > 0;
+        if (!gone) { // kept, or absent
+            QSqlQuery left(connection);
+            left.prepare(u"SELECT 1 FROM blob_chunks WHERE hash = ? LIMIT 1"_s);
+            left.addBindValue(text(hash));
+            if (const Result<void> done = sql::exec(left); !done)
+                return done.error();
+            gone = !left.next();
+        }
+        return gone;
+    });
 }
 
 Result<int> PostgresBlobBackend::removeAllExcept(const QSet<QByteArray> &keep)

@@ -2,7 +2,9 @@
 
 #include "blobbackend.h"
 
+#include <QSqlDatabase>
 #include <QString>
+#include <functional>
 
 namespace berth {
 
@@ -37,6 +39,10 @@ public:
 
 private:
     Result<Database *> database();
+    // Runs `work` on this thread's connection in a transaction that holds the blob's lock (store, retain and remove
+    // take turns on one blob), and commits when it succeeds.
+    using LockedWork = std::function<Result<bool>(const QSqlDatabase &connection)>;
+    Result<bool> underBlobLock(const QByteArray &hash, const LockedWork &work);
 
     const QString m_serverUrl;
     const quint64 m_id; // tells this backend's per-thread connections from those of another
