@@ -12,23 +12,10 @@ threads=${THREADS:-2}
 berth_port=${BERTH_PORT:-18096}
 site_host="bench-site.localhost:$berth_port"
 
-work=$(mktemp -d)
-pids=()
-cleanup() {
-    for pid in "${pids[@]}"; do kill "$pid" 2>/dev/null || true; done
-    wait 2>/dev/null || true
-    rm -rf "$work"
-}
-trap cleanup EXIT
 source "$top/tests/bench/lib.sh"
 install_missing wrk curl python3
+start_scratch
 
-api() { # api METHOD PATH [curl args...]
-    local method=$1 path=$2
-    shift 2
-    curl -sf -X "$method" "http://127.0.0.1:$berth_port$path" -H "Host: localhost:$berth_port" \
-        -H "Authorization: Bearer $key" -H 'Content-Type: application/json' "$@"
-}
 p99() { wrk -t2 -c64 -d"${duration}s" --latency -H "Host: $site_host" "http://127.0.0.1:$berth_port/index.html" |
     awk '/^ *99%/ { print $2 }'; }
 
@@ -39,10 +26,7 @@ json.dump({"slug": "big-deploy", "files": [{"path": "big.bin", "encoding": "base
            "content": base64.b64encode(open(sys.argv[2], "rb").read()).decode()}]}, open(sys.argv[1], "w"))
 PY
 key=$("$berthd" key create --data-dir "$work/berth")
-"$berthd" serve --listen "127.0.0.1:$berth_port" --data-dir "$work/berth" --threads "$threads" \
-    --max-connections 4000 --max-connections-per-address 0 >/dev/null 2>&1 &
-berth_pid=$!
-pids+=("$berth_pid")
+start_berthd "$work/berth" --threads "$threads" --max-connections 4000 --max-connections-per-address 0
 wait_for_port "$berth_port"
 api POST /deploy -d "{\"slug\": \"bench-site\", \"html\": $(python3 -c 'import json,sys; print(json.dumps(open(sys.argv[1]).read()))' "$work/site/index.html")}" >/dev/null
 

@@ -1,5 +1,41 @@
-# Shared by the benchmark scripts: packages, nginx on loopback, waiting for ports, and wrk runs.
-# Source it after setting `work` (a scratch directory) and registering cleanup of `pids`.
+# Shared by the benchmark scripts: packages, a scratch directory with cleanup, berthd and nginx on loopback, the
+# management API, waiting for ports, and wrk runs. Source it, then call start_scratch before anything is started.
+
+# start_scratch: `work` is a new scratch directory; every process id added to `pids` is stopped, and the directory
+# removed, when the script exits.
+start_scratch() {
+    work=$(mktemp -d)
+    pids=()
+    trap stop_scratch EXIT
+}
+
+stop_scratch() {
+    for pid in "${pids[@]}"; do kill "$pid" 2>/dev/null || true; done
+    wait 2>/dev/null || true
+    rm -rf "$work"
+}
+
+stop_pid() { kill "$1" 2>/dev/null || true; wait "$1" 2>/dev/null || true; }
+
+rss_mb() { awk '/VmRSS/ { printf "%.1f", $2 / 1024 }' "/proc/$1/status"; }
+
+# start_berthd DATA_DIR [serve options...]: `$berthd serve` on 127.0.0.1:$berth_port, run through the optional
+# `berthd_prefix` command (e.g. taskset); sets `berth_pid` and adds it to `pids`. Does not wait for the port.
+start_berthd() {
+    local data=$1
+    shift
+    ${berthd_prefix[@]+"${berthd_prefix[@]}"} "$berthd" serve --listen "127.0.0.1:$berth_port" --data-dir "$data" \
+        "$@" >/dev/null 2>&1 &
+    berth_pid=$!
+    pids+=("$berth_pid")
+}
+
+api() { # api METHOD PATH [curl args...]: the management API of the berthd on $berth_port, with the API key $key
+    local method=$1 path=$2
+    shift 2
+    curl -sf -X "$method" "http://127.0.0.1:$berth_port$path" -H "Host: localhost:$berth_port" \
+        -H "Authorization: Bearer $key" -H 'Content-Type: application/json' "$@"
+}
 
 install_missing() {
     local missing=()

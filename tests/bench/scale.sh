@@ -12,7 +12,7 @@ build_dir=${BUILD_DIR:-"$top/build/bench"}
 total=${DEPLOYS:-10000}
 listed=${LISTED:-1000}
 parallel=${PARALLEL:-4}
-port=${BERTH_PORT:-18092}
+berth_port=${BERTH_PORT:-18092}
 
 source "$top/tests/bench/lib.sh"
 install_missing curl python3
@@ -23,14 +23,7 @@ if [ -z "${BERTHD:-}" ]; then
 fi
 berthd=${BERTHD:-"$build_dir/app/berthd/berthd"}
 
-work=$(mktemp -d)
-pids=()
-cleanup() {
-    for pid in "${pids[@]}"; do kill "$pid" 2>/dev/null || true; done
-    wait 2>/dev/null || true
-    rm -rf "$work"
-}
-trap cleanup EXIT
+start_scratch
 
 data=${DATA_DIR:-"$work/berth"}
 reuse=false
@@ -43,29 +36,21 @@ else
     others=$("$berthd" key create --user others@bench.test --plan pro --data-dir "$data")
 fi
 
-start_berthd() {
-    "$berthd" serve --listen "127.0.0.1:$port" --data-dir "$data" --threads 1 --api-rate 1000000 >/dev/null 2>&1 &
-    berth_pid=$!
-    pids+=("$berth_pid")
-}
-stop_berthd() { kill "$berth_pid" 2>/dev/null || true; wait "$berth_pid" 2>/dev/null || true; }
+serve_berthd() { start_berthd "$data" --threads 1 --api-rate 1000000; }
 now_ms() { date +%s%3N; }
-rss_mb() { awk '/VmRSS/ { printf "%.1f", $2 / 1024 }' "/proc/$1/status"; }
 
 # deploy_many KEY FIRST LAST: one small page each, PARALLEL at a time.
 deploy_many() {
     local key=$1 first=$2 last=$3
-    seq "$first" "$last" | xargs -P "$parallel" -I{} curl -sf -o /dev/null -X POST "http://127.0.0.1:$port/deploy" \
-        -H "Host: localhost:$port" -H "Authorization: Bearer $key" -H 'Content-Type: application/json' \
+    seq "$first" "$last" | xargs -P "$parallel" -I{} curl -sf -o /dev/null -X POST "http://127.0.0.1:$berth_port/deploy" \
+        -H "Host: localhost:$berth_port" -H "Authorization: Bearer $key" -H 'Content-Type: application/json' \
         -d '{"html": "<!doctype html><title>Site {}</title><p>Page {}</p>"}'
 }
 
-list_deploys() {
-    curl -sf "http://127.0.0.1:$port/deploys" -H "Host: localhost:$port" -H "Authorization: Bearer $lister"
-}
+list_deploys() { key=$lister api GET /deploys; }
 
-start_berthd
-wait_for_port "$port"
+serve_berthd
+wait_for_port "$berth_port"
 t0=$(now_ms)
 if ! $reuse; then
     deploy_many "$lister" 1 "$listed"
@@ -77,10 +62,10 @@ count=$(list_deploys | python3 -c 'import json,sys; print(len(json.load(sys.stdi
 [ "$count" = "$listed" ] || { echo "GET /deploys listed $count deployments, not $listed" >&2; exit 1; }
 # curl's own timing: from connect to the last byte, without the process start.
 list_ms=$(for _ in $(seq 1 21); do
-    curl -sf -o /dev/null -w '%{time_total}\n' "http://127.0.0.1:$port/deploys" -H "Host: localhost:$port" \
+    curl -sf -o /dev/null -w '%{time_total}\n' "http://127.0.0.1:$berth_port/deploys" -H "Host: localhost:$berth_port" \
         -H "Authorization: Bearer $lister"
 done | sort -n | awk '{ a[NR] = $1 * 1000 } END { printf "%.1f (max %.1f)", a[int((NR + 1) / 2)], a[NR] }')
-stop_berthd
+stop_pid "$berth_pid"
 
 # Startup: from exec until GET / answers (the API is up and the site table is loaded), STARTUP_RUNS times. Wall
 # time moves with whatever else the machine runs; the CPU time berthd used until then (all its threads, from
@@ -91,13 +76,13 @@ startup_runs=()
 startup_cpu=()
 for _ in $(seq 1 "$runs"); do
     t_start=$(now_ms)
-    start_berthd
-    until curl -sf -o /dev/null "http://127.0.0.1:$port/" -H "Host: localhost:$port"; do sleep 0.005; done
+    serve_berthd
+    until curl -sf -o /dev/null "http://127.0.0.1:$berth_port/" -H "Host: localhost:$berth_port"; do sleep 0.005; done
     startup_runs+=($(($(now_ms) - t_start)))
     startup_cpu+=("$(cpu_ms "$berth_pid")")
     sleep 2 # idle: the startup's allocations settle
     idle_rss=$(rss_mb "$berth_pid")
-    stop_berthd
+    stop_pid "$berth_pid"
 done
 median() { printf '%s\n' "$@" | sort -n | sed -n "$((($# + 1) / 2))p"; }
 startup_ms=$(median "${startup_runs[@]}")

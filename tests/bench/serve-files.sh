@@ -18,14 +18,7 @@ install_missing nginx-light wrk
 cmake -S "$top" -B "$build_dir" -G Ninja -DCMAKE_BUILD_TYPE=RelWithDebInfo >/dev/null
 cmake --build "$build_dir" --target berth_benchserver
 
-work=$(mktemp -d)
-pids=()
-cleanup() {
-    for pid in "${pids[@]}"; do kill "$pid" 2>/dev/null || true; done
-    wait 2>/dev/null || true
-    rm -rf "$work"
-}
-trap cleanup EXIT
+start_scratch
 
 # The files: a 2.7 KB page (served from memory by Berth), 5 MB and 50 MB files (streamed from disk by Berth).
 make_bench_files "$work/site"

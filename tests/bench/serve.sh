@@ -24,14 +24,7 @@ install_missing nginx-light wrk curl python3 util-linux
 cmake -S "$top" -B "$build_dir" -G Ninja -DCMAKE_BUILD_TYPE=RelWithDebInfo >/dev/null
 cmake --build "$build_dir" --target berthd
 
-work=$(mktemp -d)
-pids=()
-cleanup() {
-    for pid in "${pids[@]}"; do kill "$pid" 2>/dev/null || true; done
-    wait 2>/dev/null || true
-    rm -rf "$work"
-}
-trap cleanup EXIT
+start_scratch
 
 cores=$(nproc)
 # Disjoint cores for server and load generator when there are enough; otherwise all share them.
@@ -40,11 +33,11 @@ if [ "$cores" -ge 4 ]; then
     server_cpus="0-$((half - 1))"
     client_cpus="$half-$((cores - 1))"
     server_cores=$half
-    pin_server=(taskset -c "$server_cpus")
+    berthd_prefix=(taskset -c "$server_cpus")
     pin_client=(taskset -c "$client_cpus")
 else
     server_cores=$cores
-    pin_server=()
+    berthd_prefix=()
     pin_client=()
 fi
 
@@ -53,8 +46,6 @@ rm "$work/site/50mb.bin"
 berthd="$build_dir/app/berthd/berthd"
 key=$("$berthd" key create --data-dir "$work/berth")
 site_host="$slug.localhost:$berth_port"
-
-rss_mb() { awk '/VmRSS/ { printf "%.1f", $2 / 1024 }' "/proc/$1/status"; }
 
 # deploy_json OUT SLUG FILE...: a deploy body with the given files (paths are their base names).
 deploy_json() {
@@ -69,22 +60,10 @@ json.dump({"slug": slug, "files": files}, open(out, "w"))
 PY
 }
 
-api() { # api METHOD PATH [curl args...]
-    local method=$1 path=$2
-    shift 2
-    curl -sf -X "$method" "http://127.0.0.1:$berth_port$path" -H "Host: localhost:$berth_port" \
-        -H "Authorization: Bearer $key" -H 'Content-Type: application/json' "$@"
-}
-
-start_berthd() { # start_berthd THREADS
-    "${pin_server[@]}" "$berthd" serve --listen "127.0.0.1:$berth_port" --data-dir "$work/berth" --threads "$1" \
-        --max-connections 4000 --max-connections-per-address 0 >/dev/null &
-    berth_pid=$!
-    pids+=("$berth_pid")
+serve_berthd() { # serve_berthd THREADS
+    start_berthd "$work/berth" --threads "$1" --max-connections 4000 --max-connections-per-address 0
     wait_for_port "$berth_port"
 }
-
-stop_pid() { kill "$1" 2>/dev/null || true; wait "$1" 2>/dev/null || true; }
 
 wrk_pinned() { # like wrk_run, pinned to the client cores
     local port=$1 host=$2 path=$3 connections=$4 seconds=$5
@@ -96,7 +75,7 @@ wrk_pinned() { # like wrk_run, pinned to the client cores
 print_row() { printf '%-22s %-8s %12s %10s %10s\n' "$@"; }
 
 deploy_json "$work/deploy.json" "$slug" "$work/site/index.html" "$work/site/5mb.bin"
-start_berthd 1
+serve_berthd 1
 api POST /deploy --data-binary "@$work/deploy.json" >/dev/null
 idle_rss=$(rss_mb "$berth_pid")
 stop_pid "$berth_pid"
@@ -104,7 +83,7 @@ stop_pid "$berth_pid"
 echo
 print_row "case" "server" "requests/s" "p99" "ratio"
 for threads in 1 "$server_cores"; do
-    start_berthd "$threads"
+    serve_berthd "$threads"
     nginx_pid_before=${#pids[@]}
     start_nginx "$work/site" "$nginx_port" "$threads"
     wait_for_port "$nginx_port"
