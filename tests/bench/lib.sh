@@ -90,6 +90,31 @@ CONF
     pids+=($!)
 }
 
+# deploy_json OUT SLUG FILE...: a deploy body with the given files (paths are their base names).
+deploy_json() {
+    local out=$1 name=$2
+    shift 2
+    python3 - "$out" "$name" "$@" <<'PY'
+import base64, json, os, sys
+out, slug, paths = sys.argv[1], sys.argv[2], sys.argv[3:]
+files = [{"path": os.path.basename(p), "encoding": "base64",
+          "content": base64.b64encode(open(p, "rb").read()).decode()} for p in paths]
+json.dump({"slug": slug, "files": files}, open(out, "w"))
+PY
+}
+
+# big_deploy_json OUT: a 50 MB deploy (about 67 MB of base64 JSON) that the limits accept: five incompressible files
+# of 10,000,000 bytes (the per-file limit is 10 MiB, the total 50 MiB).
+big_deploy_json() {
+    local parts=()
+    for i in 1 2 3 4 5; do
+        head -c 10000000 /dev/urandom > "$work/big-$i.bin"
+        parts+=("$work/big-$i.bin")
+    done
+    deploy_json "$1" big-deploy "${parts[@]}"
+    rm "${parts[@]}"
+}
+
 wait_for_port() {
     for _ in $(seq 1 100); do
         (exec 3<>"/dev/tcp/127.0.0.1/$1") 2>/dev/null && return 0

@@ -47,19 +47,6 @@ berthd="$build_dir/app/berthd/berthd"
 key=$("$berthd" key create --data-dir "$work/berth")
 site_host="$slug.localhost:$berth_port"
 
-# deploy_json OUT SLUG FILE...: a deploy body with the given files (paths are their base names).
-deploy_json() {
-    local out=$1 name=$2
-    shift 2
-    python3 - "$out" "$name" "$@" <<'PY'
-import base64, json, os, sys
-out, slug, paths = sys.argv[1], sys.argv[2], sys.argv[3:]
-files = [{"path": os.path.basename(p), "encoding": "base64",
-          "content": base64.b64encode(open(p, "rb").read()).decode()} for p in paths]
-json.dump({"slug": slug, "files": files}, open(out, "w"))
-PY
-}
-
 serve_berthd() { # serve_berthd THREADS
     start_berthd "$work/berth" --threads "$1" --max-connections 4000 --max-connections-per-address 0
     wait_for_port "$berth_port"
@@ -103,8 +90,7 @@ for threads in 1 "$server_cores"; do
 done
 
 # Serving while the engine works: the small page's p99 idle, during a 50 MB deploy, during updates on a big store.
-head -c 50000000 /dev/urandom > "$work/big.bin"
-deploy_json "$work/big.json" big-deploy "$work/big.bin"
+big_deploy_json "$work/big.json"
 read -r _ idle_p99 <<<"$(wrk_pinned "$berth_port" "$site_host" /index.html 64 "$duration")"
 (for _ in $(seq 1 20); do api POST /deploy --data-binary "@$work/big.json" >/dev/null || true;
     id=$(api GET /deploys | python3 -c 'import json,sys; print(next((d["id"] for d in json.load(sys.stdin)["deployments"] if d["slug"]=="big-deploy"), ""))')
