@@ -151,6 +151,8 @@ void ConnectionGuard::onReadyRead()
         if (overBodyDeadline())
             return refuse(408, u"Request body timeout"_s);
         armTimer(m_door.config().bodyStallTimeoutMs);
+        m_buffered += m_socket.bytesAvailable(); // QtHttpServer read all before: these bytes are new
+        allowNextSlice();
         return;
     case Phase::Authorizing:
     case Phase::Waiting:
@@ -272,13 +274,26 @@ void ConnectionGuard::admitBody()
             return refuse(503, u"Too many uploads in progress; retry later"_s);
         m_holdsUploadSlot = true;
     }
-    m_socket.setReadBufferSize(m_bodyBytes + kReadBufferBytes);
+    m_buffered = m_socket.bytesAvailable(); // the request from its first byte: nothing of it was read yet
+    allowNextSlice();
     m_bodyClock.start();
     if (m_socket.bytesAvailable() < m_bodyBytes) {
         if (m_head.expectContinue) // QtHttpServer 6.4 never answers Expect itself: this is the only 100
             m_socket.write("HTTP/1.1 100 Continue\r\n\r\n");
         armTimer(m_door.config().bodyStallTimeoutMs);
     }
+}
+
+void ConnectionGuard::allowNextSlice()
+{
+    // QtHttpServer keeps a request's bytes in the socket's buffer until its end, so the buffer must grow to the whole
+    // request. Growing it a slice per read bounds each read (and the parser's copies of it): a large upload takes
+    // turns with the thread's other connections instead of holding the thread for megabytes at a time. With TLS the
+    // decrypting layer would not resume on a raised limit by itself: there the buffer takes the whole request at once.
+    const qint64 whole = m_bodyBytes + kReadBufferBytes;
+    const qint64 size = m_tls ? whole : qMin(m_buffered + kBodySliceBytes, whole);
+    if (size > m_socket.readBufferSize())
+        m_socket.setReadBufferSize(size);
 }
 
 bool ConnectionGuard::overBodyDeadline() const

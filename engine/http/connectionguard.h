@@ -86,6 +86,7 @@ private:
     void frameHead();
     void headComplete();
     void admitBody();
+    void allowNextSlice();
     void onAuthorized(bool authorized);
     bool overBodyDeadline() const;
     void hold();
@@ -122,6 +123,7 @@ private:
     quint64 m_serial = 0;
     qint64 m_lingered = 0;
     qint64 m_bodyBytes = 0; // head and body of the request being read
+    qint64 m_buffered = 0; // bytes of that request in the socket's buffer, where QtHttpServer keeps them to the end
     qint64 m_held = 0; // bytes held in the guard's current transaction (hold())
     bool m_counted = false;
     bool m_visitor = false; // counted among the visitors' connections

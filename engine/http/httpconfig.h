@@ -19,6 +19,7 @@ inline constexpr int kMaxContentLengthDigits = 15; // < 1 PB, no overflow in qin
 // What a connection may buffer while it reads a head or while it is held (TCP backpressure beyond that); a request
 // body QtHttpServer is reading may use its approved length on top.
 inline constexpr qint64 kReadBufferBytes = 64 * 1024;
+inline constexpr qint64 kBodySliceBytes = 256 * 1024; // the most of a request body read from a socket at once
 // After a refusal: keep reading (and dropping) this long / this much, so that a client still sending its body
 // reads our answer instead of a connection reset.
 inline constexpr int kLingerMs = 2000;

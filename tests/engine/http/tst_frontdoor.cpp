@@ -31,6 +31,7 @@ private Q_SLOTS:
     void expectContinueRefusedWithFinalStatus();
     void bodyInPiecesAndPipelinedPosts();
     void largeUploadsCapped();
+    void bodyOfManySlicesTakesTurns();
 
 private:
     void start(HttpConfig config = {});
@@ -298,6 +299,34 @@ void TestFrontDoor::largeUploadsCapped()
     QVERIFY(first.waitResponse(&r));
     QCOMPARE(r.status, 200);
     QCOMPARE(m_handler->calls, 2);
+}
+
+// A body is read a slice at a time (kBodySliceBytes), the socket's buffer growing as QtHttpServer parses: that must
+// never stall. A body of many slices, sent at once with a request pipelined behind it, arrives whole; another
+// connection is answered while the body is still incomplete.
+void TestFrontDoor::bodyOfManySlicesTakesTurns()
+{
+    constexpr qsizetype kBodyBytes = 3 * 1024 * 1024 + 17; // about a dozen slices, the last one partial
+    QByteArray body(kBodyBytes, Qt::Uninitialized);
+    for (qsizetype i = 0; i < body.size(); ++i)
+        body[i] = char('a' + i % 23);
+    RawClient uploader;
+    RawClient visitor;
+    QVERIFY(uploader.connectTo(m_service->serverPort()));
+    QVERIFY(visitor.connectTo(m_service->serverPort()));
+    uploader.send("POST /echo HTTP/1.1\r\nHost: a.test\r\nContent-Length: " + QByteArray::number(kBodyBytes)
+        + "\r\n\r\n" + body.first(2 * 1024 * 1024));
+    visitor.send("GET / HTTP/1.1\r\nHost: a.test\r\n\r\n");
+    RawResponse r;
+    QVERIFY(visitor.waitResponse(&r));
+    QCOMPARE(r.body, QByteArray("hello"));
+    uploader.send(body.sliced(2 * 1024 * 1024) + "POST /echo HTTP/1.1\r\nHost: a.test\r\nContent-Length: 3\r\n\r\nxyz");
+    QVERIFY(uploader.waitResponse(&r, false, 20000));
+    QCOMPARE(r.status, 200);
+    QVERIFY(r.body == body);
+    QVERIFY(uploader.waitResponse(&r));
+    QCOMPARE(r.body, QByteArray("xyz"));
+    QCOMPARE(m_handler->calls, 3);
 }
 
 QTEST_GUILESS_MAIN(TestFrontDoor)
