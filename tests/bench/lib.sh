@@ -1,3 +1,4 @@
+# shellcheck shell=bash disable=SC2154 # berthd, berth_port, key and berthd_prefix are the sourcing script's
 # Shared by the benchmark scripts: packages, a scratch directory with cleanup, berthd and nginx on loopback, the
 # management API, waiting for ports, and wrk runs. Source it, then call start_scratch before anything is started.
 
