@@ -213,7 +213,8 @@ Engine::Engine(EngineSettings settings, QObject *parent)
     m_parts->passwordChecks.setMaxThreadCount(kPasswordCheckThreads);
     // A deploy's decoding and hashing take whole seconds of CPU: on Linux, IdlePriority is SCHED_IDLE, so a serving
     // thread that wakes always runs first (QThread's other priorities change nothing under SCHED_OTHER).
-    m_parts->workers.setThreadPriority(QThread::IdlePriority);
+    if (m_settings.backgroundWorkAtIdlePriority)
+        m_parts->workers.setThreadPriority(QThread::IdlePriority);
     m_parts->statusController.registerRoutes(m_parts->router);
     m_parts->deploymentsController.registerRoutes(m_parts->router);
     m_parts->versionsController.registerRoutes(m_parts->router);

@@ -250,13 +250,18 @@ private Q_SLOTS:
         QCOMPARE(client().api("GET", u"/deploys"_s, m_key).json()[u"deployments"_s].toArray().size(), 0);
     }
 
-    // The deploy's decoding and hashing run on worker threads at idle priority (SCHED_IDLE), so that the serving
-    // threads always run first; the deploy itself is unchanged: its bytes are served exactly.
+    // berthd's setting: the deploy's decoding and hashing run on worker threads at idle priority (SCHED_IDLE), so that
+    // the serving threads always run first; the deploy itself is unchanged: its bytes are served exactly.
     void deployWorkRunsAtIdlePriority()
     {
 #ifndef Q_OS_LINUX
         QSKIP("SCHED_IDLE is Linux's");
 #endif
+        m_fixture = std::make_unique<EngineFixture>();
+        berth::EngineSettings settings;
+        settings.backgroundWorkAtIdlePriority = true;
+        QVERIFY(m_fixture->start(settings));
+        m_key = m_fixture->ownerKey();
         QByteArray content(256 * 1024, Qt::Uninitialized);
         QRandomGenerator(7).fillRange(reinterpret_cast<quint32 *>(content.data()), content.size() / 4);
         const TestReply reply
@@ -266,6 +271,18 @@ private Q_SLOTS:
         const TestReply served = client().site(u"idle-workers"_s, u"/data.bin"_s);
         QCOMPARE(served.status, 200);
         QVERIFY(served.body == content);
+    }
+
+    // The default (the dashboard, where the person publishing is the one waiting): the same deploy's workers keep
+    // the normal priority.
+    void deployWorkAtNormalPriorityByDefault()
+    {
+        QByteArray content(256 * 1024, Qt::Uninitialized);
+        QRandomGenerator(7).fillRange(reinterpret_cast<quint32 *>(content.data()), content.size() / 4);
+        const TestReply reply
+            = deploy({{u"slug"_s, u"busy-workers"_s}, {u"files"_s, QJsonArray {binaryFile(u"data.bin"_s, content)}}});
+        QCOMPARE(reply.status, 200);
+        QCOMPARE(idleThreads(), 0);
     }
 
     void slugConflictIs409()
