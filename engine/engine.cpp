@@ -211,10 +211,6 @@ Engine::Engine(EngineSettings settings, QObject *parent)
         m_settings.dataDir = QStandardPaths::writableLocation(QStandardPaths::AppDataLocation);
     m_parts = std::make_unique<Parts>(m_settings, this);
     m_parts->passwordChecks.setMaxThreadCount(kPasswordCheckThreads);
-    // A deploy's decoding and hashing take whole seconds of CPU: on Linux, IdlePriority is SCHED_IDLE, so a serving
-    // thread that wakes always runs first (QThread's other priorities change nothing under SCHED_OTHER).
-    if (m_settings.backgroundWorkAtIdlePriority)
-        m_parts->workers.setThreadPriority(QThread::IdlePriority);
     m_parts->statusController.registerRoutes(m_parts->router);
     m_parts->deploymentsController.registerRoutes(m_parts->router);
     m_parts->versionsController.registerRoutes(m_parts->router);

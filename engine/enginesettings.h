@@ -27,10 +27,6 @@ struct EngineSettings
     // (a round trip per limited request, on the engine's thread). Off: each server counts on its own.
     bool sharedRateLimits = false;
     int servingThreads = 0; // threads that serve visitors; 0: one per core
-    // Deploys, exports and collection at idle priority (SCHED_IDLE on Linux): a serving thread that wakes always runs
-    // first. Right for a server, whose visitors come first; berthd turns it on. Off in the dashboard, where the
-    // person publishing is the one waiting, and a busy desktop (a compiler on every core) would hold a deploy back.
-    bool backgroundWorkAtIdlePriority = false;
     int maxConnections = 1000; // open connections in all (50 of them kept for the API)
     int maxConnectionsPerAddress = 64; // per client address (IPv6: per /64); 0: no cap
     // HTTPS on its own port (same address) when both PEM files are given; the announced addresses then default to

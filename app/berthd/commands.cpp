@@ -129,7 +129,6 @@ int serve(const QStringList &arguments, const EngineHook &beforeServing)
         return usageError(u"--shared-rate-limits needs --database (PostgreSQL): with SQLite there is one server, "
                           "whose own limits are exact already"_s,
             u"serve"_s);
-    settings.backgroundWorkAtIdlePriority = true; // a server: visitors first (EngineSettings)
     settings.siteDomain = parser.value(siteDomain);
     settings.baseUrl = parser.value(baseUrl);
     if (!settings.baseUrl.isEmpty() && !QUrl(settings.baseUrl).isValid())

@@ -1,16 +1,9 @@
 // POST /deploy, GET /deploy/:id, GET /deploys and the error table of README's "Errors", over real HTTP.
 #include "enginefixture.h"
 
-#include <QDir>
-#include <QFile>
 #include <QJsonArray>
-#include <QRandomGenerator>
 #include <QRegularExpression>
 #include <QTest>
-
-#ifdef Q_OS_LINUX
-#include <sched.h>
-#endif
 
 using namespace Qt::StringLiterals;
 using berth::test::EngineFixture;
@@ -39,25 +32,6 @@ private:
             {u"path"_s, path}, {u"content"_s, QString::fromLatin1(content.toBase64())}, {u"encoding"_s, u"base64"_s}};
     }
 
-    // How many of this process's threads run under SCHED_IDLE, read from /proc (field 41 of a task's stat).
-    static int idleThreads()
-    {
-        int idle = 0;
-#ifdef Q_OS_LINUX
-        const QStringList tasks = QDir(u"/proc/self/task"_s).entryList(QDir::Dirs | QDir::NoDotAndDotDot);
-        for (const QString &task : tasks) {
-            QFile stat(u"/proc/self/task/%1/stat"_s.arg(task));
-            if (!stat.open(QIODevice::ReadOnly))
-                continue;
-            const QByteArray text = stat.readAll();
-            const QList<QByteArray> fields = text.mid(text.lastIndexOf(')') + 2).split(' '); // from field 3 on
-            if (fields.size() > 38 && fields.at(38).toInt() == SCHED_IDLE)
-                ++idle;
-        }
-#endif
-        return idle;
-    }
-
 private Q_SLOTS:
     void init()
     {
@@ -65,10 +39,7 @@ private Q_SLOTS:
         QVERIFY(m_fixture->start());
         m_key = m_fixture->ownerKey();
     }
-    void cleanup()
-    {
-        m_fixture.reset();
-    }
+    void cleanup() { m_fixture.reset(); }
 
     void createHtmlGoesLiveAtOnce()
     {
@@ -248,41 +219,6 @@ private Q_SLOTS:
         QCOMPARE(reply.status, 413);
         QCOMPARE(reply.error(), u"Total deployment size exceeds the 50 MB limit"_s);
         QCOMPARE(client().api("GET", u"/deploys"_s, m_key).json()[u"deployments"_s].toArray().size(), 0);
-    }
-
-    // berthd's setting: the deploy's decoding and hashing run on worker threads at idle priority (SCHED_IDLE), so that
-    // the serving threads always run first; the deploy itself is unchanged: its bytes are served exactly.
-    void deployWorkRunsAtIdlePriority()
-    {
-#ifndef Q_OS_LINUX
-        QSKIP("SCHED_IDLE is Linux's");
-#endif
-        m_fixture = std::make_unique<EngineFixture>();
-        berth::EngineSettings settings;
-        settings.backgroundWorkAtIdlePriority = true;
-        QVERIFY(m_fixture->start(settings));
-        m_key = m_fixture->ownerKey();
-        QByteArray content(256 * 1024, Qt::Uninitialized);
-        QRandomGenerator(7).fillRange(reinterpret_cast<quint32 *>(content.data()), content.size() / 4);
-        const TestReply reply
-            = deploy({{u"slug"_s, u"idle-workers"_s}, {u"files"_s, QJsonArray {binaryFile(u"data.bin"_s, content)}}});
-        QCOMPARE(reply.status, 200);
-        QVERIFY(idleThreads() >= 1); // no other thread is idle; the pool keeps its threads a while after the work
-        const TestReply served = client().site(u"idle-workers"_s, u"/data.bin"_s);
-        QCOMPARE(served.status, 200);
-        QVERIFY(served.body == content);
-    }
-
-    // The default (the dashboard, where the person publishing is the one waiting): the same deploy's workers keep
-    // the normal priority.
-    void deployWorkAtNormalPriorityByDefault()
-    {
-        QByteArray content(256 * 1024, Qt::Uninitialized);
-        QRandomGenerator(7).fillRange(reinterpret_cast<quint32 *>(content.data()), content.size() / 4);
-        const TestReply reply
-            = deploy({{u"slug"_s, u"busy-workers"_s}, {u"files"_s, QJsonArray {binaryFile(u"data.bin"_s, content)}}});
-        QCOMPARE(reply.status, 200);
-        QCOMPARE(idleThreads(), 0);
     }
 
     void slugConflictIs409()
