@@ -211,6 +211,7 @@ Engine::Engine(EngineSettings settings, QObject *parent)
         m_settings.dataDir = QStandardPaths::writableLocation(QStandardPaths::AppDataLocation);
     m_parts = std::make_unique<Parts>(m_settings, this);
     m_parts->passwordChecks.setMaxThreadCount(kPasswordCheckThreads);
+    m_parts->deployments.setWorkersYieldToServing(m_settings.workersYieldToServing);
     m_parts->statusController.registerRoutes(m_parts->router);
     m_parts->deploymentsController.registerRoutes(m_parts->router);
     m_parts->versionsController.registerRoutes(m_parts->router);

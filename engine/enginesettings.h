@@ -27,6 +27,10 @@ struct EngineSettings
     // (a round trip per limited request, on the engine's thread). Off: each server counts on its own.
     bool sharedRateLimits = false;
     int servingThreads = 0; // threads that serve visitors; 0: one per core
+    // Deploy work (decoding, hashing, storing) at a lower CPU priority than serving (domain/workerpriority.h), so that
+    // a large deploy barely moves visitors' latency. berthd turns it on; the dashboard leaves it off, since there the
+    // person publishing is the one waiting, and a busy desktop would hold the deploy back.
+    bool workersYieldToServing = false;
     int maxConnections = 1000; // open connections in all (50 of them kept for the API)
     int maxConnectionsPerAddress = 64; // per client address (IPv6: per /64); 0: no cap
     // HTTPS on its own port (same address) when both PEM files are given; the announced addresses then default to

@@ -129,6 +129,7 @@ int serve(const QStringList &arguments, const EngineHook &beforeServing)
         return usageError(u"--shared-rate-limits needs --database (PostgreSQL): with SQLite there is one server, "
                           "whose own limits are exact already"_s,
             u"serve"_s);
+    settings.workersYieldToServing = true; // a server: its visitors first (EngineSettings)
     settings.siteDomain = parser.value(siteDomain);
     settings.baseUrl = parser.value(baseUrl);
     if (!settings.baseUrl.isEmpty() && !QUrl(settings.baseUrl).isValid())

@@ -11,6 +11,7 @@
 #include "slugrules.h"
 #include "storage/blobstore.h"
 #include "storage/deploymentrepository.h"
+#include "workerpriority.h"
 
 #include <QThreadPool>
 #include <QtConcurrent>
@@ -100,8 +101,12 @@ QString DeploymentService::titleOf(const QByteArray &html)
 
 QFuture<Result<Deployment>> DeploymentService::createFromJson(const User &owner, QByteArray body)
 {
-    return QtConcurrent::run(
-        &m_workers, [body = std::move(body)] { return parseDeployRequest(body, DeployRequest::Mode::Create); })
+    return QtConcurrent::run(&m_workers,
+        [body = std::move(body), yield = m_workersYield] {
+            if (yield)
+                lowerThisThreadsPriority();
+            return parseDeployRequest(body, DeployRequest::Mode::Create);
+        })
         .then(this,
             [this, owner](Result<DeployRequest> parsed) {
                 if (!parsed)
@@ -113,8 +118,12 @@ QFuture<Result<Deployment>> DeploymentService::createFromJson(const User &owner,
 
 QFuture<Result<Deployment>> DeploymentService::updateFromJson(const User &owner, const QString &id, QByteArray body)
 {
-    return QtConcurrent::run(
-        &m_workers, [body = std::move(body)] { return parseDeployRequest(body, DeployRequest::Mode::Update); })
+    return QtConcurrent::run(&m_workers,
+        [body = std::move(body), yield = m_workersYield] {
+            if (yield)
+                lowerThisThreadsPriority();
+            return parseDeployRequest(body, DeployRequest::Mode::Update);
+        })
         .then(this,
             [this, owner, id](Result<DeployRequest> parsed) {
                 if (!parsed)
@@ -226,6 +235,8 @@ QFuture<Result<DeploymentService::Staged>> DeploymentService::stage(
     // The sweep at start removes every blob unreferenced when it began: nothing is written before it ends.
     const QFuture<void> sweep = m_sweep;
     return QtConcurrent::run(&m_workers, [=, blobs = &m_blobs, request = std::move(request)]() -> Result<Staged> {
+        if (m_workersYield)
+            lowerThisThreadsPriority();
         QFuture<void>(sweep).waitForFinished();
         Staged staged;
         const auto storeFailed = [](const Error &error, const QString &what) {

@@ -40,6 +40,10 @@ public:
     DeploymentService(DeploymentRepository &repository, BlobStore &blobs, SiteTable &sites, const PlanTable &plans,
         const Clock &clock, QThreadPool &workers, QObject *parent = nullptr);
 
+    // Whether the workers' deploy work runs at a lower CPU priority than serving (workerpriority.h): berthd's choice,
+    // where visitors come first; off in the dashboard, where the person publishing is the one waiting.
+    void setWorkersYieldToServing(bool yield) { m_workersYield = yield; }
+
     // JSON bodies of POST /deploy and PUT /deploy/:id; parsed on a worker.
     QFuture<Result<Deployment>> createFromJson(const User &owner, QByteArray body);
     QFuture<Result<Deployment>> updateFromJson(const User &owner, const QString &id, QByteArray body);
@@ -132,6 +136,7 @@ private:
     const PlanTable &m_plans;
     const Clock &m_clock;
     QThreadPool &m_workers;
+    bool m_workersYield = false;
     FaultHook m_faultHook;
     int m_versionsKept = kDefaultVersionsKept;
     int m_inFlight = 0; // deploys whose blobs may not be referenced yet

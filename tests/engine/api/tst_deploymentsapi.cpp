@@ -1,7 +1,11 @@
 // POST /deploy, GET /deploy/:id, GET /deploys and the error table of README's "Errors", over real HTTP.
+#include "domain/workerpriority.h"
 #include "enginefixture.h"
 
+#include <QDir>
+#include <QFile>
 #include <QJsonArray>
+#include <QRandomGenerator>
 #include <QRegularExpression>
 #include <QTest>
 
@@ -30,6 +34,35 @@ private:
     {
         return {
             {u"path"_s, path}, {u"content"_s, QString::fromLatin1(content.toBase64())}, {u"encoding"_s, u"base64"_s}};
+    }
+
+    // How many of this process's threads run at a nice of `nice`, read from /proc (field 19 of a task's stat).
+    static int threadsAtNice(int nice)
+    {
+        int count = 0;
+        const QStringList tasks = QDir(u"/proc/self/task"_s).entryList(QDir::Dirs | QDir::NoDotAndDotDot);
+        for (const QString &task : tasks) {
+            QFile stat(u"/proc/self/task/%1/stat"_s.arg(task));
+            if (!stat.open(QIODevice::ReadOnly))
+                continue;
+            const QByteArray text = stat.readAll();
+            const QList<QByteArray> fields = text.mid(text.lastIndexOf(')') + 2).split(' '); // from field 3 on
+            if (fields.size() > 16 && fields.at(16).toInt() == nice)
+                ++count;
+        }
+        return count;
+    }
+
+    TestReply deployRandomBinary(const QString &slug, const QByteArray &content)
+    {
+        return deploy({{u"slug"_s, slug}, {u"files"_s, QJsonArray {binaryFile(u"data.bin"_s, content)}}});
+    }
+
+    static QByteArray randomBytes(int size)
+    {
+        QByteArray content(size, Qt::Uninitialized);
+        QRandomGenerator(7).fillRange(reinterpret_cast<quint32 *>(content.data()), content.size() / 4);
+        return content;
     }
 
 private Q_SLOTS:
@@ -219,6 +252,34 @@ private Q_SLOTS:
         QCOMPARE(reply.status, 413);
         QCOMPARE(reply.error(), u"Total deployment size exceeds the 50 MB limit"_s);
         QCOMPARE(client().api("GET", u"/deploys"_s, m_key).json()[u"deployments"_s].toArray().size(), 0);
+    }
+
+    // berthd's setting: the deploy's decoding, hashing and storing run on workers at a nice of 10, below the serving
+    // threads; the deploy itself is unchanged, its bytes served exactly.
+    void deployWorkYieldsToServingWhenAsked()
+    {
+#ifndef Q_OS_LINUX
+        QSKIP("a nice per thread is Linux's");
+#endif
+        QCOMPARE(threadsAtNice(0) > 0, true); // the test itself runs at 0 (else the comparison below means nothing)
+        m_fixture = std::make_unique<EngineFixture>();
+        berth::EngineSettings settings;
+        settings.workersYieldToServing = true;
+        QVERIFY(m_fixture->start(settings));
+        m_key = m_fixture->ownerKey();
+        const QByteArray content = randomBytes(256 * 1024);
+        QCOMPARE(deployRandomBinary(u"yielding-workers"_s, content).status, 200);
+        QVERIFY(threadsAtNice(berth::kBackgroundNice) >= 1); // the pool keeps its threads a while after the work
+        const TestReply served = client().site(u"yielding-workers"_s, u"/data.bin"_s);
+        QCOMPARE(served.status, 200);
+        QVERIFY(served.body == content);
+    }
+
+    // The default (the dashboard, where the person publishing is the one waiting): no thread is lowered.
+    void deployWorkAtNormalPriorityByDefault()
+    {
+        QCOMPARE(deployRandomBinary(u"normal-workers"_s, randomBytes(256 * 1024)).status, 200);
+        QCOMPARE(threadsAtNice(berth::kBackgroundNice), 0);
     }
 
     void slugConflictIs409()
