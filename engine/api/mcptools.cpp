@@ -4,6 +4,7 @@
 
 #include <QJsonDocument>
 #include <QUrl>
+#include <cmath>
 
 using namespace Qt::StringLiterals;
 
@@ -50,6 +51,14 @@ QList<Tool> parseTools()
     return tools;
 }
 
+// A whole number that a double holds exactly (|n| <= 2^53; JSON's numbers are doubles). Compared without converting
+// first: converting a number beyond qint64's range is undefined behaviour (the mcpmessage fuzz target found -1.1e27).
+bool isWholeNumber(double number)
+{
+    constexpr double kLargestExact = 9007199254740992.0; // 2^53
+    return std::isfinite(number) && std::trunc(number) == number && std::fabs(number) <= kLargestExact;
+}
+
 bool hasType(const QJsonValue &value, const QString &type)
 {
     if (type == u"string"_s)
@@ -57,7 +66,7 @@ bool hasType(const QJsonValue &value, const QString &type)
     if (type == u"boolean"_s)
         return value.isBool();
     if (type == u"integer"_s)
-        return value.isDouble() && value.toDouble() == double(qint64(value.toDouble()));
+        return value.isDouble() && isWholeNumber(value.toDouble());
     if (type == u"number"_s)
         return value.isDouble();
     if (type == u"array"_s)

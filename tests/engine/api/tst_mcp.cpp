@@ -131,6 +131,11 @@ private Q_SLOTS:
             u"Invalid arguments for rename_slug: \"slug\" must be a string"_s);
         QCOMPARE(text(callTool(m_userKey, session, u"get_submissions"_s, {{u"id"_s, site[u"id"_s]}, {u"limit"_s, 0}})),
             u"Invalid arguments for get_submissions: \"limit\" must be at least 1"_s);
+        // A number no integer type holds (the mcpmessage fuzz target's find), and a fraction: not integers.
+        for (const double limit : {-1.1e27, 1e300, 2.5})
+            QCOMPARE(text(callTool(
+                         m_userKey, session, u"get_submissions"_s, {{u"id"_s, site[u"id"_s]}, {u"limit"_s, limit}})),
+                u"Invalid arguments for get_submissions: \"limit\" must be an integer"_s);
         QCOMPARE(text(callTool(m_userKey, session, u"rename_slug"_s, {{u"id"_s, site[u"id"_s]}, {u"slug"_s, u"x"_s}}))
                      .left(11),
             u"slug must b"_s);
