@@ -3,6 +3,7 @@
 // {"error": "The database is unavailable; try again in a moment"}, not a 500; it writes no deployment, an update
 // leaves the served version as it was, and the first deploy once the database is back works. The outage is a
 // BlobBackend double that refuses as PostgresBlobBackend does on a dropped connection, so no cluster is needed.
+#include "deploymentfixture.h"
 #include "domain/clock.h"
 #include "domain/deploymentservice.h"
 #include "domain/plantable.h"
@@ -19,9 +20,7 @@
 #include <QJsonDocument>
 #include <QJsonObject>
 #include <QMutex>
-#include <QTemporaryDir>
 #include <QTest>
-#include <QThreadPool>
 
 using namespace Qt::StringLiterals;
 using namespace berth;
@@ -112,23 +111,12 @@ class TestDeployOutage : public QObject
 {
     Q_OBJECT
 
-    std::unique_ptr<QTemporaryDir> m_dir;
-    std::unique_ptr<Database> m_db;
-    std::unique_ptr<UserRepository> m_users;
-    std::unique_ptr<DeploymentRepository> m_repository;
-    std::unique_ptr<OutageBackend> m_backend;
-    std::unique_ptr<BlobStore> m_blobs;
-    std::unique_ptr<SiteTable> m_sites;
-    PlanTable m_plans;
-    ManualClock m_clock {T0};
-    QThreadPool m_workers;
-    std::unique_ptr<DeploymentService> m_service;
-    User m_owner {u"usr_outage"_s, u"outage@example.com"_s, u"pro"_s, false, T0};
+    std::unique_ptr<OutageBackend> m_backend; // outlives the fixture's blob store
+    std::unique_ptr<test::DeploymentFixture> m_fixture;
 
     static Result<Deployment> wait(QFuture<Result<Deployment>> future)
     {
-        const bool finished = QTest::qWaitFor([&] { return future.isFinished(); }, 30000);
-        return finished ? future.result() : Result<Deployment>();
+        return test::DeploymentFixture::wait(std::move(future));
     }
     static DeployRequest filesRequest(const QList<QPair<QString, QByteArray>> &files)
     {
@@ -152,39 +140,25 @@ class TestDeployOutage : public QObject
     // What a visitor of slug gets for path: the bytes of the served version's file.
     QByteArray served(const QString &slug, const QString &path) const
     {
-        const std::shared_ptr<const Site> site = m_sites->find(slug);
+        const std::shared_ptr<const Site> site = m_fixture->sites().find(slug);
         const SiteFile *file = site ? site->file(path) : nullptr;
-        return file ? m_blobs->read(file->blob) : QByteArray();
+        return file ? m_fixture->blobs().read(file->blob) : QByteArray();
     }
 
 private Q_SLOTS:
     void init()
     {
-        m_dir = std::make_unique<QTemporaryDir>();
-        m_db = std::make_unique<Database>(m_dir->filePath(u"berth.sqlite"_s));
-        QVERIFY(m_db->open());
-        m_users = std::make_unique<UserRepository>(*m_db);
-        QVERIFY(m_users->insert(m_owner));
-        m_repository = std::make_unique<DeploymentRepository>(*m_db);
         m_backend = std::make_unique<OutageBackend>();
-        m_blobs = std::make_unique<BlobStore>(m_dir->filePath(u"blobs"_s));
-        QVERIFY(m_blobs->init());
-        m_blobs->setBackend(m_backend.get(), 64 * 1024 * 1024);
-        m_sites = std::make_unique<SiteTable>();
-        m_service = std::make_unique<DeploymentService>(*m_repository, *m_blobs, *m_sites, m_plans, m_clock, m_workers);
-        QVERIFY(m_service->loadSites());
+        m_fixture = std::make_unique<test::DeploymentFixture>(
+            User {u"usr_outage"_s, u"outage@example.com"_s, u"pro"_s, false, T0}, T0);
+        test::DeploymentFixture::Options options;
+        options.backend = m_backend.get();
+        QVERIFY(m_fixture->start(options));
     }
     void cleanup()
     {
-        m_workers.waitForDone();
-        m_service.reset();
-        m_sites.reset();
-        m_blobs.reset();
+        m_fixture.reset();
         m_backend.reset();
-        m_repository.reset();
-        m_users.reset();
-        m_db.reset();
-        m_dir.reset();
     }
 
     // A new site, as an HTML page and as files (the second file refused after the first was stored): 503, no row, no
@@ -195,21 +169,21 @@ private Q_SLOTS:
         DeployRequest page;
         page.html = u"<title>Down</title><p>page</p>"_s;
         page.slug = u"outage-page"_s;
-        verifyUnavailable(wait(m_service->create(m_owner, page)));
+        verifyUnavailable(wait(m_fixture->service().create(m_fixture->owner(), page)));
 
         m_backend->goDown(1);
         DeployRequest files = filesRequest({{u"index.html"_s, "<p>one</p>"}, {u"two.txt"_s, "two"}});
         files.slug = u"outage-files"_s;
-        verifyUnavailable(wait(m_service->create(m_owner, files)));
+        verifyUnavailable(wait(m_fixture->service().create(m_fixture->owner(), files)));
         QCOMPARE(m_backend->held(), 1); // the first file went to the shared store; nothing references it
 
-        QCOMPARE(m_repository->countForUser(m_owner.id), 0);
-        QVERIFY(!m_repository->findBySlug(u"outage-page"_s));
-        QVERIFY(!m_repository->findBySlug(u"outage-files"_s));
-        QCOMPARE(m_sites->size(), 0);
+        QCOMPARE(m_fixture->repository().countForUser(m_fixture->owner().id), 0);
+        QVERIFY(!m_fixture->repository().findBySlug(u"outage-page"_s));
+        QVERIFY(!m_fixture->repository().findBySlug(u"outage-files"_s));
+        QCOMPARE(m_fixture->sites().size(), 0);
 
         m_backend->comeBack();
-        const Result<Deployment> created = wait(m_service->create(m_owner, files));
+        const Result<Deployment> created = wait(m_fixture->service().create(m_fixture->owner(), files));
         BERTH_VERIFY_OK(created);
         QCOMPARE(served(u"outage-files"_s, u"two.txt"_s), QByteArray("two"));
     }
@@ -219,23 +193,23 @@ private Q_SLOTS:
     {
         DeployRequest first = filesRequest({{u"index.html"_s, "<p>old</p>"}, {u"a.txt"_s, "old a"}});
         first.slug = u"kept-site"_s;
-        const Result<Deployment> created = wait(m_service->create(m_owner, first));
+        const Result<Deployment> created = wait(m_fixture->service().create(m_fixture->owner(), first));
         BERTH_VERIFY_OK(created);
         const qint64 oldVersion = created.value().versionId;
 
         m_backend->goDown(1);
         const DeployRequest second = filesRequest({{u"index.html"_s, "<p>new</p>"}, {u"a.txt"_s, "new a"}});
-        verifyUnavailable(wait(m_service->update(m_owner, created.value().id, second)));
+        verifyUnavailable(wait(m_fixture->service().update(m_fixture->owner(), created.value().id, second)));
 
-        const std::optional<Deployment> stored = m_repository->find(created.value().id);
+        const std::optional<Deployment> stored = m_fixture->repository().find(created.value().id);
         QVERIFY(stored);
         QCOMPARE(stored->versionId, oldVersion);
-        QCOMPARE(m_repository->files(oldVersion).size(), 2);
+        QCOMPARE(m_fixture->repository().files(oldVersion).size(), 2);
         QCOMPARE(served(u"kept-site"_s, u"index.html"_s), QByteArray("<p>old</p>"));
         QCOMPARE(served(u"kept-site"_s, u"a.txt"_s), QByteArray("old a"));
 
         m_backend->comeBack();
-        BERTH_VERIFY_OK(wait(m_service->update(m_owner, created.value().id, second)));
+        BERTH_VERIFY_OK(wait(m_fixture->service().update(m_fixture->owner(), created.value().id, second)));
         QCOMPARE(served(u"kept-site"_s, u"a.txt"_s), QByteArray("new a"));
     }
 
@@ -259,16 +233,17 @@ private Q_SLOTS:
             Result<bool> remove(const QByteArray &) override { return false; }
             Result<int> removeAllExcept(const QSet<QByteArray> &) override { return 0; }
         } broken;
-        BlobStore blobs(m_dir->filePath(u"blobs2"_s));
+        BlobStore blobs(m_fixture->filePath(u"blobs2"_s));
         QVERIFY(blobs.init());
         blobs.setBackend(&broken, 1024 * 1024);
         SiteTable sites;
-        DeploymentService service(*m_repository, blobs, sites, m_plans, m_clock, m_workers);
-        const Result<Deployment> refused = wait(service.create(m_owner, filesRequest({{u"x.txt"_s, "x"}})));
+        DeploymentService service(
+            m_fixture->repository(), blobs, sites, m_fixture->plans(), m_fixture->clock(), m_fixture->workers());
+        const Result<Deployment> refused = wait(service.create(m_fixture->owner(), filesRequest({{u"x.txt"_s, "x"}})));
         QVERIFY(!refused);
         QCOMPARE(errorResponse(refused.error()).status, 500);
         QCOMPARE(refused.error().message, u"Could not store \"x.txt\""_s);
-        m_workers.waitForDone();
+        m_fixture->workers().waitForDone();
     }
 };
 

@@ -2,6 +2,7 @@
 // {"error": "Not enough storage space on the server"} and nothing of the server's paths or the system's words; the
 // first deploy after space is freed works. The disk is made full by the blob store's write-fault hook and by
 // SQLite's page limit, so no root or real full disk is needed.
+#include "deploymentfixture.h"
 #include "domain/clock.h"
 #include "domain/counterservice.h"
 #include "domain/deploymentservice.h"
@@ -19,9 +20,7 @@
 #include <QJsonDocument>
 #include <QJsonObject>
 #include <QSqlQuery>
-#include <QTemporaryDir>
 #include <QTest>
-#include <QThreadPool>
 #include <atomic>
 #include <cerrno>
 
@@ -38,32 +37,18 @@ class TestStorageFull : public QObject
 {
     Q_OBJECT
 
-    std::unique_ptr<QTemporaryDir> m_dir;
-    std::unique_ptr<Database> m_db;
-    std::unique_ptr<DeploymentRepository> m_repository;
-    std::unique_ptr<BlobStore> m_blobs;
-    std::unique_ptr<SiteTable> m_sites;
-    PlanTable m_plans;
-    ManualClock m_clock {T0};
-    QThreadPool m_workers;
-    std::unique_ptr<DeploymentService> m_service;
+    std::unique_ptr<test::DeploymentFixture> m_fixture;
     std::atomic<bool> m_diskFull {false};
-    std::unique_ptr<UserRepository> m_users;
-    User m_owner {u"usr_full"_s, u"full@example.com"_s, u"pro"_s, false, T0};
 
     Result<Deployment> deploy(const QString &path, const QByteArray &content)
     {
-        DeployRequest request;
-        request.files = QList<FileUpload> {{path, content, "text/plain; charset=utf-8"}};
-        auto future = m_service->create(m_owner, request);
-        const bool finished = QTest::qWaitFor([&] { return future.isFinished(); }, 30000);
-        return finished ? future.result() : Result<Deployment>();
+        return m_fixture->deployFiles({{path, content, "text/plain; charset=utf-8"}});
     }
 
     // SQLite's page limit at the database's current size: the next write that needs a page gets SQLITE_FULL.
     void fillDatabase()
     {
-        QSqlQuery query(m_db->connection());
+        QSqlQuery query(m_fixture->database().connection());
         QVERIFY(query.exec(u"PRAGMA page_count"_s) && query.next());
         const int pages = query.value(0).toInt();
         query.finish();
@@ -71,7 +56,7 @@ class TestStorageFull : public QObject
     }
     void freeDatabase()
     {
-        QSqlQuery query(m_db->connection());
+        QSqlQuery query(m_fixture->database().connection());
         QVERIFY(query.exec(u"PRAGMA max_page_count = 1073741823"_s));
     }
 
@@ -89,46 +74,30 @@ class TestStorageFull : public QObject
 private Q_SLOTS:
     void init()
     {
-        m_dir = std::make_unique<QTemporaryDir>();
-        m_db = std::make_unique<Database>(m_dir->filePath(u"berth.sqlite"_s));
-        QVERIFY(m_db->open());
-        m_users = std::make_unique<UserRepository>(*m_db);
-        QVERIFY(m_users->insert(m_owner));
-        m_repository = std::make_unique<DeploymentRepository>(*m_db);
-        m_blobs = std::make_unique<BlobStore>(m_dir->filePath(u"blobs"_s));
-        QVERIFY(m_blobs->init());
+        m_fixture = std::make_unique<test::DeploymentFixture>(
+            User {u"usr_full"_s, u"full@example.com"_s, u"pro"_s, false, T0}, T0);
+        QVERIFY(m_fixture->start());
         m_diskFull = false;
-        m_sites = std::make_unique<SiteTable>();
-        m_blobs->setWriteFault([this](const QString &) { return m_diskFull ? ENOSPC : 0; });
-        m_service = std::make_unique<DeploymentService>(*m_repository, *m_blobs, *m_sites, m_plans, m_clock, m_workers);
-        QVERIFY(m_service->loadSites());
+        m_fixture->blobs().setWriteFault([this](const QString &) { return m_diskFull ? ENOSPC : 0; });
     }
-    void cleanup()
-    {
-        m_workers.waitForDone();
-        m_service.reset();
-        m_repository.reset();
-        m_users.reset();
-        m_db.reset();
-        m_dir.reset();
-    }
+    void cleanup() { m_fixture.reset(); }
 
     void fullDiskWhileStoringBlobs()
     {
         m_diskFull = true;
         const Result<Deployment> refused = deploy(u"blob1.bin"_s, "some bytes");
         verifyInsufficientStorage(refused);
-        QVERIFY(!refused.error().message.contains(m_dir->path()));
+        QVERIFY(!refused.error().message.contains(m_fixture->path()));
 
         // Any other failure stays a 500 that names the file the client sent, never a server path.
-        m_blobs->setWriteFault([](const QString &) { return EACCES; });
+        m_fixture->blobs().setWriteFault([](const QString &) { return EACCES; });
         const Result<Deployment> denied = deploy(u"blob1.bin"_s, "other bytes");
         QVERIFY(!denied);
         QCOMPARE(errorResponse(denied.error()).status, 500);
         QCOMPARE(denied.error().message, u"Could not store \"blob1.bin\""_s);
 
         // Space freed: the next deploy works.
-        m_blobs->setWriteFault({});
+        m_fixture->blobs().setWriteFault({});
         QVERIFY(deploy(u"blob1.bin"_s, "some bytes"));
     }
 
@@ -136,7 +105,7 @@ private Q_SLOTS:
     {
         QVERIFY(deploy(u"first.txt"_s, "first"));
         // SQLite's page limit at the current size: the next insert finds the database full (SQLITE_FULL).
-        QSqlQuery query(m_db->connection());
+        QSqlQuery query(m_fixture->database().connection());
         QVERIFY(query.exec(u"PRAGMA page_count"_s) && query.next());
         const int pages = query.value(0).toInt();
         query.finish();
@@ -148,7 +117,7 @@ private Q_SLOTS:
         for (int i = 0; i < 200; ++i)
             files.append({u"dir/%1/%2.txt"_s.arg(QString(200, u'p')).arg(i), QByteArray::number(i), "text/plain"});
         request.files = files;
-        auto future = m_service->create(m_owner, request);
+        auto future = m_fixture->service().create(m_fixture->owner(), request);
         QVERIFY(QTest::qWaitFor([&] { return future.isFinished(); }, 30000));
         verifyInsufficientStorage(future.result());
 
@@ -161,10 +130,12 @@ private Q_SLOTS:
     {
         const Result<Deployment> site = deploy(u"index.html"_s, "<p>form</p>");
         QVERIFY(site);
-        SubmissionRepository submissionRepository(*m_db);
-        CounterRepository counterRepository(*m_db);
-        SubmissionService submissions(submissionRepository, *m_repository, *m_users, m_plans, m_clock);
-        CounterService counters(counterRepository, *m_repository, *m_users, m_plans, m_clock);
+        SubmissionRepository submissionRepository(m_fixture->database());
+        CounterRepository counterRepository(m_fixture->database());
+        SubmissionService submissions(
+            submissionRepository, m_fixture->repository(), m_fixture->users(), m_fixture->plans(), m_fixture->clock());
+        CounterService counters(
+            counterRepository, m_fixture->repository(), m_fixture->users(), m_fixture->plans(), m_fixture->clock());
 
         fillDatabase();
         // Rows are small; a long message and counter names fill pages fast.
