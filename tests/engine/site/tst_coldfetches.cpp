@@ -6,9 +6,9 @@
 #include "common/enginefixture.h"
 #include "common/postgrescluster.h"
 #include "common/sourceclient.h"
+#include "common/twonodes.h"
 #include "engine.h"
 
-#include <QDirIterator>
 #include <QElapsedTimer>
 #include <QJsonArray>
 #include <QTemporaryDir>
@@ -38,22 +38,6 @@ QByteArray randomBytes(quint32 seed, int size)
     return bytes;
 }
 
-QJsonObject file(const QString &path, const QByteArray &content)
-{
-    return {{u"path"_s, path}, {u"content"_s, QString::fromLatin1(content.toBase64())}, {u"encoding"_s, u"base64"_s}};
-}
-
-int filesUnder(const QString &folder)
-{
-    int count = 0;
-    QDirIterator it(folder, QDir::Files, QDirIterator::Subdirectories);
-    while (it.hasNext()) {
-        it.next();
-        ++count;
-    }
-    return count;
-}
-
 QList<SourceConnection *> raw(const std::vector<std::unique_ptr<SourceConnection>> &connections)
 {
     QList<SourceConnection *> list;
@@ -70,54 +54,31 @@ class TestColdFetches final : public QObject
 private Q_SLOTS:
     void initTestCase()
     {
-        QString socketFolder = qEnvironmentVariable(PostgresCluster::kEnvironmentVariable);
-        if (socketFolder.isEmpty()) {
-            m_cluster = std::make_unique<PostgresCluster>();
-            QString error;
-            QVERIFY2(m_cluster->start(&error), qPrintable(error));
-            socketFolder = m_cluster->socketFolder();
-        }
-        m_database = std::make_unique<PostgresTestDatabase>(socketFolder);
         QString error;
-        QVERIFY2(m_database->create(&error), qPrintable(error));
-    }
-    void cleanupTestCase()
-    {
-        m_a.reset();
-        m_database.reset();
-        m_cluster.reset();
+        QVERIFY2(m_nodes.createDatabase(&error), qPrintable(error));
     }
 
     void manyColdFilesFromOneAddress()
     {
         // Node A takes the deploys: a site of 200 files, and a small one that node B will have cached.
-        m_a = std::make_unique<EngineFixture>();
-        EngineSettings settingsA;
-        settingsA.databaseUrl = m_database->url();
-        QVERIFY(m_a->start(settingsA));
+        QVERIFY(m_nodes.startA());
         QJsonArray coldFiles;
         for (int i = 0; i < kColdFiles; ++i)
-            coldFiles.append(file(u"f/%1.bin"_s.arg(i), randomBytes(quint32(i + 1), kFileBytes)));
-        auto deployed = m_a->client().api(
-            "POST", u"/deploy"_s, m_a->ownerKey(), QJsonObject {{u"slug"_s, u"cold-site"_s}, {u"files"_s, coldFiles}});
+            coldFiles.append(base64File(u"f/%1.bin"_s.arg(i), randomBytes(quint32(i + 1), kFileBytes)));
+        auto deployed = m_nodes.deployThroughA(u"cold-site"_s, coldFiles);
         QVERIFY2(deployed.status == 200, deployed.body.constData());
         const QByteArray warmBytes = randomBytes(7777, 4096);
-        deployed = m_a->client().api("POST", u"/deploy"_s, m_a->ownerKey(),
-            QJsonObject {{u"slug"_s, u"warm-site"_s}, {u"files"_s, QJsonArray {file(u"warm.bin"_s, warmBytes)}}});
+        deployed = m_nodes.deployThroughA(u"warm-site"_s, QJsonArray {base64File(u"warm.bin"_s, warmBytes)});
         QVERIFY2(deployed.status == 200, deployed.body.constData());
 
         // Node B: an empty folder of its own, the default per-address cap, two serving threads.
         QTemporaryDir folderB;
-        EngineSettings settingsB;
-        settingsB.dataDir = folderB.path();
-        settingsB.databaseUrl = m_database->url();
-        settingsB.listenPort = 0;
-        settingsB.servingThreads = 2;
+        const EngineSettings settingsB = m_nodes.nodeSettings(folderB.path());
         const int cap = settingsB.maxConnectionsPerAddress;
         QVERIFY(cap > 0 && cap < kColdFiles);
-        Engine nodeB(settingsB);
-        const Result<void> started = nodeB.start();
-        QVERIFY2(started.ok(), started.ok() ? "" : qPrintable(started.error().message));
+        const std::unique_ptr<Engine> startedB = TwoNodes::startNode(settingsB);
+        QVERIFY(startedB);
+        Engine &nodeB = *startedB;
         const QString blobsB = folderB.filePath(u"blobs"_s);
         const QString warmHost = u"warm-site.localhost:%1"_s.arg(nodeB.port());
         const QString coldHost = u"cold-site.localhost:%1"_s.arg(nodeB.port());
@@ -195,9 +156,7 @@ private Q_SLOTS:
     }
 
 private:
-    std::unique_ptr<PostgresCluster> m_cluster;
-    std::unique_ptr<PostgresTestDatabase> m_database;
-    std::unique_ptr<EngineFixture> m_a;
+    TwoNodes m_nodes;
 };
 
 QTEST_GUILESS_MAIN(TestColdFetches)

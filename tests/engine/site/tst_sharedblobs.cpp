@@ -4,11 +4,11 @@
 #include "common/gunzip.h"
 #include "common/httptestclient.h"
 #include "common/postgrescluster.h"
+#include "common/twonodes.h"
 #include "engine.h"
 #include "storage/blobstore.h"
 #include "storage/database.h"
 
-#include <QDirIterator>
 #include <QJsonArray>
 #include <QSqlQuery>
 #include <QTemporaryDir>
@@ -19,26 +19,6 @@ using namespace Qt::StringLiterals;
 using namespace berth;
 using namespace berth::test;
 
-namespace {
-
-QJsonObject file(const QString &path, const QByteArray &content)
-{
-    return {{u"path"_s, path}, {u"content"_s, QString::fromLatin1(content.toBase64())}, {u"encoding"_s, u"base64"_s}};
-}
-
-int filesUnder(const QString &folder)
-{
-    int count = 0;
-    QDirIterator it(folder, QDir::Files, QDirIterator::Subdirectories);
-    while (it.hasNext()) {
-        it.next();
-        ++count;
-    }
-    return count;
-}
-
-} // namespace
-
 class TestSharedBlobs final : public QObject
 {
     Q_OBJECT
@@ -46,10 +26,7 @@ private Q_SLOTS:
     void initTestCase()
     {
         QString error;
-        const QString socketFolder = PostgresCluster::fixtureOrOwn(m_cluster, &error);
-        QVERIFY2(!socketFolder.isEmpty(), qPrintable(error));
-        m_database = std::make_unique<PostgresTestDatabase>(socketFolder);
-        QVERIFY2(m_database->create(&error), qPrintable(error));
+        QVERIFY2(m_nodes.createDatabase(&error), qPrintable(error));
 
         m_big.resize(10 * 1024 * 1024); // 10 chunks in the database, streamed from B's cache
         quint32 state = 12345;
@@ -61,22 +38,19 @@ private Q_SLOTS:
     void cleanupTestCase()
     {
         m_db.reset();
-        m_b.reset();
-        m_a.reset();
-        m_database.reset();
-        m_cluster.reset();
+        m_b.reset(); // before the database it uses, which m_nodes drops
     }
 
     void filesDeployedThroughOneNodeAreServedByTheOther()
     {
         QVERIFY(startNodeA());
         QVERIFY(deployThroughA(u"shared-site"_s,
-            QJsonArray {file(u"index.html"_s, "<h1>from A</h1>"), file(u"style.css"_s, m_css),
-                file(u"big.bin"_s, m_big), file(u"_redirects"_s, "/old /index.html 301\n")}));
+            QJsonArray {base64File(u"index.html"_s, "<h1>from A</h1>"), base64File(u"style.css"_s, m_css),
+                base64File(u"big.bin"_s, m_big), base64File(u"_redirects"_s, "/old /index.html 301\n")}));
 
         // Node B starts after the deploy (it learns of deployments at its start) with an empty folder of its own.
         QTemporaryDir folderB;
-        m_b = startNode(folderB);
+        m_b = m_nodes.startNode(folderB.path());
         QVERIFY(m_b);
         const QString blobsB = folderB.filePath(u"blobs"_s);
         // Nothing yet: at start a site is a placeholder, its files (the rules file too) read on its first request.
@@ -108,17 +82,17 @@ private Q_SLOTS:
     {
         QVERIFY(startNodeA());
         const QByteArray script = QByteArray("function greet(name) { return 'Hello, ' + name; }\n").repeated(200);
-        QVERIFY(deployThroughA(
-            u"zipped-site"_s, QJsonArray {file(u"index.html"_s, "<h1>zipped</h1>"), file(u"app.js"_s, script)}));
+        QVERIFY(deployThroughA(u"zipped-site"_s,
+            QJsonArray {base64File(u"index.html"_s, "<h1>zipped</h1>"), base64File(u"app.js"_s, script)}));
         const TestReply zippedByA
-            = m_a->client().site(u"zipped-site"_s, u"/app.js"_s, "GET", {{"Accept-Encoding", "gzip"}});
+            = m_nodes.a().client().site(u"zipped-site"_s, u"/app.js"_s, "GET", {{"Accept-Encoding", "gzip"}});
         const TestReply plainByA
-            = m_a->client().site(u"zipped-site"_s, u"/app.js"_s, "GET", {{"Accept-Encoding", "identity"}});
+            = m_nodes.a().client().site(u"zipped-site"_s, u"/app.js"_s, "GET", {{"Accept-Encoding", "identity"}});
         QCOMPARE(zippedByA.header("content-encoding"), QByteArray("gzip"));
 
         // C starts with an empty folder: the variant's size and bytes come from the database.
         QTemporaryDir folder;
-        const auto c = startNode(folder);
+        const auto c = m_nodes.startNode(folder.path());
         QVERIFY(c);
         HttpTestClient client(c->port());
         const TestReply zipped = client.site(u"zipped-site"_s, u"/app.js"_s, "GET", {{"Accept-Encoding", "gzip"}});
@@ -144,17 +118,17 @@ private Q_SLOTS:
         // Another node may be about to commit a deploy with content that this one just stopped using: the database
         // keeps it for a while, and a later collection removes it.
         QVERIFY(startNodeA());
-        QVERIFY(m_a->engine().setVersionsKept(1));
+        QVERIFY(m_nodes.a().engine().setVersionsKept(1));
         const QByteArray first = "first version, replaced twice";
         const QByteArray second = "second version, replaced once";
-        QVERIFY(deployThroughA(u"grace-site"_s, QJsonArray {file(u"index.html"_s, first)}));
+        QVERIFY(deployThroughA(u"grace-site"_s, QJsonArray {base64File(u"index.html"_s, first)}));
         const QString id = m_deployed.value(u"grace-site"_s);
-        QVERIFY(updateThroughA(id, QJsonArray {file(u"index.html"_s, second)}));
+        QVERIFY(updateThroughA(id, QJsonArray {base64File(u"index.html"_s, second)}));
         QCOMPARE(chunksOf(first), 1); // unreferenced, but stored moments ago
         QVERIFY(!QFile::exists(blobPathInA(first))); // the folder is only a cache
 
         QVERIFY(ageChunks(first)); // stored two hours ago: past the grace, on the database's clock
-        QVERIFY(updateThroughA(id, QJsonArray {file(u"index.html"_s, "third version")}));
+        QVERIFY(updateThroughA(id, QJsonArray {base64File(u"index.html"_s, "third version")}));
         QCOMPARE(chunksOf(first), 0);
         QCOMPARE(chunksOf(second), 1); // replaced too, but its grace counts from the second deploy
     }
@@ -166,75 +140,48 @@ private Q_SLOTS:
         // rather than commit a version whose file no node could fetch.
         QVERIFY(startNodeA());
         const QByteArray style = "p { margin: 0 }";
-        QVERIFY(deployThroughA(
-            u"reuse-site"_s, QJsonArray {file(u"index.html"_s, "<p>one</p>"), file(u"style.css"_s, style)}));
+        QVERIFY(deployThroughA(u"reuse-site"_s,
+            QJsonArray {base64File(u"index.html"_s, "<p>one</p>"), base64File(u"style.css"_s, style)}));
         QVERIFY(QFile::exists(blobPathInA(style)));
         QVERIFY(execute(u"DELETE FROM blob_chunks WHERE hash = '%1'"_s.arg(QLatin1String(BlobStore::hashOf(style)))));
 
         const QJsonObject reference {
             {u"path"_s, u"style.css"_s}, {u"sha256"_s, QString::fromLatin1(BlobStore::hashOf(style))}};
-        TestReply reply = m_a->client().api("POST", u"/deploy"_s, m_a->ownerKey(),
+        TestReply reply = m_nodes.a().client().api("POST", u"/deploy"_s, m_nodes.a().ownerKey(),
             QJsonObject {{u"slug"_s, u"reuse-site-2"_s},
-                {u"files"_s, QJsonArray {file(u"index.html"_s, "<p>two</p>"), reference}}});
+                {u"files"_s, QJsonArray {base64File(u"index.html"_s, "<p>two</p>"), reference}}});
         QCOMPARE(reply.status, 409);
         QCOMPARE(reply.json()[u"missing"_s].toArray(), QJsonArray {u"style.css"_s});
-        QVERIFY(deployThroughA(
-            u"reuse-site-2"_s, QJsonArray {file(u"index.html"_s, "<p>two</p>"), file(u"style.css"_s, style)}));
+        QVERIFY(deployThroughA(u"reuse-site-2"_s,
+            QJsonArray {base64File(u"index.html"_s, "<p>two</p>"), base64File(u"style.css"_s, style)}));
         QCOMPARE(chunksOf(style), 1);
     }
 
 private:
-    bool startNodeA()
-    {
-        if (m_a)
-            return true;
-        m_a = std::make_unique<EngineFixture>();
-        EngineSettings settings;
-        settings.databaseUrl = m_database->url();
-        return m_a->start(settings);
-    }
+    bool startNodeA() { return m_nodes.startA(); }
     bool deployThroughA(const QString &slug, const QJsonArray &files)
     {
-        const TestReply reply = m_a->client().api(
-            "POST", u"/deploy"_s, m_a->ownerKey(), QJsonObject {{u"slug"_s, slug}, {u"files"_s, files}});
-        if (reply.status != 200)
-            qWarning("deploy failed: %d %s", reply.status, reply.body.constData());
+        const TestReply reply = m_nodes.deployThroughA(slug, files);
         m_deployed.insert(slug, reply.json()[u"id"_s].toString());
         return reply.status == 200;
     }
     bool updateThroughA(const QString &id, const QJsonArray &files)
     {
-        const TestReply reply
-            = m_a->client().api("PUT", u"/deploy/"_s + id, m_a->ownerKey(), QJsonObject {{u"files"_s, files}});
+        const TestReply reply = m_nodes.a().client().api(
+            "PUT", u"/deploy/"_s + id, m_nodes.a().ownerKey(), QJsonObject {{u"files"_s, files}});
         if (reply.status != 200)
             qWarning("update failed: %d %s", reply.status, reply.body.constData());
         return reply.status == 200;
     }
-    // Another node on the database, with an empty data folder of its own.
-    std::unique_ptr<Engine> startNode(const QTemporaryDir &folder) const
-    {
-        EngineSettings settings;
-        settings.dataDir = folder.path();
-        settings.databaseUrl = m_database->url();
-        settings.listenPort = 0;
-        settings.servingThreads = 2;
-        auto node = std::make_unique<Engine>(settings);
-        const Result<void> started = node->start();
-        if (!started) {
-            qWarning("%s", qPrintable(started.error().message));
-            return nullptr;
-        }
-        return node;
-    }
     QString blobPathInA(const QByteArray &content) const
     {
         const QByteArray hash = BlobStore::hashOf(content);
-        return m_a->dataDir() + u"/blobs/"_s + QLatin1String(hash.left(2)) + u'/' + QLatin1String(hash.mid(2));
+        return m_nodes.a().dataDir() + u"/blobs/"_s + QLatin1String(hash.left(2)) + u'/' + QLatin1String(hash.mid(2));
     }
     Database &database()
     {
         if (!m_db) {
-            m_db = std::make_unique<Database>(QString(), m_database->url());
+            m_db = std::make_unique<Database>(QString(), m_nodes.databaseUrl());
             if (!m_db->open())
                 qWarning("cannot open the test database");
         }
@@ -260,9 +207,7 @@ private:
             QLatin1String(BlobStore::hashOf(content))));
     }
 
-    std::unique_ptr<PostgresCluster> m_cluster;
-    std::unique_ptr<PostgresTestDatabase> m_database;
-    std::unique_ptr<EngineFixture> m_a;
+    TwoNodes m_nodes;
     std::unique_ptr<Engine> m_b;
     std::unique_ptr<Database> m_db;
     QHash<QString, QString> m_deployed; // deployment ids by slug
