@@ -66,20 +66,20 @@ bool EngineFixture::choosePostgres()
     if (!m_settings.databaseUrl.isEmpty() || qEnvironmentVariable("BERTH_TEST_DATABASE") != u"postgresql"_s)
         return true;
     if (!m_postgres) {
-        const QString cluster = qEnvironmentVariable(PostgresCluster::kEnvironmentVariable);
-        if (cluster.isEmpty()) {
+        QString noCluster;
+        QString error;
+        m_postgres = PostgresTestDatabase::createInFixtureCluster(&noCluster, &error);
+        if (!noCluster.isEmpty()) {
+            // Not a skip here: the run asked for PostgreSQL.
             qWarning("BERTH_TEST_DATABASE=postgresql needs %s: the socket folder of a running test cluster "
                      "(berth_pgcluster start DIR, or run the suite through ctest)",
                 PostgresCluster::kEnvironmentVariable);
             return false;
         }
-        auto database = std::make_unique<PostgresTestDatabase>(cluster);
-        QString error;
-        if (!database->create(&error)) {
+        if (!m_postgres) {
             qWarning("%s", qPrintable(error));
             return false;
         }
-        m_postgres = std::move(database);
     }
     m_settings.databaseUrl = m_postgres->url();
     return true;

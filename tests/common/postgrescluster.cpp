@@ -223,6 +223,19 @@ bool PostgresTestDatabase::create(QString *error)
     return m_created;
 }
 
+std::unique_ptr<PostgresTestDatabase> PostgresTestDatabase::createInFixtureCluster(QString *skipReason, QString *error)
+{
+    const QString cluster = qEnvironmentVariable(PostgresCluster::kEnvironmentVariable);
+    if (cluster.isEmpty()) {
+        *skipReason = u"no PostgreSQL test cluster (%1)"_s.arg(QLatin1String(PostgresCluster::kEnvironmentVariable));
+        return nullptr;
+    }
+    auto database = std::make_unique<PostgresTestDatabase>(cluster);
+    if (!database->create(error))
+        return nullptr;
+    return database;
+}
+
 QString PostgresTestDatabase::url() const
 {
     // public holds citext.

@@ -68,6 +68,10 @@ public:
     ~PostgresTestDatabase();
 
     bool create(QString *error);
+    // A fresh database in the cluster the CTest fixture runs (PostgresCluster::kEnvironmentVariable), for a fixture or
+    // a test to hold. Null when no cluster runs (then *skipReason says so: a test skips) or when the database cannot be
+    // made (then *error says why: a test fails).
+    static std::unique_ptr<PostgresTestDatabase> createInFixtureCluster(QString *skipReason, QString *error);
     QString name() const { return m_name; }
     QString url() const; // postgresql://berth@localhost/berth_tests?host=<socket folder>&options=-c search_path=...
 
@@ -82,14 +86,23 @@ private:
 
 } // namespace berth::test
 
-// In a test function: `database` is a fresh PostgresTestDatabase in the cluster the CTest fixture started. The test
-// is skipped where there is none (BERTH_TEST_POSTGRES unset), and fails when the database cannot be made.
-#define BERTH_FRESH_POSTGRES_DATABASE(database)                                                                        \
-    const QString database##Cluster = qEnvironmentVariable(::berth::test::PostgresCluster::kEnvironmentVariable);      \
-    if (database##Cluster.isEmpty())                                                                                   \
-        QSKIP("no PostgreSQL test cluster (BERTH_TEST_POSTGRES)");                                                     \
-    ::berth::test::PostgresTestDatabase database(database##Cluster);                                                   \
+// In a test function or in init()/initTestCase(): `pointer` (a std::unique_ptr<PostgresTestDatabase>, a member or a
+// local) gets a fresh database in the cluster the CTest fixture started. The test is skipped where there is none
+// (BERTH_TEST_POSTGRES unset), and fails when the database cannot be made.
+#define BERTH_CREATE_FRESH_POSTGRES_DATABASE(pointer)                                                                  \
     do {                                                                                                               \
-        QString database##Error;                                                                                       \
-        QVERIFY2(database.create(&database##Error), qPrintable(database##Error));                                      \
+        QString freshDatabaseSkip;                                                                                     \
+        QString freshDatabaseError;                                                                                    \
+        pointer                                                                                                        \
+            = ::berth::test::PostgresTestDatabase::createInFixtureCluster(&freshDatabaseSkip, &freshDatabaseError);    \
+        if (!freshDatabaseSkip.isEmpty())                                                                              \
+            QSKIP(qPrintable(freshDatabaseSkip));                                                                      \
+        QVERIFY2(pointer, qPrintable(freshDatabaseError));                                                             \
     } while (false)
+
+// The same for a local of a test function: `database` is a PostgresTestDatabase (a reference to it), dropped when the
+// function returns.
+#define BERTH_FRESH_POSTGRES_DATABASE(database)                                                                        \
+    std::unique_ptr<::berth::test::PostgresTestDatabase> database##Owned;                                              \
+    BERTH_CREATE_FRESH_POSTGRES_DATABASE(database##Owned);                                                             \
+    ::berth::test::PostgresTestDatabase &database = *database##Owned

@@ -59,12 +59,7 @@ class TestRateLimitService : public QObject
 private Q_SLOTS:
     void init()
     {
-        const QString cluster = qEnvironmentVariable(test::PostgresCluster::kEnvironmentVariable);
-        if (cluster.isEmpty())
-            QSKIP("no PostgreSQL test cluster (BERTH_TEST_POSTGRES)");
-        m_database = std::make_unique<test::PostgresTestDatabase>(cluster);
-        QString error;
-        QVERIFY2(m_database->create(&error), qPrintable(error));
+        BERTH_CREATE_FRESH_POSTGRES_DATABASE(m_database);
         m_db = std::make_unique<Database>(QString(), m_database->url());
         QVERIFY(m_db->open());
         m_other = std::make_unique<Database>(QString(), m_database->url());
