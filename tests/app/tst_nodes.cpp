@@ -110,14 +110,9 @@ class TestNodes : public QObject
 private Q_SLOTS:
     void init()
     {
-        const QString cluster = qEnvironmentVariable(PostgresCluster::kEnvironmentVariable);
         if (QByteArray(QTest::currentTestFunction()) == "databaseOutage")
             return;
-        if (cluster.isEmpty())
-            QSKIP("no PostgreSQL test cluster (BERTH_TEST_POSTGRES)");
-        m_database = std::make_unique<PostgresTestDatabase>(cluster);
-        QString error;
-        QVERIFY2(m_database->create(&error), qPrintable(error));
+        BERTH_CREATE_FRESH_POSTGRES_DATABASE(m_database);
         m_a = std::make_unique<BerthdProcess>(m_dirA.path());
         QVERIFY(m_a->start(withDatabase(m_database->url())));
         m_key = ownerKey(*m_a);
