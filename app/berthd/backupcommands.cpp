@@ -3,11 +3,11 @@
 #include "cli.h"
 #include "databasemarker.h"
 #include "storage/blobstore.h"
+#include "storage/contentdigest.h"
 #include "storage/database.h"
 #include "storage/databaseurl.h"
 #include "storage/deploymentrepository.h"
 
-#include <QCryptographicHash>
 #include <QDir>
 #include <QFile>
 #include <QSaveFile>
@@ -93,14 +93,14 @@ Result<void> copyFile(const QString &from, const QString &to, const QByteArray &
     QSaveFile target(to);
     if (!target.open(QIODevice::WriteOnly))
         return failed(target.errorString());
-    QCryptographicHash hash(QCryptographicHash::Sha256);
+    ContentDigest hash;
     while (!source.atEnd()) {
         const QByteArray chunk = source.read(1 << 20);
         hash.addData(chunk);
         if (target.write(chunk) != chunk.size())
             return failed(target.errorString());
     }
-    if (!expectedHash.isEmpty() && hash.result().toHex() != expectedHash)
+    if (!expectedHash.isEmpty() && hash.hexResult() != expectedHash)
         return failed(u"blob %1 does not match its digest"_s.arg(QString::fromLatin1(expectedHash)));
     if (!target.commit())
         return failed(target.errorString());

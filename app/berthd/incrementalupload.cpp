@@ -1,6 +1,7 @@
 #include "incrementalupload.h"
 
-#include <QCryptographicHash>
+#include "storage/contentdigest.h"
+
 #include <QJsonArray>
 #include <QSet>
 
@@ -17,8 +18,8 @@ QJsonObject hashOnly(const QJsonObject &entry)
     const QByteArray bytes = entry.value(u"encoding"_s).toString() == u"base64"_s
         ? QByteArray::fromBase64(content.toLatin1())
         : content.toUtf8();
-    QJsonObject hashed {{u"path"_s, entry.value(u"path"_s)},
-        {u"sha256"_s, QString::fromLatin1(QCryptographicHash::hash(bytes, QCryptographicHash::Sha256).toHex())}};
+    QJsonObject hashed {
+        {u"path"_s, entry.value(u"path"_s)}, {u"sha256"_s, QString::fromLatin1(ContentDigest::hexOf(bytes))}};
     if (entry.contains(u"contentType"_s))
         hashed.insert(u"contentType"_s, entry.value(u"contentType"_s));
     return hashed;

@@ -5,8 +5,7 @@
 #include "domain/siteaddresses.h"
 #include "domain/sitetable.h"
 #include "storage/blobstore.h"
-
-#include <QCryptographicHash>
+#include "storage/contentdigest.h"
 
 using namespace Qt::StringLiterals;
 
@@ -89,7 +88,7 @@ std::shared_ptr<const RenderedPage> RenderedPageCache::make(const Site &site, co
         m_addresses.siteUrl(deployment.slug) + u'/'};
     auto page = std::make_shared<RenderedPage>();
     page->body = injectPageMetadata(original, metadata);
-    const QByteArray hash = QCryptographicHash::hash(page->body, QCryptographicHash::Sha256).toHex().left(40);
+    const QByteArray hash = ContentDigest::hexOf(page->body).left(40);
     page->etag = '"' + hash + '"';
     if (Gzip::isWorthCompressing("text/html", page->body.size())) {
         QByteArray compressed = Gzip::compress(page->body);

@@ -2,9 +2,9 @@
 
 #include "blobbackend.h"
 #include "blobfiles.h"
+#include "contentdigest.h"
 #include "sqlhelpers.h"
 
-#include <QCryptographicHash>
 #include <QDir>
 #include <QDirIterator>
 #include <QFile>
@@ -137,7 +137,7 @@ Result<void> BlobStore::init()
 
 QByteArray BlobStore::hashOf(const QByteArray &data)
 {
-    return QCryptographicHash::hash(data, QCryptographicHash::Sha256).toHex();
+    return ContentDigest::hexOf(data);
 }
 
 bool BlobStore::isValidHash(const QByteArray &hash)

@@ -3,9 +3,9 @@
 #include "blobbackend.h"
 #include "blobfiles.h"
 #include "blobstore.h"
+#include "contentdigest.h"
 #include "sqlhelpers.h"
 
-#include <QCryptographicHash>
 #include <QDir>
 #include <QDirIterator>
 #include <QFile>
@@ -153,7 +153,7 @@ Result<void> BlobStore::fetchInto(const QString &path, const QByteArray &hash, c
     QSaveFile file(path);
     if (!file.open(QIODevice::WriteOnly))
         return Error {Error::Kind::Internal, u"cannot write %1: %2"_s.arg(path, file.errorString())};
-    QCryptographicHash digest(QCryptographicHash::Sha256);
+    ContentDigest digest;
     qint64 size = 0;
     const Result<bool> loaded = m_backend->load(hash, suffix, [&](const QByteArray &piece) {
         digest.addData(piece);
@@ -167,7 +167,7 @@ Result<void> BlobStore::fetchInto(const QString &path, const QByteArray &hash, c
     }
     if (!loaded.value())
         return Error {Error::Kind::NotFound, u"no blob %1"_s.arg(QLatin1String(hash))};
-    if (suffix.isEmpty() && digest.result().toHex() != hash) {
+    if (suffix.isEmpty() && digest.hexResult() != hash) {
         qCWarning(lcStorage).noquote() << "the database's copy of blob" << QLatin1String(hash) << "is damaged";
         return Error {Error::Kind::Internal, u"damaged blob %1"_s.arg(QLatin1String(hash))};
     }

@@ -2,11 +2,11 @@
 
 #include "blobbackend.h"
 #include "blobstore.h"
+#include "contentdigest.h"
 #include "database.h"
 #include "sqlhelpers.h"
 #include "transaction.h"
 
-#include <QCryptographicHash>
 #include <QFile>
 #include <QSqlError>
 #include <QSqlQuery>
@@ -77,14 +77,14 @@ Result<qint64> copyTable(Database &from, Database &to, const QString &table)
 // The SHA-256 of what the backend holds for a blob or variant, read chunk by chunk; empty when it holds nothing.
 Result<QByteArray> storedDigest(BlobBackend &backend, const QByteArray &hash, const QByteArray &suffix)
 {
-    QCryptographicHash digest(QCryptographicHash::Sha256);
+    ContentDigest digest;
     const Result<bool> loaded = backend.load(hash, suffix, [&digest](const QByteArray &piece) {
         digest.addData(piece);
         return true;
     });
     if (!loaded)
         return loaded.error();
-    return loaded.value() ? digest.result().toHex() : QByteArray();
+    return loaded.value() ? digest.hexResult() : QByteArray();
 }
 
 // Copies one file of the folder (a blob, or one of its variants) and checks the backend's copy.
