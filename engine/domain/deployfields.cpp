@@ -1,6 +1,7 @@
 // The files array of a deploy body, and the checks parseDeployRequest shares with it, apart from the rest of the body.
 #include "deployfields.h"
 
+#include "domain/base64decoder.h"
 #include "domain/deploymentlimits.h"
 #include "domain/filepath.h"
 #include "domain/mimetypes.h"
@@ -8,6 +9,7 @@
 
 #include <QJsonArray>
 #include <QSet>
+#include <algorithm>
 
 using namespace Qt::StringLiterals;
 
@@ -44,16 +46,18 @@ bool isBase64Space(char16_t c)
     return c == u' ' || c == u'\t' || c == u'\r' || c == u'\n';
 }
 
-// The decoded size of base64 text, computed without decoding, so that an oversized entry fails before its
-// memory is spent. Exact for valid input; also reports whether line breaks or spaces need stripping first.
-qint64 base64DecodedSize(QStringView text, bool *hasSpace)
+bool hasBase64Space(QStringView text)
+{
+    return std::any_of(text.begin(), text.end(), [](QChar c) { return isBase64Space(c.unicode()); });
+}
+
+// The decoded size of base64 text, counted without decoding, so that an oversized entry fails before its memory is
+// spent. Exact for valid input.
+qint64 base64DecodedSize(QStringView text)
 {
     qint64 significant = 0;
-    *hasSpace = false;
     for (const QChar c : text) {
-        if (isBase64Space(c.unicode()))
-            *hasSpace = true;
-        else if (c != u'=')
+        if (!isBase64Space(c.unicode()) && c != u'=')
             ++significant;
     }
     return significant * 3 / 4;
@@ -67,22 +71,22 @@ Result<QByteArray> decodeContent(QString &&text, bool base64, const QString &whe
             return oversized();
         return text.toUtf8();
     }
-    bool hasSpace = false;
-    if (base64DecodedSize(text, &hasSpace) > kMaxFileBytes)
+    // Four characters stand for three bytes, so three quarters of the length bound the size: counted exactly only
+    // near the limit.
+    if (text.size() * 3 / 4 > kMaxFileBytes && base64DecodedSize(text) > kMaxFileBytes)
         return oversized();
-    // Non-Latin-1 characters turn into '?', which the strict decoder then refuses.
-    QByteArray ascii = text.toLatin1();
-    text = QString();
-    if (hasSpace) // line-wrapped output of tools such as base64(1)
+    std::optional<QByteArray> decoded = Base64::decode(QStringView(text));
+    if (!decoded && hasBase64Space(text)) { // line-wrapped output of tools such as base64(1)
+        QByteArray ascii = text.toLatin1(); // characters beyond Latin-1 turn into '?', which is then refused
+        text = QString();
         ascii.removeIf([](char c) { return isBase64Space(char16_t(c)); });
-    // The rvalue overload decodes in place: no second buffer for a 10 MB file.
-    auto decoded = QByteArray::fromBase64Encoding(
-        std::move(ascii), QByteArray::Base64Encoding | QByteArray::AbortOnBase64DecodingErrors);
+        decoded = Base64::decode(QByteArrayView(ascii));
+    }
     if (!decoded)
         return badRequest(where + u".content is not valid base64"_s);
-    if (decoded.decoded.size() > kMaxFileBytes)
+    if (decoded->size() > kMaxFileBytes)
         return oversized();
-    return std::move(decoded.decoded);
+    return std::move(*decoded);
 }
 
 Result<FileUpload> parseFile(const QJsonValue &value, qsizetype index)
