@@ -116,6 +116,16 @@ big_deploy_json() {
     rm "${parts[@]}"
 }
 
+# many_blobs_json OUT COUNT: one deployment of COUNT small text files, each a blob of its own.
+many_blobs_json() {
+    python3 - "$1" "$2" <<'PY'
+import json, sys
+out, count = sys.argv[1], int(sys.argv[2])
+files = [{"path": "f%05d.txt" % i, "content": "blob %d" % i} for i in range(count)]
+json.dump({"slug": "many-blobs", "files": files}, open(out, "w"))
+PY
+}
+
 wait_for_port() {
     for _ in $(seq 1 100); do
         (exec 3<>"/dev/tcp/127.0.0.1/$1") 2>/dev/null && return 0

@@ -48,7 +48,8 @@ key=$("$berthd" key create --data-dir "$work/berth")
 site_host="$slug.localhost:$berth_port"
 
 serve_berthd() { # serve_berthd THREADS
-    start_berthd "$work/berth" --threads "$1" --max-connections 4000 --max-connections-per-address 0
+    # --api-rate: the deploys and updates run back to back, past the API's default limit
+    start_berthd "$work/berth" --threads "$1" --max-connections 4000 --max-connections-per-address 0 --api-rate 1000000
     wait_for_port "$berth_port"
 }
 
@@ -92,32 +93,29 @@ done
 # Serving while the engine works: the small page's p99 idle, during a 50 MB deploy, during updates on a big store.
 big_deploy_json "$work/big.json"
 read -r _ idle_p99 <<<"$(wrk_pinned "$berth_port" "$site_host" /index.html 64 "$duration")"
-(for _ in $(seq 1 20); do api POST /deploy --data-binary "@$work/big.json" >/dev/null || true;
-    id=$(api GET /deploys | python3 -c 'import json,sys; print(next((d["id"] for d in json.load(sys.stdin)["deployments"] if d["slug"]=="big-deploy"), ""))')
-    [ -n "$id" ] && api DELETE "/deploy/$id" >/dev/null; done) &
+"$top/tests/bench/apiloop.py" "$berth_port" "$key" deploy "$work/big.json" >"$work/deploys" &
 deployer=$!
+pids+=("$deployer")
 read -r _ deploy_p99 <<<"$(wrk_pinned "$berth_port" "$site_host" /index.html 64 "$duration")"
 stop_pid "$deployer"
 
 # A store of BLOBS blobs (one deployment with that many small files), then a stream of small updates elsewhere.
-python3 - "$work/many.json" "$blob_count" <<'PY'
-import base64, json, sys
-out, count = sys.argv[1], int(sys.argv[2])
-files = [{"path": "f%05d.txt" % i, "content": "blob %d" % i} for i in range(count)]
-json.dump({"slug": "many-blobs", "files": files}, open(out, "w"))
-PY
+many_blobs_json "$work/many.json" "$blob_count"
 api POST /deploy --data-binary "@$work/many.json" >/dev/null
 updated=$(api POST /deploy -d '{"slug": "often-updated", "html": "<p>0</p>"}' |
     python3 -c 'import json,sys; print(json.load(sys.stdin)["id"])')
-(i=0; while true; do i=$((i + 1)); api PUT "/deploy/$updated" -d "{\"html\": \"<p>$i</p>\"}" >/dev/null || true; done) &
+"$top/tests/bench/apiloop.py" "$berth_port" "$key" update "$updated" >"$work/updates" &
 updater=$!
+pids+=("$updater")
 read -r _ update_p99 <<<"$(wrk_pinned "$berth_port" "$site_host" /index.html 64 "$duration")"
 stop_pid "$updater"
 stop_pid "$berth_pid"
 
 echo
-printf 'small page p99: idle %s, during 50 MB deploys %s, during updates on a %s-blob store %s\n' \
-    "$idle_p99" "$deploy_p99" "$blob_count" "$update_p99"
+read -r deploys deploys_refused <"$work/deploys"
+read -r updates updates_refused <"$work/updates"
+printf 'small page p99: idle %s, during 50 MB deploys %s (%s deploys, %s refused), during updates on a %s-blob store %s (%s updates, %s refused)\n' \
+    "$idle_p99" "$deploy_p99" "$deploys" "$deploys_refused" "$blob_count" "$update_p99" "$updates" "$updates_refused"
 printf 'berthd RSS: idle %s MB (one site), after load %s MB\n' "$idle_rss" "$loaded_rss"
 printf '(wrk -t2, %ss per run; %s cores, server on %s; N = berthd --threads = nginx workers)\n' \
     "$duration" "$cores" "${server_cpus:-all cores, shared with wrk}"
