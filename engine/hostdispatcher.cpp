@@ -41,8 +41,8 @@ void HostDispatcher::handle(const HttpRequest &request, ResponseSink sink)
 BodyLimit HostDispatcher::bodyLimit(const RequestHead &head) const
 {
     const QString host = normalisedHost(head.host);
-    if (siteFor(host))
-        return siteBodyLimit(head);
+    if (siteFor(host)) // most requests to a site have no body, and then no limit to look up by path
+        return head.contentLength > 0 ? siteBodyLimit(head) : BodyLimit {};
     if (isApi(host)) {
         QString path;
         QByteArray query;

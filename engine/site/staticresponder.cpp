@@ -10,12 +10,18 @@ using namespace Qt::StringLiterals;
 namespace berth {
 
 namespace {
-constexpr QByteArrayView kHtmlCachePolicy = "no-cache";
-constexpr QByteArrayView kAssetCachePolicy = "public, max-age=300";
+// Header values made once: a QByteArray made from a literal on every request cost an allocation (callgrind).
+const QByteArray kHtmlCachePolicy = QByteArrayLiteral("no-cache");
+const QByteArray kAssetCachePolicy = QByteArrayLiteral("public, max-age=300");
 // A private site's files are for the visitor's own browser only, and depend on the access cookie: shared caches
 // must not store them, and a browser keeps no copy of its pages.
-constexpr QByteArrayView kPrivateHtmlCachePolicy = "private, no-store";
-constexpr QByteArrayView kPrivateAssetCachePolicy = "private, max-age=300";
+const QByteArray kPrivateHtmlCachePolicy = QByteArrayLiteral("private, no-store");
+const QByteArray kPrivateAssetCachePolicy = QByteArrayLiteral("private, max-age=300");
+const QByteArray kVaryEncoding = QByteArrayLiteral("Accept-Encoding");
+const QByteArray kVaryCookie = QByteArrayLiteral("Cookie");
+const QByteArray kVaryEncodingAndCookie = QByteArrayLiteral("Accept-Encoding, Cookie");
+const QByteArray kBytes = QByteArrayLiteral("bytes");
+const QByteArray kGzip = QByteArrayLiteral("gzip");
 // Threads that bring files from the database into this node's cache (blobs in PostgreSQL); each has a connection.
 constexpr int kFetchThreads = 4;
 
@@ -24,35 +30,47 @@ bool isHtml(const QByteArray &contentType)
     return contentType.startsWith("text/html");
 }
 
-// Whether Accept-Encoding allows gzip (an explicit q=0 refuses it).
-bool acceptsGzip(const QByteArray &acceptEncoding)
+// Calls visit(item) for each item of a header value separated by `separator`, trimmed, until one returns true; whether
+// one did. Views into the value: no list and no copies, as QByteArray::split made on every request.
+template<typename Visit>
+bool anyItem(QByteArrayView value, char separator, Visit visit)
 {
-    for (const QByteArray &item : acceptEncoding.split(',')) {
-        const QList<QByteArray> parts = item.split(';');
-        const QByteArray coding = parts.first().trimmed().toLower();
-        if (coding != "gzip" && coding != "x-gzip" && coding != "*")
-            continue;
-        for (qsizetype i = 1; i < parts.size(); ++i) {
-            const QByteArray parameter = parts.at(i).trimmed();
-            if (parameter.startsWith("q=") && parameter.mid(2).toDouble() <= 0.0)
-                return false;
-        }
-        return true;
+    while (!value.isEmpty()) {
+        const qsizetype end = value.indexOf(separator);
+        if (visit((end < 0 ? value : value.first(end)).trimmed()))
+            return true;
+        value = end < 0 ? QByteArrayView() : value.sliced(end + 1);
     }
     return false;
 }
 
-// Whether an If-None-Match list names this ETag (or is "*"); weak comparison, as RFC 9110 asks.
-bool etagMatches(const QByteArray &ifNoneMatch, const QByteArray &etag)
+// Whether Accept-Encoding allows gzip (an explicit q=0 refuses it). The first gzip-like coding decides.
+bool acceptsGzip(QByteArrayView acceptEncoding)
 {
-    for (const QByteArray &candidate : ifNoneMatch.split(',')) {
-        QByteArray trimmed = candidate.trimmed();
-        if (trimmed.startsWith("W/"))
-            trimmed = trimmed.mid(2);
-        if (trimmed == "*" || trimmed == etag)
-            return true;
-    }
-    return false;
+    bool accepted = false;
+    anyItem(acceptEncoding, ',', [&accepted](QByteArrayView item) {
+        const qsizetype semicolon = item.indexOf(';');
+        const QByteArrayView coding = (semicolon < 0 ? item : item.first(semicolon)).trimmed();
+        if (coding.compare("gzip", Qt::CaseInsensitive) != 0 && coding.compare("x-gzip", Qt::CaseInsensitive) != 0
+            && coding != "*")
+            return false;
+        const QByteArrayView parameters = semicolon < 0 ? QByteArrayView() : item.sliced(semicolon + 1);
+        accepted = !anyItem(parameters, ';', [](QByteArrayView parameter) {
+            return parameter.startsWith("q=") && parameter.sliced(2).toByteArray().toDouble() <= 0.0;
+        });
+        return true;
+    });
+    return accepted;
+}
+
+// Whether an If-None-Match list names this ETag (or is "*"); weak comparison, as RFC 9110 asks.
+bool etagMatches(QByteArrayView ifNoneMatch, QByteArrayView etag)
+{
+    return anyItem(ifNoneMatch, ',', [etag](QByteArrayView candidate) {
+        if (candidate.startsWith("W/"))
+            candidate = candidate.sliced(2);
+        return candidate == "*" || candidate == etag;
+    });
 }
 } // namespace
 
@@ -176,37 +194,43 @@ HttpResponse StaticResponder::buildWithoutRules(const HttpRequest &request, cons
     if (!chosen.readable)
         return HttpResponse::jsonError(500, u"The file could not be read"_s);
 
+    // A fresh response whose header names are all different: appended, with names and values that are literals,
+    // where setHeader's search and a QByteArray made from each name cost more than the rest of the answer.
     HttpResponse response;
     response.status = status;
-    response.setHeader("Content-Type", file.contentType);
+    response.headers.reserve(7);
+    const auto add = [&response](const QByteArray &name, const QByteArray &value) {
+        response.headers.append({name, value});
+    };
+    add(QByteArrayLiteral("Content-Type"), file.contentType);
     const bool html = isHtml(file.contentType);
     const bool isPrivate = site.deployment.isProtected;
     if (isPrivate)
-        response.setHeader("Cache-Control", (html ? kPrivateHtmlCachePolicy : kPrivateAssetCachePolicy).toByteArray());
+        add(QByteArrayLiteral("Cache-Control"), html ? kPrivateHtmlCachePolicy : kPrivateAssetCachePolicy);
     else
-        response.setHeader("Cache-Control", (html ? kHtmlCachePolicy : kAssetCachePolicy).toByteArray());
+        add(QByteArrayLiteral("Cache-Control"), html ? kHtmlCachePolicy : kAssetCachePolicy);
     const bool variesByEncoding = file.gzipSize > 0 || html;
     if (variesByEncoding || isPrivate)
-        response.setHeader("Vary",
-            variesByEncoding && isPrivate ? "Accept-Encoding, Cookie"
-                : isPrivate               ? "Cookie"
-                                          : "Accept-Encoding");
+        add(QByteArrayLiteral("Vary"),
+            variesByEncoding && isPrivate ? kVaryEncodingAndCookie
+                : isPrivate               ? kVaryCookie
+                                          : kVaryEncoding);
     if (status != 200) {
         response.body = chosen.body;
         response.filePath = chosen.filePath;
         if (chosen.gzip)
-            response.setHeader("Content-Encoding", "gzip");
+            add(QByteArrayLiteral("Content-Encoding"), kGzip);
         return response;
     }
 
-    response.setHeader("ETag", chosen.etag);
-    response.setHeader("Accept-Ranges", "bytes");
+    add(QByteArrayLiteral("ETag"), chosen.etag);
+    add(QByteArrayLiteral("Accept-Ranges"), kBytes);
     if (etagMatches(request.header("if-none-match"), chosen.etag)) {
         response.status = 304;
         return response;
     }
     if (chosen.gzip)
-        response.setHeader("Content-Encoding", "gzip");
+        add(QByteArrayLiteral("Content-Encoding"), kGzip);
 
     qint64 offset = 0;
     qint64 length = chosen.size;
@@ -219,7 +243,7 @@ HttpResponse StaticResponder::buildWithoutRules(const HttpRequest &request, cons
         }
         if (range.kind == ByteRange::Kind::Satisfiable) {
             response.status = 206;
-            response.setHeader("Content-Range", range.contentRange(chosen.size));
+            add(QByteArrayLiteral("Content-Range"), range.contentRange(chosen.size));
             offset = range.first;
             length = range.length;
         }

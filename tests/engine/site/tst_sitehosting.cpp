@@ -164,6 +164,46 @@ private Q_SLOTS:
         QCOMPARE(again.status, 200);
     }
 
+    void etagListsAndWeakTags()
+    {
+        const QByteArray etag = get(u"full-site"_s, "/css/site.css", "Accept-Encoding: identity\r\n").header("etag");
+        for (const QByteArray &list : {"\"other\", " + etag, "\"other\" ,W/" + etag + " ", QByteArray("*")}) {
+            const RawResponse again
+                = get(u"full-site"_s, "/css/site.css", "Accept-Encoding: identity\r\nIf-None-Match: " + list + "\r\n");
+            QVERIFY2(again.status == 304, list.constData());
+        }
+        for (const QByteArray &list : {QByteArray("\"other\", W/\"x\""), QByteArray(",,"), etag.chopped(1)}) {
+            const RawResponse again
+                = get(u"full-site"_s, "/css/site.css", "Accept-Encoding: identity\r\nIf-None-Match: " + list + "\r\n");
+            QVERIFY2(again.status == 200, list.constData());
+        }
+    }
+
+    void acceptEncodingVariants_data()
+    {
+        QTest::addColumn<QByteArray>("acceptEncoding");
+        QTest::addColumn<bool>("gzipped");
+        QTest::newRow("case") << QByteArray("GZip") << true;
+        QTest::newRow("x-gzip") << QByteArray("deflate, x-gzip") << true;
+        QTest::newRow("weighted") << QByteArray("br;q=1.0, gzip ; q=0.5") << true;
+        QTest::newRow("any") << QByteArray("*") << true;
+        QTest::newRow("q zero") << QByteArray("gzip; q=0.000") << false;
+        QTest::newRow("any refused") << QByteArray("*;q=0") << false;
+        QTest::newRow("first decides") << QByteArray("gzip;q=0, *") << false;
+        QTest::newRow("other codings") << QByteArray("deflate, br, gzipx") << false;
+        QTest::newRow("empty items") << QByteArray(" , ,") << false;
+    }
+    void acceptEncodingVariants()
+    {
+        QFETCH(QByteArray, acceptEncoding);
+        QFETCH(bool, gzipped);
+        const RawResponse response
+            = get(u"full-site"_s, "/css/site.css", "Accept-Encoding: " + acceptEncoding + "\r\n");
+        QCOMPARE(response.status, 200);
+        QCOMPARE(response.header("content-encoding") == "gzip", gzipped);
+        QCOMPARE(gzipped ? gunzip(response.body) : response.body, m_css);
+    }
+
     void headHasHeadersWithoutBody()
     {
         const RawResponse full = get(u"full-site"_s, "/css/site.css", "Accept-Encoding: identity\r\n");
