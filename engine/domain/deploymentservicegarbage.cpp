@@ -5,6 +5,7 @@
 #include "sitetable.h"
 #include "storage/blobstore.h"
 #include "storage/deploymentrepository.h"
+#include "workerpriority.h"
 
 #include <QtConcurrent>
 
@@ -98,7 +99,7 @@ QFuture<void> DeploymentService::sweepStore()
         qWarning().noquote() << "blob sweep skipped: a deploy is in flight";
         return QtFuture::makeReadyFuture();
     }
-    m_sweep = QtConcurrent::run(&m_workers, [blobs = &m_blobs, keep = referenced.value()] {
+    m_sweep = runOnWorker(m_workers, m_workersYield, [blobs = &m_blobs, keep = referenced.value()] {
         const int removed = blobs->collectGarbage(keep);
         if (removed > 0)
             qInfo().noquote() << "removed" << removed << "unreferenced blobs";

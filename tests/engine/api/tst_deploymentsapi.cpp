@@ -254,8 +254,8 @@ private Q_SLOTS:
         QCOMPARE(client().api("GET", u"/deploys"_s, m_key).json()[u"deployments"_s].toArray().size(), 0);
     }
 
-    // berthd's setting: the deploy's decoding, hashing and storing run on workers at a nice of 10, below the serving
-    // threads; the deploy itself is unchanged, its bytes served exactly.
+    // berthd's setting: the start-up sweep and the deploy's decoding, hashing and storing run on workers at a nice of
+    // 10, below the serving threads; the deploy itself is unchanged, its bytes served exactly.
     void deployWorkYieldsToServingWhenAsked()
     {
 #ifndef Q_OS_LINUX
@@ -266,6 +266,8 @@ private Q_SLOTS:
         berth::EngineSettings settings;
         settings.workersYieldToServing = true;
         QVERIFY(m_fixture->start(settings));
+        // The start-up sweep goes through the same pool: lowered as well, before any deploy.
+        QTRY_VERIFY_WITH_TIMEOUT(threadsAtNice(berth::kBackgroundNice) >= 1, 10000);
         m_key = m_fixture->ownerKey();
         const QByteArray content = randomBytes(256 * 1024);
         QCOMPARE(deployRandomBinary(u"yielding-workers"_s, content).status, 200);
