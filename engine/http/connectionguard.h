@@ -69,7 +69,7 @@ private:
         Idle, // between requests (keep-alive)
         Head, // a request head is arriving
         Authorizing, // a large body waits for the handler to authorise its caller; its bytes are held
-        Body, // head accepted: QtHttpServer reads the body
+        Body, // head accepted: QtHttpServer reads the body (a large plain-HTTP one, the guard)
         Waiting, // the handler has the request; later requests are held
         Streaming, // a file response is being streamed; later requests are held
         Backlogged, // a response is answered but too much of it is unsent; later requests wait for the client
@@ -86,11 +86,13 @@ private:
     void frameHead();
     void headComplete();
     void admitBody();
+    void readBody();
     void allowNextSlice();
     void onAuthorized(bool authorized);
     bool overBodyDeadline() const;
     void hold();
     void discard();
+    void deliver(QByteArray body); // the approved request, with its body, to the handler
     void respond(quint64 serial, HttpResponse response);
     void pumpFile();
     void afterOutput(ResponseOutput::Progress progress);
@@ -125,6 +127,8 @@ private:
     qint64 m_bodyBytes = 0; // head and body of the request being read
     qint64 m_buffered = 0; // bytes of that request in the socket's buffer, where QtHttpServer keeps them to the end
     qint64 m_held = 0; // bytes held in the guard's current transaction (hold())
+    QByteArray m_body; // a large plain-HTTP body the guard reads itself (m_readsBody), of its announced length
+    qint64 m_bodyRead = 0; // how much of m_body has arrived
     bool m_counted = false;
     bool m_visitor = false; // counted among the visitors' connections
     bool m_draining = false;
@@ -132,6 +136,7 @@ private:
     bool m_isHead = false;
     bool m_headTimed = false;
     bool m_holdsUploadSlot = false;
+    bool m_readsBody = false; // the body being read is the guard's, not QtHttpServer's
 };
 
 } // namespace berth

@@ -32,6 +32,7 @@ private Q_SLOTS:
     void bodyInPiecesAndPipelinedPosts();
     void largeUploadsCapped();
     void bodyOfManySlicesTakesTurns();
+    void abandonedLargeBodyFreesItsSlot();
 
 private:
     void start(HttpConfig config = {});
@@ -327,6 +328,38 @@ void TestFrontDoor::bodyOfManySlicesTakesTurns()
     QVERIFY(uploader.waitResponse(&r));
     QCOMPARE(r.body, QByteArray("xyz"));
     QCOMPARE(m_handler->calls, 3);
+}
+
+// A client that stops halfway through a large body (read by the guard itself) and goes: the upload slot is free for
+// the next one, whose body arrives whole.
+void TestFrontDoor::abandonedLargeBodyFreesItsSlot()
+{
+    HttpConfig config;
+    config.maxLargeUploads = 1;
+    config.largeUploadBytes = 100;
+    start(config);
+    constexpr qsizetype kBodyBytes = 300000;
+    {
+        RawClient quitter;
+        QVERIFY(quitter.connectTo(m_service->serverPort()));
+        quitter.send("POST /echo HTTP/1.1\r\nHost: a.test\r\nContent-Length: " + QByteArray::number(kBodyBytes)
+            + "\r\n\r\n" + QByteArray(kBodyBytes / 2, 'q'));
+        QTRY_COMPARE(m_service->liveConnections(), 1);
+        quitter.socket().abort();
+    }
+    QTRY_COMPARE(m_service->liveConnections(), 0);
+    QByteArray body(kBodyBytes, Qt::Uninitialized);
+    for (qsizetype i = 0; i < body.size(); ++i)
+        body[i] = char('A' + i % 26);
+    RawClient next;
+    QVERIFY(next.connectTo(m_service->serverPort()));
+    next.send(
+        "POST /echo HTTP/1.1\r\nHost: a.test\r\nContent-Length: " + QByteArray::number(kBodyBytes) + "\r\n\r\n" + body);
+    RawResponse r;
+    QVERIFY(next.waitResponse(&r));
+    QCOMPARE(r.status, 200);
+    QVERIFY(r.body == body);
+    QCOMPARE(m_handler->calls, 1);
 }
 
 QTEST_GUILESS_MAIN(TestFrontDoor)
