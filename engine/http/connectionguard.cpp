@@ -152,9 +152,7 @@ void ConnectionGuard::onReadyRead()
             return refuse(408, u"Request body timeout"_s);
         armTimer(m_door.config().bodyStallTimeoutMs);
         if (m_readsBody)
-            return readBody();
-        m_buffered += m_socket.bytesAvailable(); // QtHttpServer read all before: these bytes are new
-        allowNextSlice();
+            readBody();
         return;
     case Phase::Authorizing:
     case Phase::Waiting:
@@ -295,8 +293,11 @@ void ConnectionGuard::admitBody()
         readBody();
         return;
     }
-    m_buffered = m_socket.bytesAvailable(); // the request from its first byte: nothing of it was read yet
-    allowNextSlice();
+    // QtHttpServer keeps a request's bytes in the socket's buffer until its end: the buffer takes the whole request
+    // (at most a head and 64 KiB here, or over HTTPS, whose decrypting layer would not resume on a limit raised later).
+    const qint64 whole = m_bodyBytes + kReadBufferBytes;
+    if (whole > m_socket.readBufferSize())
+        m_socket.setReadBufferSize(whole);
 }
 
 void ConnectionGuard::readBody()
@@ -323,18 +324,6 @@ void ConnectionGuard::readBody()
                 deliver(std::exchange(m_body, QByteArray()));
         },
         Qt::QueuedConnection);
-}
-
-void ConnectionGuard::allowNextSlice()
-{
-    // QtHttpServer keeps a request's bytes in the socket's buffer until its end, so the buffer must grow to the whole
-    // request. Growing it a slice per read bounds each read (and the parser's copies of it): a large upload takes
-    // turns with the thread's other connections instead of holding the thread for megabytes at a time. With TLS the
-    // decrypting layer would not resume on a raised limit by itself: there the buffer takes the whole request at once.
-    const qint64 whole = m_bodyBytes + kReadBufferBytes;
-    const qint64 size = m_tls ? whole : qMin(m_buffered + kBodySliceBytes, whole);
-    if (size > m_socket.readBufferSize())
-        m_socket.setReadBufferSize(size);
 }
 
 bool ConnectionGuard::overBodyDeadline() const

@@ -87,7 +87,6 @@ private:
     void headComplete();
     void admitBody();
     void readBody();
-    void allowNextSlice();
     void onAuthorized(bool authorized);
     bool overBodyDeadline() const;
     void hold();
@@ -125,7 +124,6 @@ private:
     quint64 m_serial = 0;
     qint64 m_lingered = 0;
     qint64 m_bodyBytes = 0; // head and body of the request being read
-    qint64 m_buffered = 0; // bytes of that request in the socket's buffer, where QtHttpServer keeps them to the end
     qint64 m_held = 0; // bytes held in the guard's current transaction (hold())
     QByteArray m_body; // a large plain-HTTP body the guard reads itself (m_readsBody), of its announced length
     qint64 m_bodyRead = 0; // how much of m_body has arrived
