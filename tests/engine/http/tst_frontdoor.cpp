@@ -36,6 +36,7 @@ private Q_SLOTS:
 
 private:
     void start(HttpConfig config = {});
+    void startWithOneUploadSlot(); // one upload over 100 bytes at a time
 
     std::unique_ptr<TestHandler> m_handler;
     std::unique_ptr<HttpService> m_service;
@@ -60,6 +61,14 @@ void TestFrontDoor::start(HttpConfig config)
     const Result<void> listening = m_service->listen(QHostAddress::LocalHost, 0);
     QVERIFY2(listening.ok(), qPrintable(listening.ok() ? QString() : listening.error().message));
     QVERIFY(m_service->serverPort() != 0);
+}
+
+void TestFrontDoor::startWithOneUploadSlot()
+{
+    HttpConfig config;
+    config.maxLargeUploads = 1;
+    config.largeUploadBytes = 100;
+    start(config);
 }
 
 static QByteArray errorOf(const RawResponse &response)
@@ -273,10 +282,7 @@ void TestFrontDoor::bodyInPiecesAndPipelinedPosts()
 
 void TestFrontDoor::largeUploadsCapped()
 {
-    HttpConfig config;
-    config.maxLargeUploads = 1;
-    config.largeUploadBytes = 100;
-    start(config);
+    startWithOneUploadSlot();
     RawClient first;
     RawClient second;
     QVERIFY(first.connectTo(m_service->serverPort()));
@@ -302,8 +308,8 @@ void TestFrontDoor::largeUploadsCapped()
     QCOMPARE(m_handler->calls, 2);
 }
 
-// A body is read a slice at a time (kBodySliceBytes), the socket's buffer growing as QtHttpServer parses: that must
-// never stall. A body of many slices, sent at once with a request pipelined behind it, arrives whole; another
+// A large body is read by the guard a slice at a time (kBodySliceBytes) as it arrives: that must never stall. A body
+// of many slices, sent at once with a request pipelined behind it, arrives whole; another
 // connection is answered while the body is still incomplete.
 void TestFrontDoor::bodyOfManySlicesTakesTurns()
 {
@@ -334,10 +340,7 @@ void TestFrontDoor::bodyOfManySlicesTakesTurns()
 // the next one, whose body arrives whole.
 void TestFrontDoor::abandonedLargeBodyFreesItsSlot()
 {
-    HttpConfig config;
-    config.maxLargeUploads = 1;
-    config.largeUploadBytes = 100;
-    start(config);
+    startWithOneUploadSlot();
     constexpr qsizetype kBodyBytes = 300000;
     {
         RawClient quitter;
