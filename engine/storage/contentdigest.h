@@ -3,12 +3,13 @@
 #include <QByteArray>
 #include <memory>
 
-struct crypto_hash_sha256_state; // libsodium's
+struct evp_md_ctx_st; // OpenSSL's EVP_MD_CTX
 
 namespace berth {
 
-// The SHA-256 of content (what names a blob), through libsodium: Qt 6.4's QCryptographicHash copies its input one
-// byte at a time and took 275 ms for 50 MB where libsodium took 149 ms (one core), on every deploy's files.
+// The SHA-256 of content (what names a blob), through OpenSSL's libcrypto, which uses the CPU's SHA instructions
+// where it has them. For the 50 MB of a deploy's files (one core): Qt 6.4's QCryptographicHash, which copies its
+// input one byte at a time, 275 ms; libsodium's portable code 149 ms; OpenSSL 28 ms with SHA-NI.
 class ContentDigest final
 {
 public:
@@ -22,7 +23,11 @@ public:
     static QByteArray hexOf(QByteArrayView bytes);
 
 private:
-    std::unique_ptr<crypto_hash_sha256_state> m_state;
+    struct FreeContext
+    {
+        void operator()(evp_md_ctx_st *context) const;
+    };
+    std::unique_ptr<evp_md_ctx_st, FreeContext> m_context;
 };
 
 } // namespace berth

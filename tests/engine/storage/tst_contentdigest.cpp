@@ -1,4 +1,4 @@
-// ContentDigest (libsodium's SHA-256) names blobs: it must give the digests QCryptographicHash gave before it, or
+// ContentDigest (OpenSSL's SHA-256) names blobs: it must give the digests QCryptographicHash gave before it, or
 // every stored blob would stop matching its name.
 #include "storage/contentdigest.h"
 
