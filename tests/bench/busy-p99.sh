@@ -4,8 +4,8 @@
 # the last figures of serve.sh on their own, for one berthd build, quick enough to compare two builds turn about.
 # The deploys and updates come from one keep-alive client each (apiloop.py), which prints how many it completed.
 # A benchmark, not a test: run it by hand.
-#   BERTHD=build/bench/app/berthd/berthd tests/bench/busy-p99.sh    (DURATION=5 seconds per run, THREADS=2,
-#                                                                     BLOBS=10000)
+#   BERTHD=build/bench/app/berthd/berthd tests/bench/busy-p99.sh    (DURATION=5 seconds per window, THREADS=2,
+#                                                                     BLOBS=10000, ROUNDS=3 pairs of windows)
 set -euo pipefail
 
 top=$(cd "$(dirname "${BASH_SOURCE[0]}")/../.." && pwd)
@@ -13,6 +13,7 @@ berthd=${BERTHD:?"BERTHD names the berthd to measure"}
 duration=${DURATION:-5}
 threads=${THREADS:-2}
 blob_count=${BLOBS:-10000}
+rounds=${ROUNDS:-3}
 berth_port=${BERTH_PORT:-18096}
 site_host="bench-site.localhost:$berth_port"
 
@@ -22,16 +23,6 @@ start_scratch
 
 p99() { wrk -t2 -c64 -d"${duration}s" --latency -H "Host: $site_host" "http://127.0.0.1:$berth_port/index.html" |
     awk '/^ *99%/ { print $2 }'; }
-# p99_beside MODE TARGET: the p99 while apiloop.py works; prints "p99 rounds refused".
-p99_beside() {
-    "$top/tests/bench/apiloop.py" "$berth_port" "$key" "$1" "$2" >"$work/rounds" &
-    local loop=$!
-    pids+=("$loop")
-    local during
-    during=$(p99)
-    stop_pid "$loop"
-    echo "$during $(cat "$work/rounds")"
-}
 
 make_bench_files "$work/site"
 big_deploy_json "$work/big.json"
@@ -45,11 +36,13 @@ api POST /deploy --data-binary "@$work/site.json" >/dev/null
 # One deploy first: a refused one would leave only the upload to measure.
 "$top/tests/bench/apiloop.py" "$berth_port" "$key" deploy "$work/big.json" --rounds 1 >/dev/null
 
-idle=$(p99)
-read -r deploy_p99 deploys deploys_refused <<<"$(p99_beside deploy "$work/big.json")"
+read -r idle deploy_p99 deploys deploys_refused deploy_pairs <<<"$(p99_in_turn "$rounds" p99 deploy "$work/big.json")"
 api POST /deploy --data-binary "@$work/many.json" >/dev/null
 updated=$(api POST /deploy -d '{"slug": "often-updated", "html": "<p>0</p>"}' |
     python3 -c 'import json,sys; print(json.load(sys.stdin)["id"])')
-read -r update_p99 updates updates_refused <<<"$(p99_beside update "$updated")"
-echo "small page p99: idle $idle, during 50 MB deploys $deploy_p99 ($deploys deploys, $deploys_refused refused), during updates next to" \
-    "$blob_count blobs $update_p99 ($updates updates, $updates_refused refused) ($threads serving threads, ${duration}s runs)"
+read -r idle_store update_p99 updates updates_refused update_pairs <<<"$(p99_in_turn "$rounds" p99 update "$updated")"
+echo "small page p99, medians of $rounds windows each ($threads serving threads, ${duration}s windows):"
+echo "  during 50 MB deploys: $deploy_p99 ms against $idle ms idle, $(ratio "$deploy_p99" "$idle")x" \
+    "($deploys deploys, $deploys_refused refused; idle/busy in turn:$deploy_pairs)"
+echo "  during updates next to $blob_count blobs: $update_p99 ms against $idle_store ms idle," \
+    "$(ratio "$update_p99" "$idle_store")x ($updates updates, $updates_refused refused; idle/busy in turn:$update_pairs)"

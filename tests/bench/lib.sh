@@ -91,7 +91,8 @@ CONF
     pids+=($!)
 }
 
-# deploy_json OUT SLUG FILE...: a deploy body with the given files (paths are their base names).
+# deploy_json OUT SLUG FILE...: a deploy body with the given files (paths are their base names); an empty SLUG
+# leaves it out, and each deploy of the body gets a generated one.
 deploy_json() {
     local out=$1 name=$2
     shift 2
@@ -100,7 +101,7 @@ import base64, json, os, sys
 out, slug, paths = sys.argv[1], sys.argv[2], sys.argv[3:]
 files = [{"path": os.path.basename(p), "encoding": "base64",
           "content": base64.b64encode(open(p, "rb").read()).decode()} for p in paths]
-json.dump({"slug": slug, "files": files}, open(out, "w"))
+json.dump({"slug": slug, "files": files} if slug else {"files": files}, open(out, "w"))
 PY
 }
 
@@ -112,7 +113,8 @@ big_deploy_json() {
         head -c 10000000 /dev/urandom > "$work/big-$i.bin"
         parts+=("$work/big-$i.bin")
     done
-    deploy_json "$1" big-deploy "${parts[@]}"
+    # No slug: a deploy cut off at the end of a measurement still finishes, and must not take the next one's slug.
+    deploy_json "$1" "" "${parts[@]}"
     rm "${parts[@]}"
 }
 
@@ -156,3 +158,38 @@ wrk_run() {
         awk '/Requests\/sec/ { rps = $2 } /Transfer\/sec/ { tput = $2 } /^ *99%/ { p99 = $2 }
              END { printf "%s %s %s", rps, tput, p99 }'
 }
+
+# to_ms WRK_TIME: wrk's 850.00us, 3.74ms or 1.02s as milliseconds.
+to_ms() {
+    awk -v t="$1" 'BEGIN { v = t + 0; if (t ~ /us$/) v /= 1000; else if (t ~ /[0-9]s$/) v *= 1000; printf "%.2f", v }'
+}
+
+median() { printf '%s\n' "$@" | sort -g | awk '{ v[NR] = $1 } END { printf "%.2f", NR % 2 ? v[(NR + 1) / 2] : (v[NR / 2] + v[NR / 2 + 1]) / 2 }'; }
+
+# p99_in_turn ROUNDS MEASURE MODE TARGET: ROUNDS pairs of windows, a small page's p99 idle and then while apiloop.py
+# works (MODE and TARGET as it takes them), taken in turn; MEASURE is a command that prints one wrk p99. From one
+# window to the next the p99 of the same load moves by 10 to 20 % (the idle one as much as the other), so one pair
+# gives a ratio anywhere from 1.2x to 2x; medians of pairs taken in turn see the same drift on both sides.
+# Prints "IDLE BUSY ROUNDS_DONE REFUSED PAIRS": the medians in ms, apiloop.py's rounds and refusals summed, and every
+# pair as idle/busy.
+p99_in_turn() {
+    local count=$1 measure=$2 mode=$3 target=$4
+    local idles=() busies=() pairs="" done_sum=0 refused_sum=0 idle busy loop done refused
+    for ((round = 0; round < count; round++)); do
+        idle=$(to_ms "$($measure)")
+        "$top/tests/bench/apiloop.py" "$berth_port" "$key" "$mode" "$target" >"$work/rounds" &
+        loop=$!
+        pids+=("$loop")
+        busy=$(to_ms "$($measure)")
+        stop_pid "$loop"
+        read -r done refused <"$work/rounds"
+        idles+=("$idle")
+        busies+=("$busy")
+        pairs="$pairs $idle/$busy"
+        done_sum=$((done_sum + done))
+        refused_sum=$((refused_sum + refused))
+    done
+    echo "$(median "${idles[@]}") $(median "${busies[@]}") $done_sum $refused_sum$pairs"
+}
+
+ratio() { awk -v a="$1" -v b="$2" 'BEGIN { printf "%.2f", a / b }'; }

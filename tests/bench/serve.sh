@@ -5,7 +5,8 @@
 # while a stream of updates runs against a store of 10,000 blobs, against its idle p99; and berthd's RSS idle and
 # after load. With 4 or more cores the servers and wrk are pinned to disjoint cores (taskset).
 # A benchmark, not a test: run it by hand.
-#   tests/bench/serve.sh        (DURATION=10 seconds per run; BLOBS=10000; BUILD_DIR reuses a build)
+#   tests/bench/serve.sh        (DURATION=10 seconds per run; BLOBS=10000; ROUNDS=3 pairs of idle and busy windows
+#                                for each p99 beside work, see p99_in_turn; BUILD_DIR reuses a build)
 # Goals (issue 10): small page and 5 MB file at least 1.0x and 0.9x nginx for both N; p99 under a deploy and under
 # updates at most 1.5x the idle p99; idle RSS at most 40 MB.
 set -euo pipefail
@@ -14,6 +15,7 @@ top=$(cd "$(dirname "${BASH_SOURCE[0]}")/../.." && pwd)
 build_dir=${BUILD_DIR:-"$top/build/bench"} # an existing build directory may be reused
 duration=${DURATION:-10}
 blob_count=${BLOBS:-10000}
+rounds=${ROUNDS:-3}
 berth_port=${BERTH_PORT:-18090}
 nginx_port=${NGINX_PORT:-18091}
 slug=bench-site
@@ -90,32 +92,28 @@ for threads in 1 "$server_cores"; do
     [ "$threads" = "$server_cores" ] || stop_pid "$berth_pid"
 done
 
-# Serving while the engine works: the small page's p99 idle, during a 50 MB deploy, during updates on a big store.
+# Serving while the engine works: the small page's p99 idle and during 50 MB deploys, then idle and during updates on
+# a big store, each from pairs of windows taken in turn.
+small_page_p99() { wrk_pinned "$berth_port" "$site_host" /index.html 64 "$duration" | awk '{ print $2 }'; }
 big_deploy_json "$work/big.json"
-read -r _ idle_p99 <<<"$(wrk_pinned "$berth_port" "$site_host" /index.html 64 "$duration")"
-"$top/tests/bench/apiloop.py" "$berth_port" "$key" deploy "$work/big.json" >"$work/deploys" &
-deployer=$!
-pids+=("$deployer")
-read -r _ deploy_p99 <<<"$(wrk_pinned "$berth_port" "$site_host" /index.html 64 "$duration")"
-stop_pid "$deployer"
+read -r idle_p99 deploy_p99 deploys deploys_refused deploy_pairs \
+    <<<"$(p99_in_turn "$rounds" small_page_p99 deploy "$work/big.json")"
 
 # A store of BLOBS blobs (one deployment with that many small files), then a stream of small updates elsewhere.
 many_blobs_json "$work/many.json" "$blob_count"
 api POST /deploy --data-binary "@$work/many.json" >/dev/null
 updated=$(api POST /deploy -d '{"slug": "often-updated", "html": "<p>0</p>"}' |
     python3 -c 'import json,sys; print(json.load(sys.stdin)["id"])')
-"$top/tests/bench/apiloop.py" "$berth_port" "$key" update "$updated" >"$work/updates" &
-updater=$!
-pids+=("$updater")
-read -r _ update_p99 <<<"$(wrk_pinned "$berth_port" "$site_host" /index.html 64 "$duration")"
-stop_pid "$updater"
+read -r store_idle_p99 update_p99 updates updates_refused update_pairs \
+    <<<"$(p99_in_turn "$rounds" small_page_p99 update "$updated")"
 stop_pid "$berth_pid"
 
 echo
-read -r deploys deploys_refused <"$work/deploys"
-read -r updates updates_refused <"$work/updates"
-printf 'small page p99: idle %s, during 50 MB deploys %s (%s deploys, %s refused), during updates on a %s-blob store %s (%s updates, %s refused)\n' \
-    "$idle_p99" "$deploy_p99" "$deploys" "$deploys_refused" "$blob_count" "$update_p99" "$updates" "$updates_refused"
+printf 'small page p99, medians of %s windows each: during 50 MB deploys %s ms against %s ms idle, %sx (%s deploys, %s refused)\n' \
+    "$rounds" "$deploy_p99" "$idle_p99" "$(ratio "$deploy_p99" "$idle_p99")" "$deploys" "$deploys_refused"
+printf '  during updates on a %s-blob store %s ms against %s ms idle, %sx (%s updates, %s refused)\n' \
+    "$blob_count" "$update_p99" "$store_idle_p99" "$(ratio "$update_p99" "$store_idle_p99")" "$updates" "$updates_refused"
+printf '  each pair, idle/busy: deploys%s; updates%s\n' "$deploy_pairs" "$update_pairs"
 printf 'berthd RSS: idle %s MB (one site), after load %s MB\n' "$idle_rss" "$loaded_rss"
 printf '(wrk -t2, %ss per run; %s cores, server on %s; N = berthd --threads = nginx workers)\n' \
     "$duration" "$cores" "${server_cpus:-all cores, shared with wrk}"
