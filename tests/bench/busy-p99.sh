@@ -21,8 +21,7 @@ source "$top/tests/bench/lib.sh"
 install_missing wrk curl python3
 start_scratch
 
-p99() { wrk -t2 -c64 -d"${duration}s" --latency -H "Host: $site_host" "http://127.0.0.1:$berth_port/index.html" |
-    awk '/^ *99%/ { print $2 }'; }
+p99() { wrk_run "$berth_port" "$site_host" /index.html 64 "$duration" | awk '{ print $3 }'; }
 
 make_bench_files "$work/site"
 big_deploy_json "$work/big.json"

@@ -192,4 +192,4 @@ p99_in_turn() {
     echo "$(median "${idles[@]}") $(median "${busies[@]}") $done_sum $refused_sum$pairs"
 }
 
-ratio() { awk -v a="$1" -v b="$2" 'BEGIN { printf "%.2f", a / b }'; }
+ratio() { awk -v a="$1" -v b="$2" 'BEGIN { if (b > 0) printf "%.2f", a / b; else print "-" }'; } # ratio A B: A / B

@@ -83,8 +83,7 @@ for threads in 1 "$server_cores"; do
         read -r path connections label <<<"$case"
         read -r berth_rps berth_p99 <<<"$(wrk_pinned "$berth_port" "$site_host" "$path" "$connections" "$duration")"
         read -r nginx_rps nginx_p99 <<<"$(wrk_pinned "$nginx_port" bench "$path" "$connections" "$duration")"
-        ratio=$(awk -v a="$berth_rps" -v b="$nginx_rps" 'BEGIN { if (b > 0) printf "%.2f", a / b; else print "-" }')
-        print_row "$label N=$threads" berth "$berth_rps" "$berth_p99" "$ratio"
+        print_row "$label N=$threads" berth "$berth_rps" "$berth_p99" "$(ratio "$berth_rps" "$nginx_rps")"
         print_row "$label N=$threads" nginx "$nginx_rps" "$nginx_p99" ""
     done
     loaded_rss=$(rss_mb "$berth_pid")
