@@ -4,6 +4,7 @@
 #include "domain/base64decoder.h"
 #include "domain/deploymentlimits.h"
 #include "domain/filepath.h"
+#include "domain/liftedcontent.h"
 #include "domain/mimetypes.h"
 #include "storage/blobstore.h"
 
@@ -53,14 +54,33 @@ bool hasBase64Space(QStringView text)
 
 // The decoded size of base64 text, counted without decoding, so that an oversized entry fails before its memory is
 // spent. Exact for valid input.
-qint64 base64DecodedSize(QStringView text)
+char16_t codeOf(QChar c)
+{
+    return c.unicode();
+}
+
+char16_t codeOf(char c)
+{
+    return char16_t(uchar(c));
+}
+
+template<typename Text>
+qint64 base64DecodedSize(Text text)
 {
     qint64 significant = 0;
-    for (const QChar c : text) {
-        if (!isBase64Space(c.unicode()) && c != u'=')
+    for (const auto c : text) {
+        if (const char16_t code = codeOf(c); !isBase64Space(code) && code != u'=')
             ++significant;
     }
     return significant * 3 / 4;
+}
+
+// Four characters stand for three bytes, so three quarters of the length bound the size: counted exactly only near
+// the limit.
+template<typename Text>
+bool base64TooLarge(Text text)
+{
+    return text.size() * 3 / 4 > kMaxFileBytes && base64DecodedSize(text) > kMaxFileBytes;
 }
 
 Result<QByteArray> decodeContent(QString &&text, bool base64, const QString &where, const QString &path)
@@ -71,9 +91,7 @@ Result<QByteArray> decodeContent(QString &&text, bool base64, const QString &whe
             return oversized();
         return text.toUtf8();
     }
-    // Four characters stand for three bytes, so three quarters of the length bound the size: counted exactly only
-    // near the limit.
-    if (text.size() * 3 / 4 > kMaxFileBytes && base64DecodedSize(text) > kMaxFileBytes)
+    if (base64TooLarge(QStringView(text)))
         return oversized();
     std::optional<QByteArray> decoded = Base64::decode(QStringView(text));
     if (!decoded && hasBase64Space(text)) { // line-wrapped output of tools such as base64(1)
@@ -89,7 +107,32 @@ Result<QByteArray> decodeContent(QString &&text, bool base64, const QString &whe
     return std::move(*decoded);
 }
 
-Result<FileUpload> parseFile(const QJsonValue &value, qsizetype index)
+// The content of a value lifted out of the body (LiftedContent), read straight from the body's bytes under the same
+// rules as decodeContent. Anything but printable ASCII is refused here; the whole body, parsed again, then decides.
+Result<QByteArray> decodeLifted(LiftedContent &lifted, qsizetype index, bool base64, const QString &path)
+{
+    const QByteArrayView bytes = lifted.value(index);
+    const auto oversized = [&path] { return tooLarge(DeploymentLimits::fileTooLarge(path)); };
+    if (!base64) {
+        if (!LiftedContent::isPrintableAscii(bytes))
+            return badRequest(u"content is not printable ASCII"_s);
+        lifted.markText(index);
+        if (bytes.size() > kMaxFileBytes)
+            return oversized();
+        return bytes.toByteArray();
+    }
+    if (base64TooLarge(bytes))
+        return oversized();
+    std::optional<QByteArray> decoded = Base64::decode(bytes);
+    if (!decoded) // spaces, which decodeContent removes, or bytes Qt would refuse or read otherwise
+        return badRequest(u"content is not plain base64"_s);
+    lifted.markText(index); // every byte was in the base64 alphabet
+    if (decoded->size() > kMaxFileBytes)
+        return oversized();
+    return std::move(*decoded);
+}
+
+Result<FileUpload> parseFile(const QJsonValue &value, qsizetype index, LiftedContent *lifted)
 {
     const QString where = u"files[%1]"_s.arg(index);
     if (!value.isObject())
@@ -134,7 +177,10 @@ Result<FileUpload> parseFile(const QJsonValue &value, qsizetype index)
         return badRequest(where + u".encoding must be \"base64\" or absent"_s);
 
     if (hasContent) {
-        Result<QByteArray> content = decodeContent(contentValue.toString(), base64, where, file.path);
+        QString text = contentValue.toString();
+        const std::optional<qsizetype> liftedIndex = lifted ? lifted->indexOf(text) : std::nullopt;
+        Result<QByteArray> content = liftedIndex ? decodeLifted(*lifted, *liftedIndex, base64, file.path)
+                                                 : decodeContent(std::move(text), base64, where, file.path);
         if (!content)
             return content.error();
         file.content = std::move(content).value();
@@ -202,7 +248,7 @@ Result<void> checkFieldNames(const QJsonObject &object, const QList<QLatin1Strin
     return {};
 }
 
-Result<QList<FileUpload>> parseFiles(const QJsonArray &array)
+Result<QList<FileUpload>> parseFiles(const QJsonArray &array, LiftedContent *lifted)
 {
     if (array.isEmpty())
         return badRequest(u"files must not be empty"_s);
@@ -215,7 +261,7 @@ Result<QList<FileUpload>> parseFiles(const QJsonArray &array)
     seen.reserve(array.size());
     qint64 total = 0;
     for (qsizetype i = 0; i < array.size(); ++i) {
-        Result<FileUpload> file = parseFile(array.at(i), i);
+        Result<FileUpload> file = parseFile(array.at(i), i, lifted);
         if (!file)
             return file.error();
         if (seen.contains(file.value().path))

@@ -12,6 +12,9 @@
 class QJsonArray;
 
 namespace berth {
+
+class LiftedContent;
+
 namespace DeployFields {
 
 Error badRequest(const QString &message); // 400
@@ -19,8 +22,10 @@ Error tooLarge(const QString &message); // 413
 // 400 for a field the body may not carry, with the known name it most likely meant: a client that misspells
 // "protect" must not get a public site and a 200. `where` prefixes the names in the message ("files[2].").
 Result<void> checkFieldNames(const QJsonObject &object, const QList<QLatin1String> &known, const QString &where);
-// The files array of a deploy body: each entry checked and decoded, the paths normalised, the limits applied.
-Result<QList<FileUpload>> parseFiles(const QJsonArray &array);
+// The files array of a deploy body: each entry checked and decoded, the paths normalised, the limits applied. With
+// `lifted`, contents that are its placeholders are read from the body's bytes (and a refusal may only mean that the
+// whole body must be parsed: see parseDeployRequest).
+Result<QList<FileUpload>> parseFiles(const QJsonArray &array, LiftedContent *lifted);
 
 } // namespace DeployFields
 } // namespace berth

@@ -3,6 +3,7 @@
 #include "deployfields.h"
 #include "domain/deploymentlimits.h"
 #include "domain/filepath.h"
+#include "domain/liftedcontent.h"
 #include "domain/mimetypes.h"
 #include "domain/slugrules.h"
 #include "storage/blobstore.h"
@@ -201,7 +202,10 @@ Result<void> validateDeployRequest(const DeployRequest &request)
     return checkMetadata(request);
 }
 
-Result<DeployRequest> parseDeployRequest(const QByteArray &body, DeployRequest::Mode mode)
+namespace {
+
+// The body's fields and files, with `lifted` the LiftedContent `body` is the skeleton of (or null).
+Result<DeployRequest> parseBody(const QByteArray &body, DeployRequest::Mode mode, LiftedContent *lifted)
 {
     QJsonParseError parseError;
     const QJsonDocument document = QJsonDocument::fromJson(body, &parseError);
@@ -246,7 +250,7 @@ Result<DeployRequest> parseDeployRequest(const QByteArray &body, DeployRequest::
         request.html = std::move(html);
     }
     if (hasFiles) {
-        Result<QList<FileUpload>> files = parseFiles(object.value("files"_L1).toArray());
+        Result<QList<FileUpload>> files = parseFiles(object.value("files"_L1).toArray(), lifted);
         if (!files)
             return files.error();
         request.files = std::move(files).value();
@@ -282,6 +286,19 @@ Result<DeployRequest> parseDeployRequest(const QByteArray &body, DeployRequest::
     if (const Result<void> metadata = checkMetadata(request); !metadata)
         return metadata.error();
     return request;
+}
+
+} // namespace
+
+Result<DeployRequest> parseDeployRequest(const QByteArray &body, DeployRequest::Mode mode)
+{
+    LiftedContent lifted(body);
+    Result<DeployRequest> request = parseBody(lifted.skeleton(), mode, &lifted);
+    if (request && lifted.allText())
+        return request;
+    // A refusal, or a lifted value that Qt would not have read as the same text: the whole body decides, so that
+    // every answer is the one Qt's parse of it gives. A refused body is parsed twice; an accepted one, once.
+    return parseBody(body, mode, nullptr);
 }
 
 } // namespace berth

@@ -1,6 +1,9 @@
 // Feeds arbitrary bytes to parseDeployRequest as the body of POST /deploy or PUT /deploy/:id (the first byte picks
 // which). Whatever it accepts must satisfy its own rules: validateDeployRequest() passes, file paths are already
-// normalised, and a refusal is a 400 or 413 with a message.
+// normalised, and a refusal is a 400 or 413 with a message. And LiftedContent, which parseDeployRequest reads the
+// body through, reads it as Qt does: values lifted only when free of escapes, the skeleton as the body once they are
+// put back (when they are all printable ASCII; otherwise parseDeployRequest parses the whole body).
+#include "../common/liftedjson.h"
 #include "fuzzcheck.h"
 
 #include <domain/deployrequest.h>
@@ -15,6 +18,12 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t *data, std::size_t size
         return 0;
     const auto mode = data[0] & 1 ? DeployRequest::Mode::Update : DeployRequest::Mode::Create;
     const QByteArray body = fuzz::bytes(data + 1, size - 1);
+
+    const LiftedContent lifted(body, 1); // values of any length, to reach the scan's corners with short inputs
+    for (qsizetype i = 0; i < lifted.count(); ++i)
+        check(!lifted.value(i).contains('"') && !lifted.value(i).contains('\\'));
+    if (lifted.allText())
+        check(testing::skeletonReadsAsBody(lifted, body));
 
     const Result<DeployRequest> parsed = parseDeployRequest(body, mode);
     if (!parsed) {

@@ -65,6 +65,8 @@ private Q_SLOTS:
     void base64Decoding();
     void base64Refused_data();
     void base64Refused();
+    void contentReadAsQtReadsIt_data();
+    void contentReadAsQtReadsIt();
     void htmlSizeBoundary();
     void htmlSizeCountsUtf8();
     void fileSizeBoundary_data();
@@ -366,6 +368,52 @@ void TestDeployRequest::base64Refused()
     QVERIFY(!result.ok());
     QCOMPARE(result.error().kind, Error::Kind::BadRequest);
     QCOMPARE(result.error().message, u"files[0].content is not valid base64"_s);
+}
+
+// parseDeployRequest reads each "content" value without escapes from the body's bytes (LiftedContent) and parses the
+// whole body instead when those bytes are not printable ASCII: every answer is still the one of Qt's parse.
+void TestDeployRequest::contentReadAsQtReadsIt_data()
+{
+    QTest::addColumn<QByteArray>("entry"); // one entry of the files array, as raw JSON
+    QTest::addColumn<QByteArray>("content"); // the file's bytes; empty when the body is malformed
+
+    // Long enough to be lifted (LiftedContent::kMinimumLength), where the row is about lifted values.
+    const QByteArray pad(300, 'x');
+    const QByteArray hs(300, 'h');
+    const QByteArray spaced = hs.toBase64().insert(200, ' ');
+    const auto entry = [](const QByteArray &content, const QByteArray &more = {}) {
+        return "{\"path\": \"a.txt\", \"content\": \"" + content + "\"" + more + "}";
+    };
+    QTest::newRow("printable ascii") << entry(pad) << pad;
+    QTest::newRow("utf-8 text") << entry("Gr\xc3\xbc\xc3\x9f" + pad) << "Gr\xc3\xbc\xc3\x9f" + pad;
+    QTest::newRow("raw tab, which Qt accepts") << entry("a\tb" + pad) << "a\tb" + pad;
+    QTest::newRow("base64") << entry(hs.toBase64(), R"(, "encoding": "base64")") << hs;
+    QTest::newRow("base64 with a raw space") << entry(spaced, R"(, "encoding": "base64")") << hs;
+    QTest::newRow("base64 with an escaped newline")
+        << entry(R"(aGkg\naGk=)", R"(, "encoding": "base64")") << "hi hi"_ba;
+    QTest::newRow("escaped slash") << entry(R"(a\/b)") << "a/b"_ba;
+    QTest::newRow("escaped look-alike, never read as one")
+        << entry(R"(berth\u002dlifted-0123456789abcdefghijkl-0)") << "berth-lifted-0123456789abcdefghijkl-0"_ba;
+    QTest::newRow("key spaced from its value") << "{\"path\": \"a.txt\", \"content\"\n :\t\"" + pad + "\"}" << pad;
+    QTest::newRow("invalid utf-8") << entry("\xff" + pad) << QByteArray();
+    QTest::newRow("invalid utf-8 in a duplicate key Qt drops")
+        << entry("\xc3" + pad, R"(, "content": "ok")") << QByteArray();
+}
+
+void TestDeployRequest::contentReadAsQtReadsIt()
+{
+    QFETCH(QByteArray, entry);
+    QFETCH(QByteArray, content);
+    const QByteArray body = R"({"files": [)"_ba + entry + "]}";
+    const Result<DeployRequest> result = parseDeployRequest(body, Mode::Create);
+    if (content.isEmpty()) {
+        QVERIFY(!result.ok());
+        QCOMPARE(result.error().message, u"Malformed JSON: "_s + jsonError(body));
+        QCOMPARE_NE(jsonError(body), jsonError("{}"));
+        return;
+    }
+    QVERIFY2(result.ok(), qPrintable(result.error().message));
+    QCOMPARE(result.value().files->at(0).content, content);
 }
 
 void TestDeployRequest::htmlSizeBoundary()
