@@ -52,8 +52,7 @@ bool hasBase64Space(QStringView text)
     return std::any_of(text.begin(), text.end(), [](QChar c) { return isBase64Space(c.unicode()); });
 }
 
-// The decoded size of base64 text, counted without decoding, so that an oversized entry fails before its memory is
-// spent. Exact for valid input.
+// A character of a QString or a byte of the body, as one code for the checks below.
 char16_t codeOf(QChar c)
 {
     return c.unicode();
@@ -64,6 +63,8 @@ char16_t codeOf(char c)
     return char16_t(uchar(c));
 }
 
+// The decoded size of base64 text, counted without decoding, so that an oversized entry fails before its memory is
+// spent. Exact for valid input.
 template<typename Text>
 qint64 base64DecodedSize(Text text)
 {
