@@ -5,6 +5,7 @@
 #include <QDir>
 #include <QFile>
 #include <QJsonArray>
+#include <QJsonDocument>
 #include <QRandomGenerator>
 #include <QRegularExpression>
 #include <QTest>
@@ -138,6 +139,28 @@ private Q_SLOTS:
         QCOMPARE(client().site(u"multi-site"_s, u"/missing.txt"_s).status, 404);
     }
 
+    // Long contents take the fast path when printable ASCII and the whole-body parse otherwise: each is served as
+    // sent.
+    void longContentsServedAsSent()
+    {
+        const QString ascii(1000, u'x');
+        const QString accented(300, QChar(0xe9));
+        const QByteArray bytes = randomBytes(3000);
+        QString spaced = QString::fromLatin1(bytes.toBase64());
+        spaced.insert(1000, u' ');
+        const TestReply reply = deploy({{u"slug"_s, u"long-contents"_s},
+            {u"files"_s,
+                QJsonArray {textFile(u"ascii.txt"_s, ascii), textFile(u"accented.txt"_s, accented),
+                    binaryFile(u"plain.bin"_s, bytes),
+                    QJsonObject {
+                        {u"path"_s, u"spaced.bin"_s}, {u"content"_s, spaced}, {u"encoding"_s, u"base64"_s}}}}});
+        QCOMPARE(reply.status, 200);
+        QCOMPARE(client().site(u"long-contents"_s, u"/ascii.txt"_s).body, ascii.toUtf8());
+        QCOMPARE(client().site(u"long-contents"_s, u"/accented.txt"_s).body, accented.toUtf8());
+        QCOMPARE(client().site(u"long-contents"_s, u"/plain.bin"_s).body, bytes);
+        QCOMPARE(client().site(u"long-contents"_s, u"/spaced.bin"_s).body, bytes);
+    }
+
     void unknownSlugIsNotFound()
     {
         const TestReply reply = client().site(u"nobody-here"_s);
@@ -214,6 +237,16 @@ private Q_SLOTS:
         QTest::newRow("bad base64") << QByteArray(
             "{\"files\":[{\"path\":\"a\",\"content\":\"!!!\",\"encoding\":\"base64\"}]}")
                                     << QString();
+        // Contents of 256 bytes or more are read from the body's bytes when printable ASCII (LiftedContent); these
+        // are not, and must be refused as Qt's parse of the whole body refuses them.
+        const QByteArray invalidUtf8
+            = "{\"files\":[{\"path\":\"a\",\"content\":\"\xff" + QByteArray(300, 'a') + "\"}]}";
+        QJsonParseError parseError;
+        QJsonDocument::fromJson(invalidUtf8, &parseError);
+        QTest::newRow("long content, invalid utf-8") << invalidUtf8 << u"Malformed JSON: "_s + parseError.errorString();
+        QTest::newRow("long bad base64") << "{\"files\":[{\"path\":\"a\",\"content\":\"" + QByteArray(300, 'A')
+                + "!\",\"encoding\":\"base64\"}]}"
+                                         << u"files[0].content is not valid base64"_s;
         QTest::newRow("password unprotected")
             << QByteArray("{\"html\":\"a\",\"password\":\"secret\"}") << u"password requires protect: true"_s;
     }
