@@ -292,12 +292,15 @@ Result<DeployRequest> parseBody(const QByteArray &body, DeployRequest::Mode mode
 
 Result<DeployRequest> parseDeployRequest(const QByteArray &body, DeployRequest::Mode mode)
 {
-    LiftedContent lifted(body);
-    Result<DeployRequest> request = parseBody(lifted.skeleton(), mode, &lifted);
-    if (request && lifted.allText())
-        return request;
+    {
+        LiftedContent lifted(body);
+        Result<DeployRequest> request = parseBody(lifted.skeleton(), mode, &lifted);
+        if (request && lifted.allText())
+            return request;
+    } // what the first pass decoded is released before the second
     // A refusal, or a lifted value that Qt would not have read as the same text: the whole body decides, so that
-    // every answer is the one Qt's parse of it gives. A refused body is parsed twice; an accepted one, once.
+    // every answer is the one Qt's parse of it gives. A refused body is parsed twice, and so is an accepted one
+    // with a long unescaped text content beyond ASCII (rare: encoders escape its line breaks); others once.
     return parseBody(body, mode, nullptr);
 }
 
