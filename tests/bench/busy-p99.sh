@@ -5,7 +5,7 @@
 # The deploys and updates come from one keep-alive client each (apiloop.py), which prints how many it completed.
 # A benchmark, not a test: run it by hand.
 #   BERTHD=build/bench/app/berthd/berthd tests/bench/busy-p99.sh    (DURATION=5 seconds per window, THREADS=2,
-#                                                                     BLOBS=10000, ROUNDS=3 pairs of windows)
+#                                                                     BLOBS=10000, ROUNDS=7 pairs of windows)
 set -euo pipefail
 
 top=$(cd "$(dirname "${BASH_SOURCE[0]}")/../.." && pwd)
@@ -13,7 +13,7 @@ berthd=${BERTHD:?"BERTHD names the berthd to measure"}
 duration=${DURATION:-5}
 threads=${THREADS:-2}
 blob_count=${BLOBS:-10000}
-rounds=${ROUNDS:-3}
+rounds=${ROUNDS:-7}
 berth_port=${BERTH_PORT:-18096}
 site_host="bench-site.localhost:$berth_port"
 

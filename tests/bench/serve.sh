@@ -5,7 +5,7 @@
 # while a stream of updates runs against a store of 10,000 blobs, against its idle p99; and berthd's RSS idle and
 # after load. With 4 or more cores the servers and wrk are pinned to disjoint cores (taskset).
 # A benchmark, not a test: run it by hand.
-#   tests/bench/serve.sh        (DURATION=10 seconds per run; BLOBS=10000; ROUNDS=3 pairs of idle and busy windows
+#   tests/bench/serve.sh        (DURATION=10 seconds per run; BLOBS=10000; ROUNDS=7 pairs of idle and busy windows
 #                                for each p99 beside work, see p99_in_turn; BUILD_DIR reuses a build)
 # Goals (issue 10): small page and 5 MB file at least 1.0x and 0.9x nginx for both N; p99 under a deploy and under
 # updates at most 1.5x the idle p99; idle RSS at most 40 MB.
@@ -15,7 +15,7 @@ top=$(cd "$(dirname "${BASH_SOURCE[0]}")/../.." && pwd)
 build_dir=${BUILD_DIR:-"$top/build/bench"} # an existing build directory may be reused
 duration=${DURATION:-10}
 blob_count=${BLOBS:-10000}
-rounds=${ROUNDS:-3}
+rounds=${ROUNDS:-7}
 berth_port=${BERTH_PORT:-18090}
 nginx_port=${NGINX_PORT:-18091}
 slug=bench-site
