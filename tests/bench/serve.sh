@@ -5,7 +5,8 @@
 # while a stream of updates runs against a store of 10,000 blobs, against its idle p99; and berthd's RSS idle and
 # after load. With 4 or more cores the servers and wrk are pinned to disjoint cores (taskset).
 # A benchmark, not a test: run it by hand.
-#   tests/bench/serve.sh        (DURATION=10 seconds per run; BLOBS=10000; ROUNDS=7 pairs of idle and busy windows
+#   tests/bench/serve.sh        (DURATION=10 seconds per run; TURNS=3 runs against each server per case, taken in
+#                                turn, see compare_in_turn; BLOBS=10000; ROUNDS=7 pairs of idle and busy windows
 #                                for each p99 beside work, see p99_in_turn; BUILD_DIR reuses a build)
 # Goals (issue 10): small page and 5 MB file at least 1.0x and 0.9x nginx for both N; p99 under a deploy and under
 # updates at most 1.5x the idle p99; idle RSS at most 40 MB.
@@ -16,6 +17,7 @@ build_dir=${BUILD_DIR:-"$top/build/bench"} # an existing build directory may be 
 duration=${DURATION:-10}
 blob_count=${BLOBS:-10000}
 rounds=${ROUNDS:-7}
+turns=${TURNS:-3}
 berth_port=${BERTH_PORT:-18090}
 nginx_port=${NGINX_PORT:-18091}
 slug=bench-site
@@ -64,6 +66,31 @@ wrk_pinned() { # like wrk_run, pinned to the client cores
 
 print_row() { printf '%-22s %-8s %12s %10s %10s\n' "$@"; }
 
+# compare_in_turn PATH CONNECTIONS: TURNS wrk runs against each server, alternating which goes first (B N, N B, ...),
+# so that the machine's drift from one run to the next (nginx alone moved by 30 % between runs of this script on
+# one machine) weighs on both alike. Prints "BERTH_RPS BERTH_P99_MS NGINX_RPS NGINX_P99_MS RATIOS": medians, and
+# each turn's Berth / nginx.
+compare_in_turn() {
+    local path=$1 connections=$2 turn b_rps b_p99 n_rps n_p99 ratios=""
+    local berth_rates=() berth_p99s=() nginx_rates=() nginx_p99s=()
+    for ((turn = 0; turn < turns; turn++)); do
+        if ((turn % 2 == 0)); then
+            read -r b_rps b_p99 <<<"$(wrk_pinned "$berth_port" "$site_host" "$path" "$connections" "$duration")"
+            read -r n_rps n_p99 <<<"$(wrk_pinned "$nginx_port" bench "$path" "$connections" "$duration")"
+        else
+            read -r n_rps n_p99 <<<"$(wrk_pinned "$nginx_port" bench "$path" "$connections" "$duration")"
+            read -r b_rps b_p99 <<<"$(wrk_pinned "$berth_port" "$site_host" "$path" "$connections" "$duration")"
+        fi
+        berth_rates+=("$b_rps")
+        berth_p99s+=("$(to_ms "$b_p99")")
+        nginx_rates+=("$n_rps")
+        nginx_p99s+=("$(to_ms "$n_p99")")
+        ratios="$ratios${ratios:+,}$(ratio "$b_rps" "$n_rps")"
+    done
+    echo "$(median "${berth_rates[@]}") $(median "${berth_p99s[@]}") $(median "${nginx_rates[@]}")" \
+        "$(median "${nginx_p99s[@]}") $ratios"
+}
+
 deploy_json "$work/deploy.json" "$slug" "$work/site/index.html" "$work/site/5mb.bin"
 serve_berthd 1
 api POST /deploy --data-binary "@$work/deploy.json" >/dev/null
@@ -81,10 +108,9 @@ for threads in 1 "$server_cores"; do
     check_200 "$nginx_port" bench /5mb.bin 5000000
     for case in "/index.html 64 small-page" "/5mb.bin 8 5-MB-file" "/index.html 1000 1000-connections"; do
         read -r path connections label <<<"$case"
-        read -r berth_rps berth_p99 <<<"$(wrk_pinned "$berth_port" "$site_host" "$path" "$connections" "$duration")"
-        read -r nginx_rps nginx_p99 <<<"$(wrk_pinned "$nginx_port" bench "$path" "$connections" "$duration")"
-        print_row "$label N=$threads" berth "$berth_rps" "$berth_p99" "$(ratio "$berth_rps" "$nginx_rps")"
-        print_row "$label N=$threads" nginx "$nginx_rps" "$nginx_p99" ""
+        read -r berth_rps berth_p99 nginx_rps nginx_p99 turn_ratios <<<"$(compare_in_turn "$path" "$connections")"
+        print_row "$label N=$threads" berth "$berth_rps" "${berth_p99}ms" "$(ratio "$berth_rps" "$nginx_rps")"
+        print_row "$label N=$threads" nginx "$nginx_rps" "${nginx_p99}ms" "($turn_ratios)"
     done
     loaded_rss=$(rss_mb "$berth_pid")
     stop_pid "${pids[$nginx_pid_before]}"
@@ -114,5 +140,6 @@ printf '  during updates on a %s-blob store %s ms against %s ms idle, %sx (%s up
     "$blob_count" "$update_p99" "$store_idle_p99" "$(ratio "$update_p99" "$store_idle_p99")" "$updates" "$updates_refused"
 printf '  each pair, idle/busy: deploys%s; updates%s\n' "$deploy_pairs" "$update_pairs"
 printf 'berthd RSS: idle %s MB (one site), after load %s MB\n' "$idle_rss" "$loaded_rss"
-printf '(wrk -t2, %ss per run; %s cores, server on %s; N = berthd --threads = nginx workers)\n' \
-    "$duration" "$cores" "${server_cpus:-all cores, shared with wrk}"
+printf '(wrk -t2, %ss per run, medians of %s runs per server in turn, each turn'"'"'s ratio in brackets; %s cores, server on %s;\n' \
+    "$duration" "$turns" "$cores" "${server_cpus:-all cores, shared with wrk}"
+printf ' N = berthd --threads = nginx workers)\n'
