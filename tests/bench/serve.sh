@@ -71,16 +71,16 @@ print_row() { printf '%-22s %-8s %12s %10s %10s\n' "$@"; }
 # one machine) weighs on both alike. Prints "BERTH_RPS BERTH_P99_MS NGINX_RPS NGINX_P99_MS RATIOS": medians, and
 # each turn's Berth / nginx.
 compare_in_turn() {
-    local path=$1 connections=$2 turn b_rps b_p99 n_rps n_p99 ratios=""
+    local path=$1 connections=$2 turn first second b_rps b_p99 n_rps n_p99 ratios=""
     local berth_rates=() berth_p99s=() nginx_rates=() nginx_p99s=()
+    local -A result
     for ((turn = 0; turn < turns; turn++)); do
-        if ((turn % 2 == 0)); then
-            read -r b_rps b_p99 <<<"$(wrk_pinned "$berth_port" "$site_host" "$path" "$connections" "$duration")"
-            read -r n_rps n_p99 <<<"$(wrk_pinned "$nginx_port" bench "$path" "$connections" "$duration")"
-        else
-            read -r n_rps n_p99 <<<"$(wrk_pinned "$nginx_port" bench "$path" "$connections" "$duration")"
-            read -r b_rps b_p99 <<<"$(wrk_pinned "$berth_port" "$site_host" "$path" "$connections" "$duration")"
-        fi
+        first=berth second=nginx
+        ((turn % 2 == 0)) || { first=nginx second=berth; }
+        result[$first]=$(wrk_on "$first" "$path" "$connections")
+        result[$second]=$(wrk_on "$second" "$path" "$connections")
+        read -r b_rps b_p99 <<<"${result[berth]}"
+        read -r n_rps n_p99 <<<"${result[nginx]}"
         berth_rates+=("$b_rps")
         berth_p99s+=("$(to_ms "$b_p99")")
         nginx_rates+=("$n_rps")
@@ -89,6 +89,13 @@ compare_in_turn() {
     done
     echo "$(median "${berth_rates[@]}") $(median "${berth_p99s[@]}") $(median "${nginx_rates[@]}")" \
         "$(median "${nginx_p99s[@]}") $ratios"
+}
+
+wrk_on() { # wrk_on berth|nginx PATH CONNECTIONS: one pinned wrk run against that server
+    case $1 in
+    berth) wrk_pinned "$berth_port" "$site_host" "$2" "$3" "$duration" ;;
+    nginx) wrk_pinned "$nginx_port" bench "$2" "$3" "$duration" ;;
+    esac
 }
 
 deploy_json "$work/deploy.json" "$slug" "$work/site/index.html" "$work/site/5mb.bin"
@@ -140,6 +147,6 @@ printf '  during updates on a %s-blob store %s ms against %s ms idle, %sx (%s up
     "$blob_count" "$update_p99" "$store_idle_p99" "$(ratio "$update_p99" "$store_idle_p99")" "$updates" "$updates_refused"
 printf '  each pair, idle/busy: deploys%s; updates%s\n' "$deploy_pairs" "$update_pairs"
 printf 'berthd RSS: idle %s MB (one site), after load %s MB\n' "$idle_rss" "$loaded_rss"
-printf '(wrk -t2, %ss per run, medians of %s runs per server in turn, each turn'"'"'s ratio in brackets; %s cores, server on %s;\n' \
+printf '(wrk -t2, %ss per run, medians of %s runs per server in turn, each turn'"'"'s ratio in parentheses; %s cores, server on %s;\n' \
     "$duration" "$turns" "$cores" "${server_cpus:-all cores, shared with wrk}"
 printf ' N = berthd --threads = nginx workers)\n'
