@@ -23,7 +23,8 @@ struct HttpResponse;
 
 // The guard of one client connection, whatever its socket class (see GuardedSocket: a plain QTcpSocket, or a
 // QSslSocket on an HTTPS door). Its readyRead slot is connected before QtHttpServer's, so it sees every byte first:
-// it frames each request head itself and lets QtHttpServer parse a request only once it has accepted it; until
+// it frames each request head itself and lets QtHttpServer parse a request with a body only once it has accepted
+// it (a request without one, whole once framed, and a large plain-HTTP body it hands to the handler itself); until
 // then, and while a response is in progress, it keeps the bytes inside its own read transaction, where QtHttpServer
 // cannot see them. Refusals, timeouts, 100-continue, the response and the file streaming are all here. It lives
 // inside its socket, which QtHttpServer deletes after the client disconnects.
@@ -69,7 +70,7 @@ private:
         Idle, // between requests (keep-alive)
         Head, // a request head is arriving
         Authorizing, // a large body waits for the handler to authorise its caller; its bytes are held
-        Body, // head accepted: QtHttpServer reads the body (a large plain-HTTP one, the guard)
+        Body, // head accepted with a body: QtHttpServer reads it (a large plain-HTTP one, the guard)
         Waiting, // the handler has the request; later requests are held
         Streaming, // a file response is being streamed; later requests are held
         Backlogged, // a response is answered but too much of it is unsent; later requests wait for the client
@@ -87,9 +88,11 @@ private:
     void headComplete();
     void admitBody();
     void readBody();
+    void deliverBodyless(qsizetype headBytes);
     void onAuthorized(bool authorized);
     bool overBodyDeadline() const;
     void hold();
+    void letHeldThrough(); // ends a hold (and QtHttpServer's empty transaction): the held bytes are visible again
     void discard();
     void deliver(QByteArray body); // the approved request, with its body, to the handler
     void respond(quint64 serial, HttpResponse response);

@@ -65,17 +65,26 @@ void ConnectionGuard::finishResponse()
     m_phase = Phase::Idle;
     noteIdle();
     armTimer(m_door.config().idleTimeoutMs);
-    if (m_socket.isTransactionStarted())
-        m_socket.rollbackTransaction(); // the held bytes (pipelined requests) become visible again
-    if (m_socket.bytesAvailable() > 0) // QtHttpServer reads one request per readyRead: wake it for the next one
+    letHeldThrough(); // the held bytes (pipelined requests) become visible again
+    if (m_socket.bytesAvailable() > 0) // one request is framed per readyRead: wake the guard for the next one
         QMetaObject::invokeMethod(
             &m_socket, [this] { resume(); }, Qt::QueuedConnection);
 }
 
 void ConnectionGuard::resume()
 {
-    if (m_phase == Phase::Idle && m_socket.bytesAvailable() > 0)
+    if (m_phase != Phase::Idle)
+        return;
+    letHeldThrough();
+    if (m_socket.bytesAvailable() > 0)
         Q_EMIT m_socket.readyRead();
+}
+
+void ConnectionGuard::letHeldThrough()
+{
+    if (m_socket.isTransactionStarted())
+        m_socket.rollbackTransaction();
+    m_held = 0;
 }
 
 void ConnectionGuard::hold()
