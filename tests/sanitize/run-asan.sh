@@ -18,10 +18,10 @@ top=$(cd "$(dirname "${BASH_SOURCE[0]}")/../.." && pwd)
 build_dir="$top/build/asan"
 # CI's part: the front door, site serving and the built-in endpoints, the API suites, and the domain's parsers of
 # untrusted input (the engine-level suites on one thread and, where CTest has them, on four).
-ci_targets=(tst_requestframer tst_headervalues tst_frontdoor tst_connections tst_responses tst_servingthreads
-            tst_ratelimiter tst_sitehosting tst_privatesites tst_builtinendpoints tst_byterange tst_siterules
-            tst_deploymentsapi tst_deploymentcontent tst_versions tst_submissions tst_counters tst_authkeys tst_authotp
-            tst_mcp tst_deployrequest tst_liftedcontent tst_htmlscanner tst_pagemetadata tst_filepath
+ci_targets=(tst_requestframer tst_headervalues tst_frontdoor tst_connections tst_responses tst_pipelining
+            tst_servingthreads tst_ratelimiter tst_sitehosting tst_privatesites tst_builtinendpoints tst_byterange
+            tst_siterules tst_deploymentsapi tst_deploymentcontent tst_versions tst_submissions tst_counters tst_authkeys
+            tst_authotp tst_mcp tst_deployrequest tst_liftedcontent tst_htmlscanner tst_pagemetadata tst_filepath
             tst_submissionscsv tst_siterulesparsing)
 ci_regex="^($(IFS='|'; echo "${ci_targets[*]}")|tst_sitehosting@4threads|tst_privatesites@4threads)\$"
 build=1 ci=
