@@ -40,6 +40,8 @@ test_packages=(
 )
 # The formatting check: every .cpp and .h as .clang-format says (Debian 12's clang-format 14).
 test_packages+=(clang-format)
+# The wall-clock step test: libfaketime moves one process's wall clock, the monotonic clock left alone.
+test_packages+=(faketime)
 # The LAN test: two network namespaces, each with its own D-Bus and Avahi daemons.
 test_packages+=(dbus avahi-daemon avahi-utils iproute2 curl bc)
 
@@ -55,8 +57,9 @@ test_packages+=(zbar-tools openssl curl)
 # The sign-in tests: a real SMTP server on loopback (Debian's /usr/bin/python3 -m aiosmtpd).
 test_packages+=(python3-aiosmtpd)
 
-# The PostgreSQL runs of the HTTP suites: a private cluster made with initdb and pg_ctl from
-# /usr/lib/postgresql/15/bin (runuser, from util-linux, runs them as nobody when the tests run as root).
+# The PostgreSQL runs of the HTTP suites: a private cluster made with initdb and pg_ctl from the folder that
+# tests/CMakeLists.txt finds (BERTH_POSTGRESQL_BINDIR; runuser, from util-linux, runs them as nobody when the tests
+# run as root).
 test_packages+=(postgresql-15 util-linux)
 
 install_missing() {

@@ -1,10 +1,10 @@
-#include "connectionguard.h"
+#include "http/connectionguard.h"
 
-#include "connectionbudget.h"
-#include "frontdoor.h"
-#include "httpconfig.h"
-#include "requesthandler.h"
-#include "responsewriter.h"
+#include "http/connectionbudget.h"
+#include "http/frontdoor.h"
+#include "http/httpconfig.h"
+#include "http/requesthandler.h"
+#include "http/responsewriter.h"
 
 #include <QHttpServerRequest>
 #include <QPointer>
@@ -109,7 +109,7 @@ bool ConnectionGuard::isIdle() const
 
 void ConnectionGuard::noteIdle()
 {
-    m_idleSince = QDateTime::currentMSecsSinceEpoch();
+    m_idleClock.start();
 }
 
 void ConnectionGuard::shed()

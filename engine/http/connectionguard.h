@@ -1,7 +1,7 @@
 #pragma once
 
-#include "requestframer.h"
-#include "responseoutput.h"
+#include "http/requestframer.h"
+#include "http/responseoutput.h"
 
 #include <QBasicTimer>
 #include <QElapsedTimer>
@@ -51,7 +51,7 @@ public:
 
     // Between requests with nothing left to send, since idleSince() (ms on a monotonic clock).
     bool isIdle() const;
-    qint64 idleSince() const { return m_idleSince; }
+    qint64 idleSince() const { return m_idleClock.msecsSinceReference(); }
     // Gives its place in the budget to a newcomer at once and closes (an idle keep-alive connection).
     void shed();
     // A graceful stop: the request in progress (if any) is answered with Connection: close; new ones get 503.
@@ -122,7 +122,8 @@ private:
     QElapsedTimer m_bodyClock; // since the body was let in: its minimum rate
     QElapsedTimer m_sendClock; // since the client last took response bytes: the send stall
     QHostAddress m_peer;
-    qint64 m_idleSince = 0;
+    // Monotonic, so that a step of the wall clock cannot make a connection idle a moment look idle for hours.
+    QElapsedTimer m_idleClock;
     Phase m_phase = Phase::Idle;
     quint64 m_serial = 0;
     qint64 m_lingered = 0;
