@@ -1,8 +1,9 @@
-#include "versionscontroller.h"
+#include "api/versionscontroller.h"
 
-#include "deploymentjson.h"
-#include "domain/clock.h"
-#include "domain/deploymentservice.h"
+#include "api/deploymentjson.h"
+#include "domain/common/clock.h"
+#include "domain/deploy/deploymentservice.h"
+#include "domain/deploy/versionhistory.h"
 #include "web/apierror.h"
 #include "web/jsonbody.h"
 
@@ -12,8 +13,10 @@ using namespace Qt::StringLiterals;
 
 namespace berth {
 
-VersionsController::VersionsController(DeploymentService &service, const SiteAddresses &addresses)
-    : m_service(service)
+VersionsController::VersionsController(
+    const DeploymentService &deployments, VersionHistory &history, const SiteAddresses &addresses)
+    : m_deployments(deployments)
+    , m_history(history)
     , m_addresses(addresses)
 {
 }
@@ -27,8 +30,8 @@ void VersionsController::registerRoutes(ApiRouter &router)
 void VersionsController::list(ApiCall &call)
 {
     const QString id = call.params.at(0);
-    const auto deployment = m_service.get(call.user, id);
-    const auto versions = m_service.versions(call.user, id);
+    const auto deployment = m_deployments.get(call.user, id);
+    const auto versions = m_history.versions(call.user, id);
     if (!deployment || !versions) {
         call.sink.send(errorResponse(deployment ? versions.error() : deployment.error()));
         return;
@@ -64,7 +67,7 @@ void VersionsController::rollback(ApiCall &call)
         call.sink.send(HttpResponse::jsonError(400, u"\"version\" must be a positive integer"_s));
         return;
     }
-    const auto result = m_service.rollback(call.user, call.params.at(0), int(number));
+    const auto result = m_history.rollback(call.user, call.params.at(0), int(number));
     call.sink.send(result ? HttpResponse::json(200, DeploymentJson::summary(result.value(), m_addresses))
                           : errorResponse(result.error()));
 }

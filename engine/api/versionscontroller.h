@@ -1,18 +1,19 @@
 #pragma once
 
-#include "apirouter.h"
+#include "api/apirouter.h"
 
 namespace berth {
 
 class DeploymentService;
 class SiteAddresses;
+class VersionHistory;
 
-// GET /deploy/:id/versions and POST /deploy/:id/rollback (issue 15): a deployment's kept versions, and serving one
+// GET /deploy/:id/versions and POST /deploy/:id/rollback: a deployment's kept versions, and serving one
 // of them again.
 class VersionsController final
 {
 public:
-    VersionsController(DeploymentService &service, const SiteAddresses &addresses);
+    VersionsController(const DeploymentService &deployments, VersionHistory &history, const SiteAddresses &addresses);
     Q_DISABLE_COPY_MOVE(VersionsController)
 
     void registerRoutes(ApiRouter &router);
@@ -21,7 +22,8 @@ private:
     void list(ApiCall &call);
     void rollback(ApiCall &call);
 
-    DeploymentService &m_service;
+    const DeploymentService &m_deployments;
+    VersionHistory &m_history;
     const SiteAddresses &m_addresses;
 };
 

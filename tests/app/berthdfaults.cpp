@@ -1,8 +1,8 @@
 // berthd for the crash-safety test: the same commands, plus fault points. With BERTH_FAULT_POINT=<name> in its
 // environment the process kills itself (SIGKILL, nothing flushed) when a deploy reaches the point <name>.
-#include "commands.h"
-#include "domain/deploymentservice.h"
-#include "engine.h"
+#include "app/berthd/commands.h"
+#include "domain/deploy/faultpoints.h"
+#include "instance/engine.h"
 
 #include <QCoreApplication>
 #include <csignal>
@@ -16,7 +16,7 @@ int main(int argc, char *argv[])
     return berth::runCommand(app.arguments(), [point](berth::Engine &engine) {
         if (point.isEmpty())
             return;
-        engine.deployments().setFaultHook([point](const char *reached) {
+        engine.faultPoints().setHook([point](const char *reached) {
             if (point == reached)
                 std::raise(SIGKILL);
         });

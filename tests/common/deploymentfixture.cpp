@@ -37,9 +37,13 @@ bool DeploymentFixture::start(const Options &options)
     if (options.backend)
         m_blobs->setBackend(options.backend, options.backendCacheBytes);
     m_sites = std::make_unique<SiteTable>();
-    m_service = std::make_unique<DeploymentService>(*m_repository, *m_blobs, *m_sites, m_plans, m_clock, m_workers);
+    m_loader = std::make_unique<SiteLoader>(*m_repository, *m_blobs, *m_sites);
+    m_garbage = std::make_unique<BlobGarbage>(*m_repository, *m_blobs, *m_sites, m_workers, m_faults);
+    m_history = std::make_unique<VersionHistory>(*m_repository, *m_blobs, *m_loader, *m_garbage, m_clock, m_faults);
+    m_service = std::make_unique<DeploymentService>(
+        *m_repository, *m_blobs, *m_loader, *m_garbage, *m_history, m_plans, m_clock, m_workers, m_faults);
     if (options.loadSites) {
-        if (const Result<void> loaded = m_service->loadSites(); !loaded)
+        if (const Result<void> loaded = m_loader->loadSites(); !loaded)
             return failed("loading the sites", loaded.error().message);
     }
     return true;

@@ -1,9 +1,13 @@
 #pragma once
 
-#include "domain/clock.h"
-#include "domain/deploymentservice.h"
-#include "domain/plantable.h"
-#include "domain/sitetable.h"
+#include "domain/common/clock.h"
+#include "domain/deploy/blobgarbage.h"
+#include "domain/deploy/deploymentservice.h"
+#include "domain/deploy/faultpoints.h"
+#include "domain/deploy/siteloader.h"
+#include "domain/deploy/versionhistory.h"
+#include "domain/plans/plantable.h"
+#include "domain/siterules/sitetable.h"
 #include "storage/blobstore.h"
 #include "storage/database.h"
 #include "storage/deploymentrepository.h"
@@ -22,9 +26,9 @@ class BlobBackend;
 
 namespace berth::test {
 
-// A DeploymentService without an Engine around it, for tests of what it does with its database and blob store: a
-// fresh temporary folder with a SQLite file (or a given PostgreSQL database) and a blob folder, one user who deploys,
-// the default plans, a ManualClock and a worker pool of its own.
+// A DeploymentService (with its SiteLoader, BlobGarbage and VersionHistory) without an Engine around it, for tests of
+// what it does with its database and blob store: a fresh temporary folder with a SQLite file (or a given PostgreSQL
+// database) and a blob folder, one user who deploys, the default plans, a ManualClock and a worker pool of its own.
 class DeploymentFixture final
 {
     Q_DISABLE_COPY_MOVE(DeploymentFixture)
@@ -70,6 +74,10 @@ public:
     ManualClock &clock() { return m_clock; }
     QThreadPool &workers() { return m_workers; }
     DeploymentService &service() { return *m_service; }
+    SiteLoader &loader() { return *m_loader; }
+    BlobGarbage &garbage() { return *m_garbage; }
+    VersionHistory &history() { return *m_history; }
+    FaultPoints &faults() { return m_faults; }
 
 private:
     QTemporaryDir m_dir;
@@ -81,6 +89,10 @@ private:
     std::unique_ptr<DeploymentRepository> m_repository;
     std::unique_ptr<BlobStore> m_blobs;
     std::unique_ptr<SiteTable> m_sites;
+    FaultPoints m_faults;
+    std::unique_ptr<SiteLoader> m_loader;
+    std::unique_ptr<BlobGarbage> m_garbage;
+    std::unique_ptr<VersionHistory> m_history;
     std::unique_ptr<DeploymentService> m_service;
     QThreadPool m_workers; // declared last, so that it goes first
 };

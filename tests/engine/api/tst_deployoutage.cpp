@@ -1,13 +1,17 @@
-// A deploy while the shared database is unreachable (issue 16): when the blob store behind the folder (PostgreSQL's
+// A deploy while the shared database is unreachable: when the blob store behind the folder (PostgreSQL's
 // chunk table) cannot take a file, the deploy answers what every other path answers then, 503
 // {"error": "The database is unavailable; try again in a moment"}, not a 500; it writes no deployment, an update
 // leaves the served version as it was, and the first deploy once the database is back works. The outage is a
 // BlobBackend double that refuses as PostgresBlobBackend does on a dropped connection, so no cluster is needed.
 #include "deploymentfixture.h"
-#include "domain/clock.h"
-#include "domain/deploymentservice.h"
-#include "domain/plantable.h"
-#include "domain/sitetable.h"
+#include "domain/common/clock.h"
+#include "domain/deploy/blobgarbage.h"
+#include "domain/deploy/deploymentservice.h"
+#include "domain/deploy/faultpoints.h"
+#include "domain/deploy/siteloader.h"
+#include "domain/deploy/versionhistory.h"
+#include "domain/plans/plantable.h"
+#include "domain/siterules/sitetable.h"
 #include "resultassert.h"
 #include "storage/blobbackend.h"
 #include "storage/blobstore.h"
@@ -237,8 +241,12 @@ private Q_SLOTS:
         QVERIFY(blobs.init());
         blobs.setBackend(&broken, 1024 * 1024);
         SiteTable sites;
-        DeploymentService service(
-            m_fixture->repository(), blobs, sites, m_fixture->plans(), m_fixture->clock(), m_fixture->workers());
+        FaultPoints faults;
+        SiteLoader loader(m_fixture->repository(), blobs, sites);
+        BlobGarbage garbage(m_fixture->repository(), blobs, sites, m_fixture->workers(), faults);
+        VersionHistory history(m_fixture->repository(), blobs, loader, garbage, m_fixture->clock(), faults);
+        DeploymentService service(m_fixture->repository(), blobs, loader, garbage, history, m_fixture->plans(),
+            m_fixture->clock(), m_fixture->workers(), faults);
         const Result<Deployment> refused = wait(service.create(m_fixture->owner(), filesRequest({{u"x.txt"_s, "x"}})));
         QVERIFY(!refused);
         QCOMPARE(errorResponse(refused.error()).status, 500);

@@ -1,5 +1,7 @@
-// Kept versions, rollback and uploads that name content by hash (issue 15), over real HTTP.
-#include "domain/deploymentservice.h"
+// Kept versions, rollback and uploads that name content by hash, over real HTTP.
+#include "common/deployfiles.h"
+#include "domain/deploy/deploymentservice.h"
+#include "domain/deploy/versionhistory.h"
 #include "enginefixture.h"
 
 #include <QCryptographicHash>
@@ -9,6 +11,7 @@
 #include <QTest>
 
 using namespace Qt::StringLiterals;
+using berth::test::base64File;
 using berth::test::EngineFixture;
 using berth::test::TestReply;
 
@@ -21,11 +24,6 @@ private:
     QByteArray m_key;
 
     berth::test::HttpTestClient &client() { return m_fixture->client(); }
-    static QJsonObject file(const QString &path, const QByteArray &content)
-    {
-        return {
-            {u"path"_s, path}, {u"content"_s, QString::fromLatin1(content.toBase64())}, {u"encoding"_s, u"base64"_s}};
-    }
     static QByteArray sha(const QByteArray &content)
     {
         return QCryptographicHash::hash(content, QCryptographicHash::Sha256).toHex();
@@ -78,11 +76,12 @@ private Q_SLOTS:
     void updatesKeepTheLastNVersions()
     {
         QVERIFY(m_fixture->engine().setVersionsKept(3));
-        const QString id = create(u"kept-site"_s, {file(u"index.html"_s, "v1")});
+        const QString id = create(u"kept-site"_s, {base64File(u"index.html"_s, "v1")});
         QVERIFY(!id.isEmpty());
         for (int v = 2; v <= 5; ++v) // N + 2 deploys in all
             QCOMPARE(
-                put(id, {{u"files"_s, QJsonArray {file(u"index.html"_s, "v" + QByteArray::number(v))}}}).status, 200);
+                put(id, {{u"files"_s, QJsonArray {base64File(u"index.html"_s, "v" + QByteArray::number(v))}}}).status,
+                200);
         const QJsonArray kept = versions(id);
         QCOMPARE(kept.size(), 3);
         QCOMPARE(kept.at(0)[u"version"_s].toInt(), 5); // newest first
@@ -101,7 +100,7 @@ private Q_SLOTS:
 
         // The setting persists.
         QVERIFY(m_fixture->restart());
-        QCOMPARE(m_fixture->engine().deployments().versionsKept(), 3);
+        QCOMPARE(m_fixture->engine().history().versionsKept(), 3);
         QCOMPARE(versions(id).size(), 3);
     }
 
@@ -110,10 +109,10 @@ private Q_SLOTS:
         QByteArray binary;
         for (int i = 0; i < 4096; ++i)
             binary.append(char(i * 7));
-        const QString id
-            = create(u"roll-site"_s, {file(u"index.html"_s, "<title>First</title>one"), file(u"data.bin"_s, binary)});
+        const QString id = create(u"roll-site"_s,
+            {base64File(u"index.html"_s, "<title>First</title>one"), base64File(u"data.bin"_s, binary)});
         QCOMPARE(put(id,
-                     {{u"files"_s, QJsonArray {file(u"index.html"_s, "<title>Second</title>two")}},
+                     {{u"files"_s, QJsonArray {base64File(u"index.html"_s, "<title>Second</title>two")}},
                          {u"description"_s, u"later"_s}})
                      .status,
             200);
@@ -142,7 +141,7 @@ private Q_SLOTS:
 
     void rollbackRefusals()
     {
-        const QString id = create(u"mine-only"_s, {file(u"index.html"_s, "mine")});
+        const QString id = create(u"mine-only"_s, {base64File(u"index.html"_s, "mine")});
         const QByteArray other = m_fixture->keyFor(u"other@example.com"_s);
         const TestReply foreign = rollback(id, 1, other);
         QCOMPARE(foreign.status, 404);
@@ -164,8 +163,10 @@ private Q_SLOTS:
     void hashOnlyEntriesReuseHeldContent()
     {
         QByteArray big(3 * 1024 * 1024, 'x');
-        const QString id = create(u"incremental-site"_s, {file(u"index.html"_s, "v1"), file(u"big.bin"_s, big)});
-        const QJsonObject body {{u"files"_s, QJsonArray {file(u"index.html"_s, "v2"), reference(u"big.bin"_s, big)}}};
+        const QString id
+            = create(u"incremental-site"_s, {base64File(u"index.html"_s, "v1"), base64File(u"big.bin"_s, big)});
+        const QJsonObject body {
+            {u"files"_s, QJsonArray {base64File(u"index.html"_s, "v2"), reference(u"big.bin"_s, big)}}};
         const QByteArray sent = QJsonDocument(body).toJson(QJsonDocument::Compact);
         QVERIFY(sent.size() < 300); // one small file and a hash: none of the 3 MB travel again
         const TestReply reply = client().api("PUT", u"/deploy/"_s + id, m_key, sent);
@@ -180,10 +181,10 @@ private Q_SLOTS:
 
     void missingContentIsA409AndChangesNothing()
     {
-        const QString id = create(u"missing-site"_s, {file(u"index.html"_s, "old"), file(u"a.css"_s, "a")});
+        const QString id = create(u"missing-site"_s, {base64File(u"index.html"_s, "old"), base64File(u"a.css"_s, "a")});
         const QJsonObject body {{u"files"_s,
             QJsonArray {reference(u"index.html"_s, "new"), reference(u"a.css"_s, "a"), reference(u"b/c.js"_s, "c"),
-                file(u"d.txt"_s, "d")}}};
+                base64File(u"d.txt"_s, "d")}}};
         const TestReply reply = put(id, body);
         QCOMPARE(reply.status, 409);
         QCOMPARE(reply.json(),
@@ -214,26 +215,28 @@ private Q_SLOTS:
     {
         const QByteArray secret = "the other user's private page";
         const QByteArray other = m_fixture->keyFor(u"other@example.com"_s);
-        QVERIFY(!create(u"private-one"_s, {file(u"index.html"_s, secret)}, other).isEmpty());
+        QVERIFY(!create(u"private-one"_s, {base64File(u"index.html"_s, secret)}, other).isEmpty());
         QVERIFY(blobOnDisk(secret));
 
-        const QString mine = create(u"mine-site"_s, {file(u"index.html"_s, "mine")});
+        const QString mine = create(u"mine-site"_s, {base64File(u"index.html"_s, "mine")});
         const TestReply stolen = put(mine, {{u"files"_s, QJsonArray {reference(u"index.html"_s, secret)}}});
         QCOMPARE(stolen.status, 409);
         QCOMPARE(stolen.json()[u"missing"_s].toArray(), QJsonArray {u"index.html"_s});
         QCOMPARE(client().site(u"mine-site"_s).body, QByteArray("mine"));
         // Once this user uploads the content, it is theirs to name.
-        QCOMPARE(put(mine, {{u"files"_s, QJsonArray {file(u"index.html"_s, secret)}}}).status, 200);
+        QCOMPARE(put(mine, {{u"files"_s, QJsonArray {base64File(u"index.html"_s, secret)}}}).status, 200);
         QCOMPARE(
-            put(mine, {{u"files"_s, QJsonArray {reference(u"index.html"_s, secret), file(u"x"_s, "x")}}}).status, 200);
+            put(mine, {{u"files"_s, QJsonArray {reference(u"index.html"_s, secret), base64File(u"x"_s, "x")}}}).status,
+            200);
     }
 
     void limitsCountTheFullSize()
     {
         const QByteArray tenMiB(10 * 1024 * 1024, 'q');
-        const QString id = create(u"limit-site"_s, {file(u"index.html"_s, "i"), file(u"big.bin"_s, tenMiB)});
+        const QString id
+            = create(u"limit-site"_s, {base64File(u"index.html"_s, "i"), base64File(u"big.bin"_s, tenMiB)});
         QVERIFY(!id.isEmpty());
-        QJsonArray files {file(u"index.html"_s, "i")};
+        QJsonArray files {base64File(u"index.html"_s, "i")};
         for (int i = 0; i < 6; ++i) // 60 MiB named in a body of a few hundred bytes
             files.append(reference(u"copy%1.bin"_s.arg(i), tenMiB));
         const TestReply reply = put(id, {{u"files"_s, files}});

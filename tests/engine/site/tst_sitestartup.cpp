@@ -1,8 +1,9 @@
 // Sites after a start: every site is a placeholder until its first request, which reads its files off the serving
 // threads and goes on from there; at most EngineSettings::loadedSites file tables stay in memory; refreshSite
 // rebuilds one site from the database. All over real HTTP against a real engine and its SQLite file.
-#include "domain/deploymentservice.h"
-#include "domain/sitetable.h"
+#include "common/deployfiles.h"
+#include "domain/deploy/siteloader.h"
+#include "domain/siterules/sitetable.h"
 #include "engine/http/rawclient.h"
 #include "enginefixture.h"
 
@@ -16,6 +17,7 @@ using berth::EngineSettings;
 using berth::test::EngineFixture;
 using berth::test::RawClient;
 using berth::test::RawResponse;
+using berth::test::textFile;
 
 class TestSiteStartup : public QObject
 {
@@ -31,16 +33,12 @@ private:
         settings.loadedSites = loadedSites;
         return m_fixture->start(settings);
     }
-    static QJsonObject file(const QString &path, const QByteArray &content)
-    {
-        return {{u"path"_s, path}, {u"content"_s, QString::fromUtf8(content)}};
-    }
     // A site of three files and a redirect rule: what a site's file table holds.
     QString deployFiles(const QString &slug)
     {
-        const QJsonArray files {file(u"index.html"_s, "<p>home of " + slug.toUtf8() + "</p>"),
-            file(u"css/site.css"_s, "body{}/*" + slug.toUtf8() + "*/"),
-            file(u"_redirects"_s, "/old /css/site.css 301\n")};
+        const QJsonArray files {textFile(u"index.html"_s, u"<p>home of "_s + slug + u"</p>"_s),
+            textFile(u"css/site.css"_s, u"body{}/*"_s + slug + u"*/"_s),
+            textFile(u"_redirects"_s, u"/old /css/site.css 301\n"_s)};
         const auto reply = m_fixture->client().api(
             "POST", u"/deploy"_s, m_fixture->ownerKey(), QJsonObject {{u"slug"_s, slug}, {u"files"_s, files}});
         if (reply.status != 200)
@@ -183,9 +181,9 @@ private Q_SLOTS:
         const QString id = deployFiles(u"site-before"_s);
         QVERIFY(!id.isEmpty());
         QVERIFY(servesHome(u"site-before"_s));
-        berth::DeploymentService &service = m_fixture->engine().deployments();
-        QSignalSpy changed(&service, &berth::DeploymentService::deploymentChanged);
-        QSignalSpy removed(&service, &berth::DeploymentService::deploymentRemoved);
+        berth::SiteLoader &loader = m_fixture->engine().siteLoader();
+        QSignalSpy changed(&loader, &berth::SiteLoader::deploymentChanged);
+        QSignalSpy removed(&loader, &berth::SiteLoader::deploymentRemoved);
 
         // As another node would: the row changes in the database, this node's table does not know yet.
         {
@@ -195,10 +193,10 @@ private Q_SLOTS:
             QVERIFY(query.exec(u"UPDATE deployments SET slug = 'site-after' WHERE id = '%1'"_s.arg(id)));
         }
         QVERIFY(servesHome(u"site-before"_s));
-        service.refreshSite(id);
+        loader.refreshSite(id);
         QCOMPARE(changed.count(), 1);
         QCOMPARE(changed.first().first().toString(), id);
-        service.refreshSite(id); // unchanged since (as after the notice of this node's own change): not announced
+        loader.refreshSite(id); // unchanged since (as after the notice of this node's own change): not announced
         QCOMPARE(changed.count(), 1);
         QCOMPARE(m_fixture->client().site(u"site-before"_s).status, 404);
         const auto css = m_fixture->client().site(u"site-after"_s, u"/css/site.css"_s);
@@ -211,11 +209,11 @@ private Q_SLOTS:
             QSqlQuery query(db->connection());
             QVERIFY(query.exec(u"DELETE FROM deployments WHERE id = '%1'"_s.arg(id)));
         }
-        service.refreshSite(id);
+        loader.refreshSite(id);
         QCOMPARE(removed.count(), 1);
         QCOMPARE(m_fixture->client().site(u"site-after"_s).status, 404);
         QCOMPARE(m_fixture->engine().sites().size(), 0);
-        service.refreshSite(id); // gone already: nothing changes, nothing is announced
+        loader.refreshSite(id); // gone already: nothing changes, nothing is announced
         QCOMPARE(removed.count(), 1);
         QCOMPARE(changed.count(), 1);
     }

@@ -2,11 +2,12 @@
 // connection (another server) reach this server's SiteTable by notification, and the resync finds what no
 // notification announced.
 #include "deploymentfixture.h"
-#include "domain/clock.h"
-#include "domain/deploymentservice.h"
-#include "domain/deploymentsync.h"
-#include "domain/plantable.h"
-#include "domain/sitetable.h"
+#include "domain/common/clock.h"
+#include "domain/deploy/deploymentservice.h"
+#include "domain/deploy/deploymentsync.h"
+#include "domain/deploy/siteloader.h"
+#include "domain/plans/plantable.h"
+#include "domain/siterules/sitetable.h"
 #include "postgrescluster.h"
 #include "storage/blobstore.h"
 #include "storage/database.h"
@@ -76,9 +77,9 @@ private Q_SLOTS:
         m_other = std::make_unique<Database>(QString(), m_database->url());
         QVERIFY(m_other->open());
         // A resync interval no test reaches: resyncs happen when a test calls resync().
-        m_sync = std::make_unique<DeploymentSync>(m_fixture->database(), m_fixture->service(), 3'600'000);
+        m_sync = std::make_unique<DeploymentSync>(m_fixture->database(), m_fixture->loader(), 3'600'000);
         QVERIFY(m_sync->start());
-        QVERIFY(m_fixture->service().loadSites());
+        QVERIFY(m_fixture->loader().loadSites());
     }
     void cleanup()
     {
@@ -128,8 +129,8 @@ private Q_SLOTS:
         QVERIFY(!m_fixture->sites().find(u"quiet-afar"_s));
         QVERIFY(m_fixture->sites().find(u"kept-afar"_s));
 
-        QSignalSpy changed(&m_fixture->service(), &DeploymentService::deploymentChanged);
-        QSignalSpy removed(&m_fixture->service(), &DeploymentService::deploymentRemoved);
+        QSignalSpy changed(&m_fixture->loader(), &SiteLoader::deploymentChanged);
+        QSignalSpy removed(&m_fixture->loader(), &SiteLoader::deploymentRemoved);
         QVERIFY(m_sync->resync());
         QVERIFY(m_fixture->sites().find(u"quiet-afar"_s));
         QVERIFY(!m_fixture->sites().find(u"kept-afar"_s));

@@ -1,11 +1,15 @@
-// DeploymentService's kept versions, rollback and uploads that name content by hash (issue 15), apart from the deploy
-// path so that each can change without the other.
-#include "clock.h"
-#include "deploymentlimits.h"
-#include "deploymentservice.h"
-#include "sitetable.h"
+#include "domain/deploy/versionhistory.h"
+
+#include "domain/common/clock.h"
+#include "domain/deploy/blobgarbage.h"
+#include "domain/deploy/deploymentaccess.h"
+#include "domain/deploy/deploymentlimits.h"
+#include "domain/deploy/faultpoints.h"
+#include "domain/deploy/siteloader.h"
 #include "storage/blobstore.h"
 #include "storage/deploymentrepository.h"
+
+#include <QDebug>
 
 using namespace Qt::StringLiterals;
 
@@ -20,22 +24,33 @@ Error versionNotFound()
 
 } // namespace
 
-void DeploymentService::setVersionsKept(int count)
+VersionHistory::VersionHistory(DeploymentRepository &repository, BlobStore &blobs, SiteLoader &sites,
+    BlobGarbage &garbage, const Clock &clock, const FaultPoints &faults)
+    : m_repository(repository)
+    , m_blobs(blobs)
+    , m_sites(sites)
+    , m_garbage(garbage)
+    , m_clock(clock)
+    , m_faults(faults)
+{
+}
+
+void VersionHistory::setVersionsKept(int count)
 {
     m_versionsKept = qMax(1, count);
 }
 
-Result<QList<StoredVersion>> DeploymentService::versions(const User &owner, const QString &id) const
+Result<QList<StoredVersion>> VersionHistory::versions(const User &owner, const QString &id) const
 {
-    const auto deployment = ownedDeployment(owner, id);
+    const auto deployment = DeploymentAccess::owned(m_repository, owner, id);
     if (!deployment)
         return deployment.error();
     return m_repository.versions().list(id);
 }
 
-Result<QList<StoredFile>> DeploymentService::versionFiles(const User &owner, const QString &id, int number) const
+Result<QList<StoredFile>> VersionHistory::versionFiles(const User &owner, const QString &id, int number) const
 {
-    const auto deployment = ownedDeployment(owner, id);
+    const auto deployment = DeploymentAccess::owned(m_repository, owner, id);
     if (!deployment)
         return deployment.error();
     const auto version = m_repository.versions().find(id, number);
@@ -44,9 +59,9 @@ Result<QList<StoredFile>> DeploymentService::versionFiles(const User &owner, con
     return m_repository.files(version->id);
 }
 
-Result<Deployment> DeploymentService::rollback(const User &owner, const QString &id, int number)
+Result<Deployment> VersionHistory::rollback(const User &owner, const QString &id, int number)
 {
-    const auto current = ownedDeployment(owner, id);
+    const auto current = DeploymentAccess::owned(m_repository, owner, id);
     if (!current)
         return current.error();
     const auto version = m_repository.versions().find(id, number);
@@ -86,55 +101,15 @@ Result<Deployment> DeploymentService::rollback(const User &owner, const QString 
     deployment.updatedAt = m_clock.now();
 
     // One transaction: a crash before it leaves the old version served, after it the new one.
-    fault("before-rollback-commit");
+    m_faults.reach("before-rollback-commit");
     QList<QByteArray> released;
     if (const Result<void> updated = m_repository.update(deployment, files, m_versionsKept, &released); !updated)
-        return writeFailed(updated.error(), u"Could not save the deployment"_s);
-    fault("after-rollback-commit");
-    addGarbageCandidates(released);
-    m_sites.put(Site::make(deployment, files, m_blobs));
-    Q_EMIT deploymentChanged(deployment.id);
-    if (m_inFlight == 0)
-        collectGarbage();
+        return DeploymentAccess::writeFailed(updated.error(), u"Could not save the deployment"_s);
+    m_faults.reach("after-rollback-commit");
+    m_garbage.addCandidates(released);
+    m_sites.serve(deployment, files);
+    m_garbage.collectUnlessBusy();
     return deployment;
-}
-
-Result<void> DeploymentService::resolveReferences(const User &owner, DeployRequest &request) const
-{
-    if (!request.files)
-        return {};
-    QList<QByteArray> hashes;
-    for (const FileUpload &file : *request.files) {
-        if (file.isReference())
-            hashes.append(file.sha256);
-    }
-    if (hashes.isEmpty())
-        return {};
-
-    // Only what this user's deployments reference counts as held: a hash of someone else's file, or of a blob
-    // nothing references any more, is "missing", whatever lies on disk.
-    const auto held = m_repository.versions().heldBy(owner.id, hashes);
-    if (!held) {
-        qWarning().noquote() << "deploy: cannot look up stored files:" << held.error().message;
-        return Error {Error::Kind::Internal, u"Could not check the stored files"_s};
-    }
-    QStringList missing;
-    for (FileUpload &file : *request.files) {
-        if (!file.isReference())
-            continue;
-        const auto found = held.value().constFind(file.sha256);
-        if (found == held.value().constEnd() || !m_blobs.contains(file.sha256))
-            missing.append(file.path);
-        else
-            file.size = *found;
-    }
-    if (!missing.isEmpty()) {
-        Error error {Error::Kind::Conflict, missingContentsMessage()};
-        error.missing = missing;
-        return error;
-    }
-    // Now that every size is known, the limits apply to the whole deployment.
-    return validateDeployRequest(request);
 }
 
 } // namespace berth

@@ -1,4 +1,4 @@
-#include "engine.h"
+#include "instance/engine.h"
 
 #include "api/apirouter.h"
 #include "api/authcontroller.h"
@@ -11,31 +11,35 @@
 #include "api/statuscontroller.h"
 #include "api/submissionscontroller.h"
 #include "api/versionscontroller.h"
-#include "databasemarker.h"
-#include "domain/accesscontrol.h"
-#include "domain/accountservice.h"
-#include "domain/agentservice.h"
-#include "domain/clock.h"
-#include "domain/counterservice.h"
-#include "domain/deploymentservice.h"
-#include "domain/deploymentsync.h"
-#include "domain/otpservice.h"
-#include "domain/plansettings.h"
-#include "domain/plantable.h"
-#include "domain/randomid.h"
-#include "domain/ratelimiter.h"
-#include "domain/ratelimitservice.h"
-#include "domain/signinpolicy.h"
-#include "domain/siteaddresses.h"
-#include "domain/sitetable.h"
-#include "domain/smtpmailer.h"
-#include "domain/submissionservice.h"
-#include "domain/usagereport.h"
-#include "hostdispatcher.h"
+#include "domain/accounts/accountservice.h"
+#include "domain/accounts/agentservice.h"
+#include "domain/accounts/otpservice.h"
+#include "domain/accounts/signinpolicy.h"
+#include "domain/accounts/smtpmailer.h"
+#include "domain/common/clock.h"
+#include "domain/common/randomid.h"
+#include "domain/deploy/blobgarbage.h"
+#include "domain/deploy/deploymentservice.h"
+#include "domain/deploy/deploymentsync.h"
+#include "domain/deploy/faultpoints.h"
+#include "domain/deploy/siteloader.h"
+#include "domain/deploy/versionhistory.h"
+#include "domain/plans/plansettings.h"
+#include "domain/plans/plantable.h"
+#include "domain/ratelimit/ratelimiter.h"
+#include "domain/ratelimit/ratelimitservice.h"
+#include "domain/siterules/accesscontrol.h"
+#include "domain/siterules/siteaddresses.h"
+#include "domain/siterules/sitetable.h"
+#include "domain/visitors/counterservice.h"
+#include "domain/visitors/submissionservice.h"
+#include "domain/visitors/usagereport.h"
 #include "http/httpservice.h"
 #include "http/tlscredentials.h"
+#include "instance/databasemarker.h"
+#include "instance/hostdispatcher.h"
+#include "instance/processlimits.h"
 #include "lan/lanservice.h"
-#include "processlimits.h"
 #include "site/builtinendpoints.h"
 #include "site/privategate.h"
 #include "site/siteserver.h"
@@ -68,7 +72,7 @@ namespace berth {
 namespace {
 constexpr char kCookieSecretSetting[] = "cookie_secret"; // signs private sites' access cookies
 constexpr int kCookieSecretBytes = 32;
-constexpr char kVersionsKeptSetting[] = "versions_kept"; // how many versions each deployment keeps (issue 15)
+constexpr char kVersionsKeptSetting[] = "versions_kept"; // how many versions each deployment keeps
 constexpr int kPasswordCheckThreads = 2; // Argon2id takes ~64 MiB and tens of ms per check
 constexpr int kStopPollMs = 20; // how often a graceful stop looks whether connections are done
 } // namespace
@@ -96,8 +100,11 @@ struct Engine::Parts
         , rateWindowRepository(database)
         , addresses(QString(), QString())
         , accounts(userRepository, keyRepository, clock)
-        , deployments(deploymentRepository, blobs, siteTable, plans, clock, workers)
-        , sync(database, deployments)
+        , siteLoader(deploymentRepository, blobs, siteTable)
+        , garbage(deploymentRepository, blobs, siteTable, workers, faults)
+        , history(deploymentRepository, blobs, siteLoader, garbage, clock, faults)
+        , deployments(deploymentRepository, blobs, siteLoader, garbage, history, plans, clock, workers, faults)
+        , sync(database, siteLoader)
         , submissions(submissionRepository, deploymentRepository, userRepository, plans, clock)
         , counters(counterRepository, deploymentRepository, userRepository, plans, clock)
         , accessControl(clock)
@@ -110,7 +117,7 @@ struct Engine::Parts
         , router(accounts, rateLimits, settings.apiRequestsPerMinute, settings.trustedProxies)
         , statusController(addresses)
         , deploymentsController(deployments, addresses)
-        , versionsController(deployments, addresses)
+        , versionsController(deployments, history, addresses)
         , submissionsController(submissions)
         , countersController(counters)
         , authController(agents, otp, signInPolicy, rateLimits, addresses, settings.trustedProxies)
@@ -161,6 +168,10 @@ struct Engine::Parts
     SiteTable siteTable; // what the serving threads read
     SiteAddresses addresses; // set once the port is known
     AccountService accounts;
+    FaultPoints faults; // a test's hook at named points of the deploy path
+    SiteLoader siteLoader; // the only writer of siteTable
+    BlobGarbage garbage;
+    VersionHistory history;
     DeploymentService deployments;
     DeploymentSync sync; // PostgreSQL: changes made through other servers
     SubmissionService submissions;
@@ -212,6 +223,7 @@ Engine::Engine(EngineSettings settings, QObject *parent)
     m_parts = std::make_unique<Parts>(m_settings, this);
     m_parts->passwordChecks.setMaxThreadCount(kPasswordCheckThreads);
     m_parts->deployments.setWorkersYieldToServing(m_settings.workersYieldToServing);
+    m_parts->garbage.setWorkersYieldToServing(m_settings.workersYieldToServing);
     m_parts->statusController.registerRoutes(m_parts->router);
     m_parts->deploymentsController.registerRoutes(m_parts->router);
     m_parts->versionsController.registerRoutes(m_parts->router);
@@ -219,15 +231,15 @@ Engine::Engine(EngineSettings settings, QObject *parent)
     m_parts->countersController.registerRoutes(m_parts->router);
     m_parts->authController.registerRoutes(m_parts->router);
     m_parts->keysController.registerRoutes(m_parts->router);
-    // Agents and scripts (issue 13).
+    // For agents and scripts: GET /auth/me, GET /openapi.json and /mcp.
     m_parts->meController.registerRoutes(m_parts->router);
     m_parts->openApiController.registerRoutes(m_parts->router);
     m_parts->mcpController.registerRoutes(m_parts->router);
     m_parts->siteServer.setEndpoints(&m_parts->builtinEndpoints);
-    m_parts->siteServer.setLoader([this](const QString &slug) { return m_parts->deployments.loadSite(slug); });
+    m_parts->siteServer.setLoader([this](const QString &slug) { return m_parts->siteLoader.loadSite(slug); });
     m_parts->dispatcher.setLanNames(&m_parts->lan.names());
-    connect(&m_parts->deployments, &DeploymentService::deploymentChanged, &m_parts->lan, &LanService::siteChanged);
-    connect(&m_parts->deployments, &DeploymentService::deploymentRemoved, &m_parts->lan, &LanService::siteRemoved);
+    connect(&m_parts->siteLoader, &SiteLoader::deploymentChanged, &m_parts->lan, &LanService::siteChanged);
+    connect(&m_parts->siteLoader, &SiteLoader::deploymentRemoved, &m_parts->lan, &LanService::siteRemoved);
 }
 
 Engine::~Engine()
@@ -280,7 +292,7 @@ void Engine::loadVersionsKept()
 {
     bool ok = false;
     const int kept = m_parts->settingsRepository.value(QLatin1String(kVersionsKeptSetting)).toInt(&ok);
-    m_parts->deployments.setVersionsKept(ok && kept > 0 ? kept : DeploymentService::kDefaultVersionsKept);
+    m_parts->history.setVersionsKept(ok && kept > 0 ? kept : VersionHistory::kDefaultVersionsKept);
 }
 
 bool Engine::setVersionsKept(int count)
@@ -289,7 +301,7 @@ bool Engine::setVersionsKept(int count)
         return false;
     if (!m_parts->settingsRepository.setValue(QLatin1String(kVersionsKeptSetting), QString::number(count)))
         return false;
-    m_parts->deployments.setVersionsKept(count);
+    m_parts->history.setVersionsKept(count);
     return true;
 }
 
@@ -309,7 +321,7 @@ Result<void> Engine::start()
     if (Result<void> synced = m_parts->sync.start(); !synced)
         return synced;
     m_parts->siteTable.setLoadedLimit(m_settings.loadedSites);
-    if (Result<void> loaded = m_parts->deployments.loadSites(); !loaded)
+    if (Result<void> loaded = m_parts->siteLoader.loadSites(); !loaded)
         return loaded;
 
     HttpConfig config;
@@ -345,7 +357,7 @@ Result<void> Engine::start()
     m_parts->lan.setEnabled(m_settings.lanSharing);
     // Once listening, and before any deploy can be in flight: the store's walk runs on a worker. The start's reads
     // leave freed heap behind: returned to the system once the walk is done too.
-    m_parts->deployments.sweepStore().then([] { releaseFreedMemory(); });
+    m_parts->garbage.sweepStore().then([] { releaseFreedMemory(); });
     return {};
 }
 
@@ -413,6 +425,14 @@ DeploymentService &Engine::deployments()
 {
     return m_parts->deployments;
 }
+SiteLoader &Engine::siteLoader()
+{
+    return m_parts->siteLoader;
+}
+VersionHistory &Engine::history()
+{
+    return m_parts->history;
+}
 SubmissionService &Engine::submissions()
 {
     return m_parts->submissions;
@@ -456,6 +476,10 @@ LanService &Engine::lan()
 const LanService &Engine::lan() const
 {
     return m_parts->lan;
+}
+FaultPoints &Engine::faultPoints()
+{
+    return m_parts->faults;
 }
 
 } // namespace berth

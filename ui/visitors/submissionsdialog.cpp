@@ -1,13 +1,14 @@
-#include "submissionsdialog.h"
+#include "ui/visitors/submissionsdialog.h"
 
-#include "countersmodel.h"
-#include "counterspanel.h"
-#include "domain/deploymentservice.h"
-#include "engine.h"
-#include "icons.h"
-#include "submissionsmodel.h"
-#include "submissionspanel.h"
-#include "tabbedwindow.h"
+#include "domain/deploy/deploymentservice.h"
+#include "domain/deploy/siteloader.h"
+#include "instance/engine.h"
+#include "ui/visitors/countersmodel.h"
+#include "ui/visitors/counterspanel.h"
+#include "ui/visitors/submissionsmodel.h"
+#include "ui/visitors/submissionspanel.h"
+#include "ui/widgets/icons.h"
+#include "ui/widgets/tabbedwindow.h"
 
 #include <QLocale>
 #include <QTabBar>
@@ -43,9 +44,9 @@ SubmissionsDialog::SubmissionsDialog(const DashboardContext &context, const Depl
     connect(&counters, &QAbstractItemModel::rowsInserted, this, &SubmissionsDialog::updateTitles);
     connect(&counters, &QAbstractItemModel::rowsRemoved, this, &SubmissionsDialog::updateTitles);
     connect(&counters, &QAbstractItemModel::modelReset, this, &SubmissionsDialog::updateTitles);
-    DeploymentService &deployments = m_context.engine.deployments();
-    connect(&deployments, &DeploymentService::deploymentChanged, this, &SubmissionsDialog::onDeploymentChanged);
-    connect(&deployments, &DeploymentService::deploymentRemoved, this, [this](const QString &id) {
+    SiteLoader &sites = m_context.engine.siteLoader();
+    connect(&sites, &SiteLoader::deploymentChanged, this, &SubmissionsDialog::onDeploymentChanged);
+    connect(&sites, &SiteLoader::deploymentRemoved, this, [this](const QString &id) {
         if (id == m_deploymentId)
             close();
     });

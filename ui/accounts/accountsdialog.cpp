@@ -1,14 +1,14 @@
-#include "accountsdialog.h"
+#include "ui/accounts/accountsdialog.h"
 
-#include "domain/agentservice.h"
-#include "domain/deploymentservice.h"
-#include "domain/otpservice.h"
-#include "engine.h"
-#include "icons.h"
-#include "mailpanel.h"
-#include "signinpanel.h"
-#include "tabbedwindow.h"
-#include "userspanel.h"
+#include "domain/accounts/agentservice.h"
+#include "domain/accounts/otpservice.h"
+#include "domain/deploy/siteloader.h"
+#include "instance/engine.h"
+#include "ui/accounts/mailpanel.h"
+#include "ui/accounts/signinpanel.h"
+#include "ui/accounts/userspanel.h"
+#include "ui/widgets/icons.h"
+#include "ui/widgets/tabbedwindow.h"
 
 #include <QAction>
 #include <QEvent>
@@ -55,9 +55,9 @@ AccountsDialog::AccountsDialog(const DashboardContext &context, QWidget *parent)
     addAction(refresh);
 
     // What changes a user's row: their deployments, a sign-in (a new user, a used code), a claim.
-    DeploymentService &deployments = m_context.engine.deployments();
-    connect(&deployments, &DeploymentService::deploymentChanged, m_users, &UsersPanel::reload);
-    connect(&deployments, &DeploymentService::deploymentRemoved, m_users, &UsersPanel::reload);
+    SiteLoader &sites = m_context.engine.siteLoader();
+    connect(&sites, &SiteLoader::deploymentChanged, m_users, &UsersPanel::reload);
+    connect(&sites, &SiteLoader::deploymentRemoved, m_users, &UsersPanel::reload);
     connect(&m_context.engine.signIns(), &OtpService::requestsChanged, m_users, &UsersPanel::reload);
     connect(&m_context.engine.agents(), &AgentService::agentClaimed, m_users, &UsersPanel::reload);
     connect(m_mail, &MailPanel::settingsChanged, m_signIn, &SignInPanel::reloadRequests);

@@ -1,11 +1,12 @@
-// Live folders in the dashboard (issue 15): a site set Live follows its folder. Edits, additions and deletions show
+// Live folders in the dashboard: a site set Live follows its folder. Edits, additions and deletions show
 // on the site within 3 s, a refusal shows in the row and the watch goes on, a burst of 500 changes makes at most a
 // few deploys.
-#include "deploymentactions.h"
-#include "deploymenttablemodel.h"
-#include "domain/deploymentservice.h"
-#include "livefolders.h"
-#include "mainwindow.h"
+#include "domain/deploy/deploymentservice.h"
+#include "domain/deploy/versionhistory.h"
+#include "ui/mainwindow/mainwindow.h"
+#include "ui/publishing/livefolders.h"
+#include "ui/sitelist/deploymentactions.h"
+#include "ui/sitelist/deploymenttablemodel.h"
 #include "uitestsupport.h"
 
 #include <QAction>
@@ -30,7 +31,7 @@ class TestLiveFolder : public QObject
     }
     int newestVersion(const QString &id)
     {
-        const auto versions = m_dashboard->engine().deployments().versions(m_dashboard->owner(), id);
+        const auto versions = m_dashboard->engine().history().versions(m_dashboard->owner(), id);
         return versions && !versions.value().isEmpty() ? versions.value().first().number : 0;
     }
 

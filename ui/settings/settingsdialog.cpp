@@ -1,17 +1,17 @@
-#include "settingsdialog.h"
+#include "ui/settings/settingsdialog.h"
 
-#include "appearance.h"
-#include "appsettings.h"
-#include "domain/deploymentlimits.h"
-#include "domain/deploymentservice.h"
-#include "domain/plansettings.h"
-#include "domain/plantable.h"
-#include "engine.h"
-#include "icons.h"
+#include "domain/deploy/deploymentlimits.h"
+#include "domain/deploy/versionhistory.h"
+#include "domain/plans/plansettings.h"
+#include "domain/plans/plantable.h"
+#include "instance/engine.h"
 #include "lan/lanservice.h"
-#include "plantext.h"
-#include "prompter.h"
-#include "theme.h"
+#include "ui/accounts/plantext.h"
+#include "ui/settings/appsettings.h"
+#include "ui/widgets/appearance.h"
+#include "ui/widgets/icons.h"
+#include "ui/widgets/prompter.h"
+#include "ui/widgets/theme.h"
 
 #include <QCheckBox>
 #include <QComboBox>
@@ -161,7 +161,7 @@ SettingsDialog::SettingsDialog(const DashboardContext &context, QWidget *parent,
         m_versionsKept = new QSpinBox(this);
         m_versionsKept->setObjectName(u"versionsKeptSpinBox"_s);
         m_versionsKept->setRange(1, 1000);
-        m_versionsKept->setValue(context.engine.deployments().versionsKept());
+        m_versionsKept->setValue(context.engine.history().versionsKept());
         m_versionsKept->setToolTip(tr("Older versions go, with the files only they used, at a site's next publish"));
         look->addRow(tr("&Versions kept per site:"), m_versionsKept);
         layout->addLayout(look);
@@ -325,7 +325,7 @@ void SettingsDialog::accept()
         }
         m_planLimitsChanged = true;
     }
-    if (m_versionsKept && m_versionsKept->value() != m_context.engine.deployments().versionsKept()
+    if (m_versionsKept && m_versionsKept->value() != m_context.engine.history().versionsKept()
         && !m_context.engine.setVersionsKept(m_versionsKept->value())) {
         m_message->setText(tr("The number of versions kept could not be saved."));
         Theme::setTone(m_message, Theme::Tone::Error);

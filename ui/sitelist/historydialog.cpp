@@ -1,9 +1,10 @@
-#include "historydialog.h"
+#include "ui/sitelist/historydialog.h"
 
-#include "domain/deploymentservice.h"
-#include "engine.h"
-#include "errortext.h"
-#include "prompter.h"
+#include "domain/deploy/deploymentservice.h"
+#include "domain/deploy/versionhistory.h"
+#include "instance/engine.h"
+#include "ui/widgets/errortext.h"
+#include "ui/widgets/prompter.h"
 
 #include <QDialogButtonBox>
 #include <QHash>
@@ -94,7 +95,7 @@ HistoryDialog::HistoryDialog(const DashboardContext &context, const Deployment &
 void HistoryDialog::reload()
 {
     m_list->clear();
-    const auto versions = m_context.engine.deployments().versions(m_context.owner, m_deployment.id);
+    const auto versions = m_context.engine.history().versions(m_context.owner, m_deployment.id);
     if (!versions) {
         m_diff->setText(ErrorText::describe(versions.error()));
         m_rollbackButton->setEnabled(false);
@@ -137,12 +138,12 @@ void HistoryDialog::showSelected()
         m_diff->setText(tr("This version is live."));
         return;
     }
-    auto &service = m_context.engine.deployments();
-    const auto selected = service.versionFiles(m_context.owner, m_deployment.id, selectedVersion());
+    auto &history = m_context.engine.history();
+    const auto selected = history.versionFiles(m_context.owner, m_deployment.id, selectedVersion());
     QList<StoredFile> current;
     for (int i = 0; i < m_list->topLevelItemCount(); ++i) {
         if (m_list->topLevelItem(i)->data(0, kLiveRole).toBool()) {
-            const auto files = service.versionFiles(
+            const auto files = history.versionFiles(
                 m_context.owner, m_deployment.id, m_list->topLevelItem(i)->data(0, kVersionRole).toInt());
             if (files)
                 current = files.value();
@@ -169,7 +170,7 @@ void HistoryDialog::rollBack()
     const int version = selectedVersion();
     if (version <= 0)
         return;
-    const auto result = m_context.engine.deployments().rollback(m_context.owner, m_deployment.id, version);
+    const auto result = m_context.engine.history().rollback(m_context.owner, m_deployment.id, version);
     if (!result) {
         m_context.prompter.warning(this, tr("Roll Back"), ErrorText::describe(result.error()));
         return;

@@ -1,9 +1,10 @@
 // DeploymentService's reads and the edits that carry no content (rename, delete), apart from the deploy path.
-#include "clock.h"
-#include "deploymentservice.h"
-#include "sitetable.h"
-#include "slugrules.h"
-#include "storage/blobstore.h"
+#include "domain/common/clock.h"
+#include "domain/deploy/blobgarbage.h"
+#include "domain/deploy/deploymentaccess.h"
+#include "domain/deploy/deploymentservice.h"
+#include "domain/deploy/siteloader.h"
+#include "domain/deploy/slugrules.h"
 #include "storage/deploymentrepository.h"
 
 using namespace Qt::StringLiterals;
@@ -12,10 +13,7 @@ namespace berth {
 
 Result<Deployment> DeploymentService::ownedDeployment(const User &owner, const QString &id) const
 {
-    auto deployment = m_repository.find(id);
-    if (!deployment || deployment->userId != owner.id)
-        return notFound();
-    return *deployment;
+    return DeploymentAccess::owned(m_repository, owner, id);
 }
 
 Result<Deployment> DeploymentService::get(const User &owner, const QString &id) const
@@ -57,11 +55,10 @@ Result<Deployment> DeploymentService::rename(const User &owner, const QString &i
         if (renamed.error().code == Error::Code::SlugTaken)
             return slugTaken(slug);
         if (renamed.error().kind == Error::Kind::NotFound)
-            return notFound();
-        return writeFailed(renamed.error(), u"Could not rename the deployment"_s);
+            return DeploymentAccess::notFound();
+        return DeploymentAccess::writeFailed(renamed.error(), u"Could not rename the deployment"_s);
     }
-    m_sites.put(Site::make(deployment, m_repository.files(deployment.versionId), m_blobs));
-    Q_EMIT deploymentChanged(deployment.id);
+    m_sites.serve(deployment, m_repository.files(deployment.versionId));
     return deployment;
 }
 
@@ -70,17 +67,16 @@ Result<Deployment> DeploymentService::remove(const User &owner, const QString &i
     auto current = ownedDeployment(owner, id);
     if (!current)
         return current.error();
-    QList<StoredFile> files; // of every kept version
-    for (const StoredVersion &version : m_repository.versions().list(id))
-        files += m_repository.files(version.id);
+    QList<QByteArray> blobs; // of every kept version
+    for (const StoredVersion &version : m_repository.versions().list(id)) {
+        for (const StoredFile &file : m_repository.files(version.id))
+            blobs.append(file.blob);
+    }
     if (const Result<void> removed = m_repository.remove(id); !removed)
-        return writeFailed(removed.error(), u"Could not delete the deployment"_s);
-    m_sites.remove(id);
-    Q_EMIT deploymentRemoved(id);
-    for (const StoredFile &file : files)
-        m_garbageCandidates.insert(file.blob);
-    if (m_inFlight == 0)
-        collectGarbage();
+        return DeploymentAccess::writeFailed(removed.error(), u"Could not delete the deployment"_s);
+    m_sites.withdraw(id);
+    m_garbage.addCandidates(blobs);
+    m_garbage.collectUnlessBusy();
     return current;
 }
 

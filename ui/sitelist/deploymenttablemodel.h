@@ -12,10 +12,11 @@ namespace berth {
 class LanService;
 
 class DeploymentService;
+class SiteLoader;
 class SiteAddresses;
 class SiteTable;
 
-// The owner's deployments as table rows, kept current from DeploymentService's signals: a deploy,
+// The owner's deployments as table rows, kept current from SiteLoader's signals: a deploy,
 // rename or protection change from the API shows here as it happens.
 class DeploymentTableModel final : public QAbstractTableModel
 {
@@ -43,8 +44,8 @@ public:
         LanUrlsRole, // QStringList: where other devices open the site (LAN sharing on), the .local name first
     };
 
-    DeploymentTableModel(DeploymentService &service, const SiteTable &sites, const SiteAddresses &addresses, User owner,
-        QObject *parent = nullptr);
+    DeploymentTableModel(DeploymentService &service, const SiteLoader &changes, const SiteTable &sites,
+        const SiteAddresses &addresses, User owner, QObject *parent = nullptr);
 
     int rowCount(const QModelIndex &parent = {}) const override;
     int columnCount(const QModelIndex &parent = {}) const override;
@@ -59,7 +60,7 @@ public:
     void reload();
     // LAN sharing: the sites' LAN addresses in LanUrlsRole and the address column's tooltip.
     void setLan(const LanService *lan);
-    // A live folder's state for the row (issue 15): when it last synced or why it did not; empty: not live.
+    // A live folder's state for the row: when it last synced or why it did not; empty: not live.
     void setLiveStatus(const QString &id, const QString &status);
     QString liveStatus(const QString &id) const { return m_liveStatus.value(id); }
 

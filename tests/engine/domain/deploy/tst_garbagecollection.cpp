@@ -1,11 +1,15 @@
-// Blob garbage collection by DeploymentService over a real SQLite file and blob folder (issue 10): after updates and
-// deletions exactly the unreferenced blobs go, a blob two deployments share survives deleting one, and when the
-// reference query fails nothing is removed.
+// Blob garbage collection by BlobGarbage, as the deploy path tells it, over a real SQLite file and blob folder: after
+// updates and deletions exactly the unreferenced blobs go, a blob two deployments share survives deleting one, and when
+// the reference query fails nothing is removed.
+#include "common/deployfiles.h"
 #include "deploymentfixture.h"
-#include "domain/clock.h"
-#include "domain/deploymentservice.h"
-#include "domain/plantable.h"
-#include "domain/sitetable.h"
+#include "domain/common/clock.h"
+#include "domain/deploy/blobgarbage.h"
+#include "domain/deploy/deploymentservice.h"
+#include "domain/deploy/siteloader.h"
+#include "domain/deploy/versionhistory.h"
+#include "domain/plans/plantable.h"
+#include "domain/siterules/sitetable.h"
 #include "storage/blobstore.h"
 #include "storage/database.h"
 #include "storage/deploymentrepository.h"
@@ -17,6 +21,7 @@
 
 using namespace Qt::StringLiterals;
 using namespace berth;
+using berth::test::textUpload;
 
 namespace {
 
@@ -32,11 +37,6 @@ QSet<QByteArray> blobsOnDisk(const QString &root)
             blobs.insert(file.dir().dirName().toLatin1() + file.fileName().toLatin1());
     }
     return blobs;
-}
-
-FileUpload upload(const QString &path, const QByteArray &content)
-{
-    return {path, content, "text/plain; charset=utf-8"};
 }
 
 } // namespace
@@ -78,16 +78,16 @@ private Q_SLOTS:
 
     void updatesAndDeletionsRemoveExactlyTheUnreferenced()
     {
-        m_fixture->service().setVersionsKept(
+        m_fixture->history().setVersionsKept(
             1); // only the served version: a replaced one goes at once (kept ones: below)
-        const QString a = create({upload(u"index.html"_s, "shared"), upload(u"a.txt"_s, "a1")});
-        const QString b = create({upload(u"index.html"_s, "shared"), upload(u"b.txt"_s, "b1")});
+        const QString a = create({textUpload(u"index.html"_s, "shared"), textUpload(u"a.txt"_s, "a1")});
+        const QString b = create({textUpload(u"index.html"_s, "shared"), textUpload(u"b.txt"_s, "b1")});
         QVERIFY(!a.isEmpty() && !b.isEmpty());
         QCOMPARE(blobsOnDisk(m_fixture->blobs().rootDir()),
             (QSet<QByteArray> {BlobStore::hashOf("shared"), BlobStore::hashOf("a1"), BlobStore::hashOf("b1")}));
 
         // a1 is replaced by a2; "shared" is still used by b (and by a's new version).
-        QVERIFY(replace(a, {upload(u"index.html"_s, "shared"), upload(u"a.txt"_s, "a2")}));
+        QVERIFY(replace(a, {textUpload(u"index.html"_s, "shared"), textUpload(u"a.txt"_s, "a2")}));
         QCOMPARE(blobsOnDisk(m_fixture->blobs().rootDir()),
             (QSet<QByteArray> {BlobStore::hashOf("shared"), BlobStore::hashOf("a2"), BlobStore::hashOf("b1")}));
 
@@ -102,22 +102,22 @@ private Q_SLOTS:
 
     void keptVersionsHoldTheirBlobsUntilPruned()
     {
-        m_fixture->service().setVersionsKept(2);
-        const QString a = create({upload(u"index.html"_s, "shared"), upload(u"a.txt"_s, "a1")});
+        m_fixture->history().setVersionsKept(2);
+        const QString a = create({textUpload(u"index.html"_s, "shared"), textUpload(u"a.txt"_s, "a1")});
         QVERIFY(!a.isEmpty());
-        QVERIFY(replace(a, {upload(u"index.html"_s, "shared"), upload(u"a.txt"_s, "a2")}));
+        QVERIFY(replace(a, {textUpload(u"index.html"_s, "shared"), textUpload(u"a.txt"_s, "a2")}));
         // Version 1 is kept: a1 is live for the collector.
         QCOMPARE(blobsOnDisk(m_fixture->blobs().rootDir()),
             (QSet<QByteArray> {BlobStore::hashOf("shared"), BlobStore::hashOf("a1"), BlobStore::hashOf("a2")}));
-        QVERIFY(replace(a, {upload(u"index.html"_s, "shared"), upload(u"a.txt"_s, "a3")}));
+        QVERIFY(replace(a, {textUpload(u"index.html"_s, "shared"), textUpload(u"a.txt"_s, "a3")}));
         // Version 1 is pruned with its blob; "shared" stays, versions 2 and 3 name it.
         QCOMPARE(blobsOnDisk(m_fixture->blobs().rootDir()),
             (QSet<QByteArray> {BlobStore::hashOf("shared"), BlobStore::hashOf("a2"), BlobStore::hashOf("a3")}));
         // A rollback to version 2 makes version 4 (2's files) and keeps 3: version 2 goes, but its blobs are 4's.
-        QVERIFY(m_fixture->service().rollback(m_fixture->owner(), a, 2));
+        QVERIFY(m_fixture->history().rollback(m_fixture->owner(), a, 2));
         QCOMPARE(blobsOnDisk(m_fixture->blobs().rootDir()),
             (QSet<QByteArray> {BlobStore::hashOf("shared"), BlobStore::hashOf("a2"), BlobStore::hashOf("a3")}));
-        QVERIFY(replace(a, {upload(u"index.html"_s, "shared"), upload(u"a.txt"_s, "a5")}));
+        QVERIFY(replace(a, {textUpload(u"index.html"_s, "shared"), textUpload(u"a.txt"_s, "a5")}));
         QCOMPARE(blobsOnDisk(m_fixture->blobs().rootDir()),
             (QSet<QByteArray> {BlobStore::hashOf("shared"), BlobStore::hashOf("a2"), BlobStore::hashOf("a5")}));
         // Deleting the deployment releases the blobs of every kept version.
@@ -132,9 +132,9 @@ private Q_SLOTS:
         m_fixture->plans().setLimits(m_fixture->owner().plan, one);
         // Both pass the first check; one is refused at commit, after its blobs were stored.
         DeployRequest first;
-        first.files = QList<FileUpload> {upload(u"index.html"_s, "first")};
+        first.files = QList<FileUpload> {textUpload(u"index.html"_s, "first")};
         DeployRequest second;
-        second.files = QList<FileUpload> {upload(u"index.html"_s, "second")};
+        second.files = QList<FileUpload> {textUpload(u"index.html"_s, "second")};
         auto a = m_fixture->service().create(m_fixture->owner(), first);
         auto b = m_fixture->service().create(m_fixture->owner(), second);
         const bool firstWon = bool(wait(a));
@@ -145,11 +145,11 @@ private Q_SLOTS:
 
     void aFailedReferenceQueryRemovesNothing()
     {
-        const QString a = create({upload(u"index.html"_s, "one"), upload(u"x.txt"_s, "x")});
+        const QString a = create({textUpload(u"index.html"_s, "one"), textUpload(u"x.txt"_s, "x")});
         QVERIFY(!a.isEmpty());
         // The reference check meets a broken database: the files table has gone from under it.
         bool broken = false;
-        m_fixture->service().setFaultHook([&](const char *point) {
+        m_fixture->faults().setHook([&](const char *point) {
             if (qstrcmp(point, "before-garbage-check") != 0 || broken)
                 return;
             QSqlQuery query(m_fixture->database().connection());
@@ -162,30 +162,32 @@ private Q_SLOTS:
 
         // Repaired, the next collection removes what was postponed.
         QVERIFY(QSqlQuery(m_fixture->database().connection()).exec(u"ALTER TABLE files_away RENAME TO files"_s));
-        const QString b = create({upload(u"index.html"_s, "two")});
+        const QString b = create({textUpload(u"index.html"_s, "two")});
         QVERIFY(m_fixture->service().remove(m_fixture->owner(), b));
         QVERIFY(blobsOnDisk(m_fixture->blobs().rootDir()).isEmpty());
     }
 
     void theStartSweepFailsClosed()
     {
-        QVERIFY(!create({upload(u"index.html"_s, "kept")}).isEmpty());
+        QVERIFY(!create({textUpload(u"index.html"_s, "kept")}).isEmpty());
         QVERIFY(m_fixture->blobs().put("orphan").ok()); // as a crash between storing and committing leaves it
         QVERIFY(QSqlQuery(m_fixture->database().connection()).exec(u"ALTER TABLE files RENAME TO files_away"_s));
         SiteTable sites;
-        DeploymentService broken(m_fixture->repository(), m_fixture->blobs(), sites, m_fixture->plans(),
-            m_fixture->clock(), m_fixture->workers());
+        SiteLoader broken(m_fixture->repository(), m_fixture->blobs(), sites);
+        BlobGarbage brokenGarbage(
+            m_fixture->repository(), m_fixture->blobs(), sites, m_fixture->workers(), m_fixture->faults());
         broken.loadSites();
-        broken.sweepStore().waitForFinished();
+        brokenGarbage.sweepStore().waitForFinished();
         QCOMPARE(blobsOnDisk(m_fixture->blobs().rootDir()),
             (QSet<QByteArray> {BlobStore::hashOf("kept"), BlobStore::hashOf("orphan")}));
 
         QVERIFY(QSqlQuery(m_fixture->database().connection()).exec(u"ALTER TABLE files_away RENAME TO files"_s));
         SiteTable again;
-        DeploymentService working(m_fixture->repository(), m_fixture->blobs(), again, m_fixture->plans(),
-            m_fixture->clock(), m_fixture->workers());
+        SiteLoader working(m_fixture->repository(), m_fixture->blobs(), again);
+        BlobGarbage workingGarbage(
+            m_fixture->repository(), m_fixture->blobs(), again, m_fixture->workers(), m_fixture->faults());
         QVERIFY(working.loadSites());
-        working.sweepStore().waitForFinished();
+        workingGarbage.sweepStore().waitForFinished();
         QCOMPARE(blobsOnDisk(m_fixture->blobs().rootDir()), QSet<QByteArray> {BlobStore::hashOf("kept")});
     }
 };

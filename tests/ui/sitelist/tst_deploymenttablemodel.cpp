@@ -1,12 +1,13 @@
 // The deployments model against a real engine: rows follow creates, updates, renames and deletes
 // made through the services (as the API makes them), under QAbstractItemModelTester's contract.
-#include "deploymentfiltermodel.h"
-#include "deploymenttablemodel.h"
-#include "domain/accountservice.h"
-#include "domain/deploymentservice.h"
-#include "domain/siteaddresses.h"
-#include "domain/sitetable.h"
+#include "domain/accounts/accountservice.h"
+#include "domain/deploy/deploymentservice.h"
+#include "domain/deploy/siteloader.h"
+#include "domain/siterules/siteaddresses.h"
+#include "domain/siterules/sitetable.h"
 #include "enginefixture.h"
+#include "ui/sitelist/deploymentfiltermodel.h"
+#include "ui/sitelist/deploymenttablemodel.h"
 
 #include <QAbstractItemModelTester>
 #include <QSignalSpy>
@@ -47,8 +48,8 @@ private Q_SLOTS:
         m_fixture = std::make_unique<test::EngineFixture>();
         QVERIFY(m_fixture->start());
         m_owner = m_fixture->engine().accounts().ensureOwner().value().owner;
-        m_model = std::make_unique<DeploymentTableModel>(
-            service(), m_fixture->engine().sites(), m_fixture->engine().addresses(), m_owner);
+        m_model = std::make_unique<DeploymentTableModel>(service(), m_fixture->engine().siteLoader(),
+            m_fixture->engine().sites(), m_fixture->engine().addresses(), m_owner);
         m_tester = std::make_unique<QAbstractItemModelTester>(
             m_model.get(), QAbstractItemModelTester::FailureReportingMode::QtTest);
     }
@@ -99,7 +100,8 @@ private Q_SLOTS:
     {
         QVERIFY(!create(u"early-one"_s, "1", m_owner).isEmpty());
         QVERIFY(!create(u"early-two"_s, "2", m_owner).isEmpty());
-        DeploymentTableModel fresh(service(), m_fixture->engine().sites(), m_fixture->engine().addresses(), m_owner);
+        DeploymentTableModel fresh(service(), m_fixture->engine().siteLoader(), m_fixture->engine().sites(),
+            m_fixture->engine().addresses(), m_owner);
         QCOMPARE(fresh.rowCount(), 2);
     }
 

@@ -1,11 +1,12 @@
-// A site's History window (issue 15): its versions newest first, what rolling back would change, and the rollback
+// A site's History window: its versions newest first, what rolling back would change, and the rollback
 // itself, checked over HTTP.
-#include "deploymentactions.h"
-#include "domain/deploymentservice.h"
-#include "domain/mimetypes.h"
-#include "historydialog.h"
-#include "mainwindow.h"
-#include "settingsdialog.h"
+#include "domain/common/mimetypes.h"
+#include "domain/deploy/deploymentservice.h"
+#include "domain/deploy/versionhistory.h"
+#include "ui/mainwindow/mainwindow.h"
+#include "ui/settings/settingsdialog.h"
+#include "ui/sitelist/deploymentactions.h"
+#include "ui/sitelist/historydialog.h"
 #include "uitestsupport.h"
 
 #include <QAction>
@@ -54,15 +55,15 @@ private Q_SLOTS:
         dialog->show();
         auto *kept = child<QSpinBox>(dialog, u"versionsKeptSpinBox"_s);
         QVERIFY(kept);
-        QCOMPARE(kept->value(), DeploymentService::kDefaultVersionsKept);
+        QCOMPARE(kept->value(), VersionHistory::kDefaultVersionsKept);
         kept->setValue(2);
         dialog->accept();
-        QCOMPARE(m_dashboard->engine().deployments().versionsKept(), 2);
+        QCOMPARE(m_dashboard->engine().history().versionsKept(), 2);
 
         const QString id = m_dashboard->deploy(u"kept-two"_s, {{u"index.html"_s, "1"}});
         QVERIFY(replace(id, {{u"index.html"_s, "2"}}));
         QVERIFY(replace(id, {{u"index.html"_s, "3"}}));
-        QCOMPARE(m_dashboard->engine().deployments().versions(m_dashboard->owner(), id).value().size(), 2);
+        QCOMPARE(m_dashboard->engine().history().versions(m_dashboard->owner(), id).value().size(), 2);
     }
 
     void diffOfTwoFileLists()

@@ -1,23 +1,23 @@
-#include "mainwindow.h"
+#include "ui/mainwindow/mainwindow.h"
 
-#include "accountsdialog.h"
-#include "appsettings.h"
-#include "deploymentactions.h"
-#include "deploymentfiltermodel.h"
-#include "deploymenttablemodel.h"
-#include "deploymenttableview.h"
-#include "domain/accountservice.h"
-#include "domain/siteaddresses.h"
-#include "emptystatepage.h"
-#include "engine.h"
-#include "firstkeydialog.h"
-#include "icons.h"
-#include "keysdialog.h"
-#include "publishdialog.h"
-#include "servingheader.h"
-#include "settingsdialog.h"
-#include "submissionalerts.h"
-#include "traycontroller.h"
+#include "domain/accounts/accountservice.h"
+#include "domain/siterules/siteaddresses.h"
+#include "instance/engine.h"
+#include "ui/accounts/accountsdialog.h"
+#include "ui/accounts/firstkeydialog.h"
+#include "ui/accounts/keysdialog.h"
+#include "ui/mainwindow/traycontroller.h"
+#include "ui/publishing/publishdialog.h"
+#include "ui/settings/appsettings.h"
+#include "ui/settings/settingsdialog.h"
+#include "ui/sitelist/deploymentactions.h"
+#include "ui/sitelist/deploymentfiltermodel.h"
+#include "ui/sitelist/deploymenttablemodel.h"
+#include "ui/sitelist/deploymenttableview.h"
+#include "ui/sitelist/emptystatepage.h"
+#include "ui/sitelist/servingheader.h"
+#include "ui/visitors/submissionalerts.h"
+#include "ui/widgets/icons.h"
 
 #include <QApplication>
 #include <QCloseEvent>
@@ -49,7 +49,8 @@ User ownerOf(Engine &engine)
 MainWindow::MainWindow(Engine &engine, AppSettings &settings, QWidget *parent)
     : QMainWindow(parent)
     , m_context {engine, ownerOf(engine), settings, m_prompter}
-    , m_model(new DeploymentTableModel(engine.deployments(), engine.sites(), engine.addresses(), m_context.owner, this))
+    , m_model(new DeploymentTableModel(
+          engine.deployments(), engine.siteLoader(), engine.sites(), engine.addresses(), m_context.owner, this))
     , m_proxy(new DeploymentFilterModel(this))
     , m_table(new DeploymentTableView(this))
     , m_actions(new DeploymentActions(m_context, *m_model, this))

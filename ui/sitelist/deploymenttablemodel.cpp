@@ -1,11 +1,12 @@
-#include "deploymenttablemodel.h"
+#include "ui/sitelist/deploymenttablemodel.h"
 
-#include "domain/deploymentservice.h"
-#include "domain/siteaddresses.h"
-#include "domain/sitetable.h"
-#include "icons.h"
+#include "domain/deploy/deploymentservice.h"
+#include "domain/deploy/siteloader.h"
+#include "domain/siterules/siteaddresses.h"
+#include "domain/siterules/sitetable.h"
 #include "lan/lanservice.h"
-#include "timetext.h"
+#include "ui/widgets/icons.h"
+#include "ui/widgets/timetext.h"
 
 #include <QGuiApplication>
 #include <QLocale>
@@ -15,16 +16,16 @@ using namespace Qt::StringLiterals;
 
 namespace berth {
 
-DeploymentTableModel::DeploymentTableModel(
-    DeploymentService &service, const SiteTable &sites, const SiteAddresses &addresses, User owner, QObject *parent)
+DeploymentTableModel::DeploymentTableModel(DeploymentService &service, const SiteLoader &changes,
+    const SiteTable &sites, const SiteAddresses &addresses, User owner, QObject *parent)
     : QAbstractTableModel(parent)
     , m_service(service)
     , m_sites(sites)
     , m_addresses(addresses)
     , m_owner(std::move(owner))
 {
-    connect(&m_service, &DeploymentService::deploymentChanged, this, &DeploymentTableModel::onChanged);
-    connect(&m_service, &DeploymentService::deploymentRemoved, this, &DeploymentTableModel::onRemoved);
+    connect(&changes, &SiteLoader::deploymentChanged, this, &DeploymentTableModel::onChanged);
+    connect(&changes, &SiteLoader::deploymentRemoved, this, &DeploymentTableModel::onRemoved);
     reload();
 }
 

@@ -1,6 +1,6 @@
-#include "deploymentsync.h"
+#include "domain/deploy/deploymentsync.h"
 
-#include "deploymentservice.h"
+#include "domain/deploy/siteloader.h"
 #include "storage/database.h"
 #include "storage/deploymentstamps.h"
 
@@ -14,9 +14,9 @@ namespace {
 Q_LOGGING_CATEGORY(lcSync, "berth.sync")
 } // namespace
 
-DeploymentSync::DeploymentSync(Database &db, DeploymentService &deployments, int resyncMs)
+DeploymentSync::DeploymentSync(Database &db, SiteLoader &sites, int resyncMs)
     : m_db(db)
-    , m_deployments(deployments)
+    , m_sites(sites)
     , m_resyncMs(resyncMs)
 {
     m_timer.setSingleShot(true);
@@ -31,7 +31,7 @@ Result<void> DeploymentSync::start()
             [this](const QString &deploymentId) {
                 if (deploymentId.isEmpty())
                     return;
-                m_deployments.refreshSite(deploymentId);
+                m_sites.refreshSite(deploymentId);
                 // Seen changing: the next resync looks at this row again whatever it holds then (it may be gone,
                 // with the notification of that lost).
                 m_stamps.insert(deploymentId, QByteArray());
@@ -60,13 +60,13 @@ Result<void> DeploymentSync::resync()
     int refreshed = 0;
     for (auto it = stamps.cbegin(); it != stamps.cend(); ++it) {
         if (m_stamps.value(it.key()) != it.value()) {
-            m_deployments.refreshSite(it.key());
+            m_sites.refreshSite(it.key());
             ++refreshed;
         }
     }
     for (auto it = m_stamps.cbegin(); it != m_stamps.cend(); ++it) {
         if (!stamps.contains(it.key())) {
-            m_deployments.refreshSite(it.key()); // gone: removed from the table
+            m_sites.refreshSite(it.key()); // gone: removed from the table
             ++refreshed;
         }
     }

@@ -1,13 +1,11 @@
-// DeploymentService at start (the sites loaded, the title sources of old rows resolved, the one full blob sweep) and
-// the collection of blobs nothing references any more, apart from the deploy path.
-#include "clock.h"
-#include "deploymentservice.h"
-#include "sitetable.h"
+#include "domain/deploy/siteloader.h"
+
+#include "domain/deploy/deploymentservice.h"
+#include "domain/siterules/sitetable.h"
 #include "storage/blobstore.h"
 #include "storage/deploymentrepository.h"
-#include "workerpriority.h"
 
-#include <QtConcurrent>
+#include <QDebug>
 
 using namespace Qt::StringLiterals;
 
@@ -26,7 +24,15 @@ bool sameRecord(const Deployment &a, const Deployment &b)
 }
 } // namespace
 
-Result<void> DeploymentService::loadSites()
+SiteLoader::SiteLoader(DeploymentRepository &repository, BlobStore &blobs, SiteTable &sites, QObject *parent)
+    : QObject(parent)
+    , m_repository(repository)
+    , m_blobs(blobs)
+    , m_sites(sites)
+{
+}
+
+Result<void> SiteLoader::loadSites()
 {
     resolveTitleSources();
     const QList<Deployment> deployments = m_repository.listAllUnsorted();
@@ -43,7 +49,7 @@ Result<void> DeploymentService::loadSites()
     return {};
 }
 
-std::shared_ptr<const Site> DeploymentService::loadSite(const QString &slug)
+std::shared_ptr<const Site> SiteLoader::loadSite(const QString &slug)
 {
     const auto site = m_sites.find(slug);
     if (!site || site->loaded)
@@ -57,7 +63,7 @@ std::shared_ptr<const Site> DeploymentService::loadSite(const QString &slug)
     return loaded;
 }
 
-void DeploymentService::refreshSite(const QString &deploymentId)
+void SiteLoader::refreshSite(const QString &deploymentId)
 {
     const auto deployment = m_repository.find(deploymentId);
     const QString slug = m_sites.slugOf(deploymentId);
@@ -80,34 +86,21 @@ void DeploymentService::refreshSite(const QString &deploymentId)
     Q_EMIT deploymentChanged(deploymentId);
 }
 
-QFuture<void> DeploymentService::sweepStore()
+std::shared_ptr<const Site> SiteLoader::serve(const Deployment &deployment, const QList<StoredFile> &files)
 {
-    // Fail closed: without a trustworthy list of what is referenced, nothing is removed. Every deployment serves at
-    // least one file, so an empty list while deployments exist is taken as a failure too.
-    const auto referenced = m_repository.referencedBlobs();
-    if (!referenced) {
-        qWarning().noquote() << "blob sweep skipped: the list of referenced blobs could not be read:"
-                             << referenced.error().message;
-        return QtFuture::makeReadyFuture();
-    }
-    if (referenced.value().isEmpty() && m_sites.size() > 0) {
-        qWarning().noquote() << "blob sweep skipped: no blob is referenced while deployments exist";
-        return QtFuture::makeReadyFuture();
-    }
-    // A deploy in flight has blobs that nothing references yet: only with none (at start, before listening).
-    if (m_inFlight > 0) {
-        qWarning().noquote() << "blob sweep skipped: a deploy is in flight";
-        return QtFuture::makeReadyFuture();
-    }
-    m_sweep = runOnWorker(m_workers, m_workersYield, [blobs = &m_blobs, keep = referenced.value()] {
-        const int removed = blobs->collectGarbage(keep);
-        if (removed > 0)
-            qInfo().noquote() << "removed" << removed << "unreferenced blobs";
-    });
-    return m_sweep;
+    auto site = Site::make(deployment, files, m_blobs);
+    m_sites.put(site);
+    Q_EMIT deploymentChanged(deployment.id);
+    return site;
 }
 
-void DeploymentService::resolveTitleSources()
+void SiteLoader::withdraw(const QString &deploymentId)
+{
+    m_sites.remove(deploymentId);
+    Q_EMIT deploymentRemoved(deploymentId);
+}
+
+void SiteLoader::resolveTitleSources()
 {
     // Before schema 4 a document's title was stored as if the owner had set it. A stored title equal to the served
     // document's is taken as read from it (and follows the content from now on); any other is the owner's.
@@ -119,7 +112,7 @@ void DeploymentService::resolveTitleSources()
         QString document;
         for (const StoredFile &file : m_repository.files(deployment->versionId)) {
             if (file.path == u"index.html")
-                document = titleOf(m_blobs.read(file.blob));
+                document = DeploymentService::titleOf(m_blobs.read(file.blob));
         }
         deployment->documentTitle = document;
         deployment->titleIsCustom = !deployment->title.isEmpty() && deployment->title != document;
@@ -127,45 +120,6 @@ void DeploymentService::resolveTitleSources()
             deployment->title = document;
         if (const Result<void> updated = m_repository.update(*deployment, std::nullopt); !updated)
             qWarning().noquote() << "cannot record the title source of" << id << ":" << updated.error().message;
-    }
-}
-
-void DeploymentService::addGarbageCandidates(const QList<QByteArray> &blobs)
-{
-    for (const QByteArray &blob : blobs) {
-        if (!blob.isEmpty())
-            m_garbageCandidates.insert(blob);
-    }
-}
-
-void DeploymentService::finishWork()
-{
-    --m_inFlight;
-    if (m_inFlight == 0 && !m_garbageCandidates.isEmpty())
-        collectGarbage();
-}
-
-void DeploymentService::collectGarbage()
-{
-    // Only with no deploy in flight: a staged blob is unreferenced until its commit. Only the candidates are looked
-    // at, each by the indexed reference query; a failed query removes nothing and keeps them for the next time.
-    if (m_garbageCandidates.isEmpty())
-        return;
-    fault("before-garbage-check");
-    const QList<QByteArray> candidates(m_garbageCandidates.cbegin(), m_garbageCandidates.cend());
-    const auto referenced = m_repository.referencedAmong(candidates);
-    if (!referenced) {
-        qWarning().noquote() << "blob collection postponed: the reference check failed:" << referenced.error().message;
-        return;
-    }
-    m_garbageCandidates.clear();
-    for (const QByteArray &blob : candidates) {
-        if (referenced.value().contains(blob))
-            continue;
-        // The shared store keeps a blob stored within its grace (another node may be about to commit a deploy that
-        // uses it): tried again at a later collection, or left to the next start's sweep.
-        if (m_blobs.remove(blob) == BlobStore::Removal::Kept)
-            m_garbageCandidates.insert(blob);
     }
 }
 

@@ -1,7 +1,7 @@
 #pragma once
 
 #include "core/error.h"
-#include "enginesettings.h"
+#include "instance/enginesettings.h"
 
 #include <QObject>
 #include <functional>
@@ -15,14 +15,17 @@ class ApiRouter;
 class AgentService;
 class CounterService;
 class DeploymentService;
+class FaultPoints;
 class LanService;
 class OtpService;
 class PlanSettings;
 class PlanTable;
 class SignInPolicy;
 class SiteAddresses;
+class SiteLoader;
 class SiteTable;
 class SubmissionService;
+class VersionHistory;
 
 // The whole service in one object, for both front ends: storage, domain services, and the HTTP
 // server in front of them. Owns everything it creates and hands each part what it needs. A QObject only as the
@@ -54,7 +57,9 @@ public:
     std::optional<QString> ownerFirstKey() const;
 
     AccountService &accounts();
-    DeploymentService &deployments();
+    DeploymentService &deployments(); // publishing, and the owner's deployments
+    SiteLoader &siteLoader(); // what is served; emits deploymentChanged/deploymentRemoved for the dashboard
+    VersionHistory &history(); // kept versions and rollback
     SubmissionService &submissions(); // emits submissionReceived for the dashboard
     CounterService &counters(); // emits counterChanged for the dashboard
     const SiteTable &sites() const;
@@ -65,13 +70,15 @@ public:
     OtpService &signIns(); // sign-in codes: pending requests (codes to relay); emits requestsChanged
     SignInPolicy &signInPolicy(); // sign-ups open or closed, the allow-list, agent sessions, SMTP
     PlanSettings &planSettings(); // changes to plans() that persist
-    // How many versions each deployment keeps (issue 15; default 10): an owner setting that persists. Versions over
+    // How many versions each deployment keeps (default 10): an owner setting that persists. Versions over
     // the count go at the next deploy of their deployment. False for a count under 1 or when it cannot be stored.
     bool setVersionsKept(int count);
     const ApiRouter &apiRouter() const; // the API's route table (the OpenAPI document's test compares with it)
     // Sharing on the local network: the switch, the addresses and names in use (works once start() succeeded).
     LanService &lan();
     const LanService &lan() const;
+    // Named points of the deploy path where a test may stop the process (berthd's crash-safety build).
+    FaultPoints &faultPoints();
 
 private:
     void loadVersionsKept();

@@ -1,17 +1,19 @@
-#include "deploymentservice.h"
+#include "domain/deploy/deploymentservice.h"
 
-#include "clock.h"
-#include "deployprogress.h"
-#include "gzip.h"
-#include "htmlscanner.h"
-#include "passwordhasher.h"
-#include "plantable.h"
-#include "randomid.h"
-#include "sitetable.h"
-#include "slugrules.h"
-#include "storage/blobstore.h"
+#include "domain/common/clock.h"
+#include "domain/common/randomid.h"
+#include "domain/common/workerpriority.h"
+#include "domain/deploy/blobgarbage.h"
+#include "domain/deploy/deploymentaccess.h"
+#include "domain/deploy/deployprogress.h"
+#include "domain/deploy/faultpoints.h"
+#include "domain/deploy/htmlscanner.h"
+#include "domain/deploy/siteloader.h"
+#include "domain/deploy/slugrules.h"
+#include "domain/deploy/versionhistory.h"
+#include "domain/plans/plantable.h"
+#include "domain/siterules/sitetable.h"
 #include "storage/deploymentrepository.h"
-#include "workerpriority.h"
 
 #include <QThreadPool>
 #include <QtConcurrent>
@@ -36,37 +38,21 @@ QFuture<Result<T>> ready(Result<T> result)
     return QtFuture::makeReadyFuture(std::move(result));
 }
 
-// Compressed once here, at deploy time, so serving gzip costs no CPU per request. A failure only
-// means the file is served uncompressed.
-void storeGzipVariant(
-    BlobStore &blobs, const QByteArray &hash, const QByteArray &content, const QByteArray &contentType)
-{
-    if (!Gzip::isWorthCompressing(contentType, content.size()) || !blobs.variantPathOf(hash, "gz").isEmpty())
-        return;
-    const QByteArray compressed = Gzip::compress(content);
-    if (Gzip::isWorthKeeping(content.size(), compressed.size()))
-        blobs.putVariant(hash, "gz", compressed);
-}
-
 } // namespace
 
-struct DeploymentService::Staged
-{
-    std::optional<QList<StoredFile>> files; // set when the request carried content
-    QString storageType;
-    QString documentTitle; // the <title> of the served HTML, if any
-    std::optional<QByteArray> passwordHash; // set when the request carried a password
-};
-
-DeploymentService::DeploymentService(DeploymentRepository &repository, BlobStore &blobs, SiteTable &sites,
-    const PlanTable &plans, const Clock &clock, QThreadPool &workers, QObject *parent)
+DeploymentService::DeploymentService(DeploymentRepository &repository, BlobStore &blobs, SiteLoader &sites,
+    BlobGarbage &garbage, const VersionHistory &history, const PlanTable &plans, const Clock &clock,
+    QThreadPool &workers, const FaultPoints &faults, QObject *parent)
     : QObject(parent)
     , m_repository(repository)
     , m_blobs(blobs)
     , m_sites(sites)
+    , m_garbage(garbage)
+    , m_history(history)
     , m_plans(plans)
     , m_clock(clock)
     , m_workers(workers)
+    , m_faults(faults)
 {
 }
 
@@ -81,11 +67,6 @@ QString DeploymentService::missingContentsMessage()
 QString DeploymentService::limitReachedMessage()
 {
     return u"Deployment limit reached. Delete an existing deployment or upgrade your plan."_s;
-}
-
-Error DeploymentService::notFound()
-{
-    return {Error::Kind::NotFound, notFoundMessage(), Error::Code::DeploymentNotFound};
 }
 
 Error DeploymentService::slugTaken(const QString &slug)
@@ -170,7 +151,7 @@ QFuture<Result<Deployment>> DeploymentService::createValidated(
     if (const Result<void> checked = resolveReferences(owner, request); !checked)
         return ready<Deployment>(checked.error());
 
-    ++m_inFlight;
+    m_garbage.deployStarted();
     DeployRequest metadata = request;
     metadata.html.reset();
     metadata.files.reset();
@@ -181,8 +162,8 @@ QFuture<Result<Deployment>> DeploymentService::createValidated(
                 staged = Result<Staged>(DeployProgress::cancelledError());
             auto result = commitCreate(owner, metadata, slug, std::move(staged));
             if (!result)
-                addGarbageCandidates(*written); // refused: what was stored for it may be referenced by nothing
-            finishWork();
+                m_garbage.addCandidates(*written); // refused: what was stored for it may be referenced by nothing
+            m_garbage.deployFinished();
             return result;
         });
 }
@@ -201,7 +182,7 @@ QFuture<Result<Deployment>> DeploymentService::updateValidated(
     if (const Result<void> checked = resolveReferences(owner, request); !checked)
         return ready<Deployment>(checked.error());
 
-    ++m_inFlight;
+    m_garbage.deployStarted();
     DeployRequest metadata = request;
     metadata.html.reset();
     metadata.files.reset();
@@ -212,100 +193,16 @@ QFuture<Result<Deployment>> DeploymentService::updateValidated(
                 staged = Result<Staged>(DeployProgress::cancelledError());
             auto result = commitUpdate(owner, id, metadata, std::move(staged));
             if (!result)
-                addGarbageCandidates(*written);
-            finishWork();
+                m_garbage.addCandidates(*written);
+            m_garbage.deployFinished();
             return result;
         });
-}
-
-QFuture<Result<DeploymentService::Staged>> DeploymentService::stage(
-    DeployRequest request, WrittenBlobs written, Progress progress)
-{
-    // Runs on a worker: nothing here may touch the database or the SiteTable. written is read only once the
-    // future has finished, on this object's thread.
-    // Captured too: written, and progress (which may cancel between files).
-    // The sweep at start removes every blob unreferenced when it began: nothing is written before it ends.
-    const QFuture<void> sweep = m_sweep;
-    auto work = [=, blobs = &m_blobs, request = std::move(request)]() -> Result<Staged> {
-        QFuture<void>(sweep).waitForFinished();
-        Staged staged;
-        const auto storeFailed = [](const Error &error, const QString &what) {
-            return writeFailed(error, u"Could not store %1"_s.arg(what));
-        };
-        if (request.html) {
-            const QByteArray bytes = request.html->toUtf8();
-            const Result<QByteArray> put = blobs->put(bytes);
-            if (!put)
-                return storeFailed(put.error(), u"the page"_s);
-            const QByteArray hash = put.value();
-            written->append(hash);
-            staged.files = QList<StoredFile> {{u"index.html"_s, hash, bytes.size(), "text/html; charset=utf-8"}};
-            staged.storageType = u"html"_s;
-            staged.documentTitle = titleOf(bytes);
-        } else if (request.files) {
-            QList<StoredFile> stored;
-            stored.reserve(request.files->size());
-            QStringList gone; // referenced by sha256, and no longer stored
-            qint64 total = 0;
-            qint64 done = 0;
-            for (const FileUpload &upload : *request.files)
-                total += upload.content.size();
-            for (const FileUpload &upload : *request.files) {
-                if (progress && progress->isCancelled())
-                    return DeployProgress::cancelledError();
-                if (progress)
-                    progress->report(DeployProgress::Step::Storing, done, total);
-                done += upload.content.size();
-                if (upload.isReference()) { // held already (resolveReferences): nothing to write
-                    // Renewed, so that no other node removes it before this deploy commits; gone since the check
-                    // (another node removed what its last site stopped using): its content must be sent.
-                    const Result<bool> retained = blobs->retain(upload.sha256);
-                    if (!retained)
-                        return storeFailed(retained.error(), u"\"%1\""_s.arg(upload.path));
-                    if (!retained.value()) {
-                        gone.append(upload.path);
-                        continue;
-                    }
-                    stored.append({upload.path, upload.sha256, upload.size, upload.contentType});
-                    if (upload.path == u"index.html")
-                        staged.documentTitle = titleOf(blobs->read(upload.sha256));
-                    continue;
-                }
-                const Result<QByteArray> put = blobs->put(upload.content);
-                if (!put)
-                    return storeFailed(put.error(), u"\"%1\""_s.arg(upload.path));
-                const QByteArray hash = put.value();
-                written->append(hash);
-                storeGzipVariant(*blobs, hash, upload.content, upload.contentType);
-                stored.append({upload.path, hash, upload.content.size(), upload.contentType});
-                if (upload.path == u"index.html")
-                    staged.documentTitle = titleOf(upload.content);
-            }
-            if (!gone.isEmpty()) {
-                Error error {Error::Kind::Conflict, missingContentsMessage()};
-                error.missing = gone;
-                return error;
-            }
-            if (progress)
-                progress->report(DeployProgress::Step::Storing, done, total);
-            staged.files = std::move(stored);
-            staged.storageType = u"files"_s;
-        }
-        if (request.password) {
-            const QByteArray hash = PasswordHasher::hash(*request.password);
-            if (hash.isEmpty())
-                return Error {Error::Kind::Internal, u"Could not hash the password"_s};
-            staged.passwordHash = hash;
-        }
-        return staged;
-    };
-    return runOnWorker(m_workers, m_workersYield, std::move(work));
 }
 
 Result<Deployment> DeploymentService::commitCreate(
     const User &owner, const DeployRequest &request, const QString &slug, Result<Staged> staged)
 {
-    fault("before-commit");
+    m_faults.reach("before-commit");
     // Any refusal from here on leaves the staged blobs unreferenced: the caller makes them candidates.
     const auto refuse = [](Error error) { return error; };
     if (!staged)
@@ -335,19 +232,16 @@ Result<Deployment> DeploymentService::commitCreate(
             return refuse(limitReached());
         if (inserted.error().code == Error::Code::SlugTaken)
             return refuse(slugTaken(slug));
-        return refuse(writeFailed(inserted.error(), u"Could not save the deployment"_s));
+        return refuse(DeploymentAccess::writeFailed(inserted.error(), u"Could not save the deployment"_s));
     }
-    auto site = Site::make(deployment, files, m_blobs);
-    deployment.warnings = site->ruleWarnings;
-    m_sites.put(std::move(site));
-    Q_EMIT deploymentChanged(deployment.id);
+    deployment.warnings = m_sites.serve(deployment, files)->ruleWarnings;
     return deployment;
 }
 
 Result<Deployment> DeploymentService::commitUpdate(
     const User &owner, const QString &id, const DeployRequest &request, Result<Staged> staged)
 {
-    fault("before-commit");
+    m_faults.reach("before-commit");
     if (!staged)
         return staged.error();
     const bool replacesContent = staged.value().files.has_value();
@@ -372,16 +266,14 @@ Result<Deployment> DeploymentService::commitUpdate(
 
     // The blobs of versions pruned by this one become garbage candidates once it is committed.
     QList<QByteArray> released;
-    if (const Result<void> updated = m_repository.update(deployment, staged.value().files, m_versionsKept, &released);
+    if (const Result<void> updated
+        = m_repository.update(deployment, staged.value().files, m_history.versionsKept(), &released);
         !updated)
-        return writeFailed(updated.error(), u"Could not save the deployment"_s);
-    addGarbageCandidates(released);
+        return DeploymentAccess::writeFailed(updated.error(), u"Could not save the deployment"_s);
+    m_garbage.addCandidates(released);
 
     const QList<StoredFile> files = replacesContent ? *staged.value().files : m_repository.files(deployment.versionId);
-    auto site = Site::make(deployment, files, m_blobs);
-    deployment.warnings = site->ruleWarnings;
-    m_sites.put(std::move(site));
-    Q_EMIT deploymentChanged(deployment.id);
+    deployment.warnings = m_sites.serve(deployment, files)->ruleWarnings;
     return deployment;
 }
 
@@ -437,23 +329,6 @@ QString DeploymentService::freeGeneratedSlug() const
             return slug;
     }
     return {};
-}
-
-Error DeploymentService::writeFailed(const Error &error, const QString &message)
-{
-    // A full disk and an unreachable database (PostgreSQL: a blob or a row the shared store could not take) are the
-    // causes a client is told about, in storage's fixed words; the details (server paths, the system's words) of any
-    // other go to the log.
-    qWarning().noquote() << message << "-" << error.message;
-    if (error.kind == Error::Kind::InsufficientStorage || error.kind == Error::Kind::Unavailable)
-        return error;
-    return {Error::Kind::Internal, message};
-}
-
-void DeploymentService::fault(const char *point) const
-{
-    if (m_faultHook)
-        m_faultHook(point);
 }
 
 } // namespace berth
