@@ -559,10 +559,6 @@ Im lokalen Netzwerk: %1</translation>
         <translation>„%1“ ist leer.</translation>
     </message>
     <message>
-        <source>“%1” has no files to publish (hidden files and .git are skipped).</source>
-        <translation>„%1“ enthält keine Dateien zum Veröffentlichen (versteckte Dateien und .git werden ausgelassen).</translation>
-    </message>
-    <message>
         <source>“%1” holds %L2 files; a site can have at most %L3.</source>
         <translation>„%1“ enthält %L2 Dateien; eine Website darf höchstens %L3 haben.</translation>
     </message>
@@ -597,6 +593,10 @@ Im lokalen Netzwerk: %1</translation>
     <message>
         <source>“%1” is over %2; each file can be at most %2.</source>
         <translation>„%1“ ist größer als %2; jede Datei darf höchstens %2 groß sein.</translation>
+    </message>
+    <message>
+        <source>“%1” has no files to publish (hidden files, .git and links out of the folder are left out).</source>
+        <translation>„%1“ enthält keine Dateien zum Veröffentlichen (versteckte Dateien, .git und Verknüpfungen aus dem Ordner hinaus werden ausgelassen).</translation>
     </message>
 </context>
 <context>
@@ -1354,6 +1354,13 @@ Im lokalen Netzwerk: %1</translation>
     <message>
         <source>Cancelling…</source>
         <translation>Wird abgebrochen …</translation>
+    </message>
+    <message numerus="yes">
+        <source>%n link(s) out of the folder left out</source>
+        <translation>
+            <numerusform>%n Verknüpfung aus dem Ordner hinaus ausgelassen</numerusform>
+            <numerusform>%n Verknüpfungen aus dem Ordner hinaus ausgelassen</numerusform>
+        </translation>
     </message>
 </context>
 <context>

@@ -558,10 +558,6 @@ On the local network: %1</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <source>“%1” has no files to publish (hidden files and .git are skipped).</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
         <source>“%1” holds %L2 files; a site can have at most %L3.</source>
         <translation type="unfinished"></translation>
     </message>
@@ -595,6 +591,10 @@ On the local network: %1</source>
     </message>
     <message>
         <source>“%1” is over %2; each file can be at most %2.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>“%1” has no files to publish (hidden files, .git and links out of the folder are left out).</source>
         <translation type="unfinished"></translation>
     </message>
 </context>
@@ -1353,6 +1353,13 @@ On the local network: %1</source>
     <message>
         <source>Publish &amp;Anyway</source>
         <translation type="unfinished"></translation>
+    </message>
+    <message numerus="yes">
+        <source>%n link(s) out of the folder left out</source>
+        <translation>
+            <numerusform>%n link out of the folder left out</numerusform>
+            <numerusform>%n links out of the folder left out</numerusform>
+        </translation>
     </message>
 </context>
 <context>

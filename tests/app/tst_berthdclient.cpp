@@ -111,6 +111,19 @@ private Q_SLOTS:
         QVERIFY(list.out.contains("folder-site"));
     }
 
+    void linksOutOfTheFolderAreNotPublished()
+    {
+        const QString site = m_work.filePath(u"linked-site"_s);
+        QVERIFY(write(site + u"/index.html"_s, "<h1>Linked</h1>"));
+        QVERIFY(QFile::link(u"/etc/hostname"_s, site + u"/host.txt"_s));
+        const auto outcome = client({u"deploy"_s, site, u"--slug"_s, u"linked-site"_s});
+        QVERIFY2(outcome.exitCode == 0, outcome.err.constData());
+        QVERIFY2(outcome.err.contains("left out 1 link(s) to outside the folder: host.txt"), outcome.err.constData());
+        QVERIFY(outcome.out.contains("1 file,"));
+        QCOMPARE(m_http->site(u"linked-site"_s).body, QByteArray("<h1>Linked</h1>"));
+        QCOMPARE(m_http->site(u"linked-site"_s, u"/host.txt"_s).status, 404);
+    }
+
     void htmlFileAndUpdate()
     {
         const QString page = m_work.filePath(u"page.html"_s);

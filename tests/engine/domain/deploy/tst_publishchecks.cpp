@@ -1,6 +1,6 @@
 // The checks before a folder is published: every kind of problem in one fixture folder, a clean folder with none,
 // references resolved the way the server answers them, and bounded work on hostile input.
-#include "domain/publishchecks.h"
+#include "domain/deploy/publishchecks.h"
 #include "publishfixture.h"
 
 #include <QDir>
@@ -21,7 +21,7 @@ class TestPublishChecks : public QObject
 private:
     static QList<PublishIssue> checkFolder(const QString &dir)
     {
-        return PublishChecks::check(berth::listFolderFiles(dir, nullptr));
+        return PublishChecks::check(berth::listFolder(dir).files);
     }
     static bool write(const QString &dir, const QString &path, const QByteArray &content)
     {

@@ -1,14 +1,14 @@
-#include "publishdialog.h"
+#include "ui/publishing/publishdialog.h"
 
-#include "appsettings.h"
-#include "domain/deploymentservice.h"
-#include "domain/siteaddresses.h"
-#include "engine.h"
-#include "errortext.h"
-#include "prompter.h"
-#include "publishissuetext.h"
-#include "slugedit.h"
-#include "theme.h"
+#include "domain/deploy/deploymentservice.h"
+#include "domain/siterules/siteaddresses.h"
+#include "instance/engine.h"
+#include "ui/publishing/publishissuetext.h"
+#include "ui/publishing/slugedit.h"
+#include "ui/settings/appsettings.h"
+#include "ui/widgets/errortext.h"
+#include "ui/widgets/prompter.h"
+#include "ui/widgets/theme.h"
 
 #include <QCheckBox>
 #include <QFileInfo>
@@ -61,7 +61,7 @@ void PublishDialog::onPackaged()
         setStage(Stage::Failed);
         return;
     }
-    const PackagedSite &site = result->value();
+    const FolderContent &site = result->value();
     QString summary = site.singleHtml
         ? tr("A single HTML page, %1")
               .arg(QLocale().formattedDataSize(site.totalBytes, 1, QLocale::DataSizeTraditionalFormat))
@@ -69,6 +69,8 @@ void PublishDialog::onPackaged()
               .arg(QLocale().formattedDataSize(site.totalBytes, 1, QLocale::DataSizeTraditionalFormat));
     if (site.skippedHidden > 0)
         summary += u" · "_s + tr("%n hidden item(s) skipped", nullptr, site.skippedHidden);
+    if (!site.linksOutside.isEmpty())
+        summary += u" · "_s + tr("%n link(s) out of the folder left out", nullptr, int(site.linksOutside.size()));
     m_summary->setText(summary);
     setStage(Stage::Ready);
     if (m_publishRequested)

@@ -1,13 +1,13 @@
-#include "clientcommands.h"
+#include "app/berthd/client/clientcommands.h"
 
-#include "cli.h"
-#include "clientsession.h"
-#include "incrementalupload.h"
-#include "livefolder.h"
-#include "mcpproxy.h"
-#include "prepublish.h"
+#include "app/berthd/cli.h"
+#include "app/berthd/client/clientsession.h"
+#include "app/berthd/client/incrementalupload.h"
+#include "app/berthd/client/livefolder.h"
+#include "app/berthd/client/mcpproxy.h"
+#include "app/berthd/client/prepublish.h"
+#include "app/berthd/client/sitefolder.h"
 #include "qr/qrcode.h"
-#include "sitefolder.h"
 
 #include <QFileInfo>
 #include <QJsonArray>
@@ -50,6 +50,16 @@ QString size(qint64 bytes)
 {
     return bytes < 1024 * 1024 ? u"%1 KB"_s.arg(QString::number(double(bytes) / 1024, 'f', 1))
                                : u"%1 MB"_s.arg(QString::number(double(bytes) / (1024 * 1024), 'f', 1));
+}
+
+// The first few of a list of paths, for one line of output.
+QString shownList(const QStringList &paths)
+{
+    constexpr int kShown = 5;
+    QString shown = paths.mid(0, kShown).join(u", "_s);
+    if (paths.size() > kShown)
+        shown += u" and %1 more"_s.arg(paths.size() - kShown);
+    return shown;
 }
 
 int deploy(const QStringList &arguments)
@@ -106,7 +116,8 @@ int deploy(const QStringList &arguments)
         return exit;
     const bool progress = isatty(fileno(stderr));
     ApiClient::Reply reply;
-    int sentFiles = content.value().fileCount; // content goes only for the files the server lacks (IncrementalUpload)
+    int sentFiles
+        = content.value().folder.fileCount; // content goes only for the files the server lacks (IncrementalUpload)
     if (parser.isSet(update)) {
         const Target target = resolve(*client, parser.value(update));
         if (target.exit != ExitOk)
@@ -122,8 +133,9 @@ int deploy(const QStringList &arguments)
 
     const QJsonObject &site = reply.json;
     out() << (parser.isSet(update) ? "Updated " : "Published ") << site[u"slug"_s].toString() << " ("
-          << site[u"id"_s].toString() << "): " << content.value().fileCount
-          << (content.value().fileCount == 1 ? " file, " : " files, ") << size(content.value().totalBytes) << "\n"
+          << site[u"id"_s].toString() << "): " << content.value().folder.fileCount
+          << (content.value().folder.fileCount == 1 ? " file, " : " files, ") << size(content.value().folder.totalBytes)
+          << "\n"
           << "URL:        " << site[u"url"_s].toString() << "\n";
     if (site.contains(u"share_url"_s))
         out() << "Share link: " << site[u"share_url"_s].toString() << "\n";
@@ -131,13 +143,16 @@ int deploy(const QStringList &arguments)
     // Lines of _redirects or _headers the server skipped: published all the same, worth fixing.
     for (const QJsonValue &warning : site[u"warnings"_s].toArray())
         err() << "berthd: warning: " << warning.toString() << "\n";
-    if (content.value().skippedHidden > 0)
-        err() << "berthd: left out " << content.value().skippedHidden << " hidden file(s) or folder(s)\n";
-    if (!content.value().hasIndex)
+    if (content.value().folder.skippedHidden > 0)
+        err() << "berthd: left out " << content.value().folder.skippedHidden << " hidden file(s) or folder(s)\n";
+    if (const QStringList &links = content.value().folder.linksOutside; !links.isEmpty())
+        err() << "berthd: left out " << links.size() << " link(s) to outside the folder: " << shownList(links) << "\n";
+    if (!content.value().folder.hasIndex)
         err() << "berthd: no index.html: the site's root address shows Not found\n";
     err().flush();
-    if (sentFiles < content.value().fileCount) {
-        out() << "Sent " << sentFiles << " of " << content.value().fileCount << " files; the server held the rest\n";
+    if (sentFiles < content.value().folder.fileCount) {
+        out() << "Sent " << sentFiles << " of " << content.value().folder.fileCount
+              << " files; the server held the rest\n";
         out().flush();
     }
     if (parser.isSet(watch))

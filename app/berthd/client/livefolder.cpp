@@ -1,11 +1,11 @@
-#include "livefolder.h"
+#include "app/berthd/client/livefolder.h"
 
-#include "cli.h"
-#include "commands.h"
-#include "domain/folderwatcher.h"
-#include "incrementalupload.h"
-#include "shutdownsignals.h"
-#include "sitefolder.h"
+#include "app/berthd/cli.h"
+#include "app/berthd/client/incrementalupload.h"
+#include "app/berthd/client/sitefolder.h"
+#include "app/berthd/commands.h"
+#include "app/berthd/shutdownsignals.h"
+#include "domain/deploy/folderwatcher.h"
 
 #include <QEventLoop>
 #include <QTime>
@@ -32,7 +32,7 @@ void syncOnce(ApiClient &client, const QString &folder, const QString &id)
     const ApiClient::Reply reply = IncrementalUpload::send(
         client, "PUT", u"/deploy/"_s + id, {{u"files"_s, content.value().fields.value(u"files"_s)}}, false, &sent);
     if (reply.status == 200) {
-        out() << "Synced " << now << ": " << content.value().fileCount << " files, " << sent << " sent\n";
+        out() << "Synced " << now << ": " << content.value().folder.fileCount << " files, " << sent << " sent\n";
         out().flush();
         return;
     }

@@ -1,13 +1,14 @@
 // The main window driven as a person would: drops of real folders, the publish sheet, the actions.
 // Each result is checked where it matters: in the table and over HTTP on the live engine.
-#include "deploymentactions.h"
-#include "deploymenttablemodel.h"
-#include "deploymenttableview.h"
-#include "domain/deploymentservice.h"
-#include "domain/siteaddresses.h"
-#include "domain/slugrules.h"
-#include "publishdialog.h"
-#include "translations.h"
+#include "domain/deploy/deploymentservice.h"
+#include "domain/deploy/slugrules.h"
+#include "domain/deploy/versionhistory.h"
+#include "domain/siterules/siteaddresses.h"
+#include "ui/publishing/publishdialog.h"
+#include "ui/sitelist/deploymentactions.h"
+#include "ui/sitelist/deploymenttablemodel.h"
+#include "ui/sitelist/deploymenttableview.h"
+#include "ui/widgets/translations.h"
 #include "uitestsupport.h"
 
 #include <QAction>
@@ -103,6 +104,29 @@ private Q_SLOTS:
         QVERIFY(empty->isVisible());
         QCOMPARE(empty->text(), u"Drop a folder or an .html file here to publish it"_s);
         QVERIFY(!window().tableView()->isVisible());
+    }
+
+    void linksOutOfADroppedFolderAreLeftOutAndSaid()
+    {
+        const QString folder = m_files->filePath(u"Linked"_s);
+        QVERIFY(berth::test::writeTree(folder, {{u"index.html"_s, "<h1>Linked</h1>"}}));
+        QVERIFY(QFile::link(u"/etc/hostname"_s, folder + u"/host.txt"_s));
+        berth::test::dropPaths(&window(), QPoint(200, 200), {folder});
+
+        PublishDialog *sheet = nullptr;
+        QTRY_VERIFY((sheet = berth::test::openDialog<PublishDialog>(&window())));
+        QTRY_COMPARE(sheet->stage(), PublishDialog::Stage::Ready);
+        const QString summary = sheet->findChild<QLabel *>(u"summaryLabel"_s)->text();
+        QVERIFY2(summary.contains(u"1 file"_s) && summary.contains(u"1 link out of the folder left out"_s),
+            qPrintable(summary));
+        QTest::mouseClick(sheet->findChild<QPushButton *>(u"publishButton"_s), Qt::LeftButton);
+        QTRY_COMPARE(sheet->stage(), PublishDialog::Stage::Done);
+        const auto deployments = m_dashboard->engine().deployments().list(m_dashboard->owner());
+        QCOMPARE(deployments.size(), 1);
+        const auto versions = m_dashboard->engine().history().versions(m_dashboard->owner(), deployments[0].id);
+        QVERIFY(versions);
+        QCOMPARE(versions.value().constFirst().fileCount, 1); // index.html alone
+        sheet->close();
     }
 
     void droppedFolderBecomesALiveSite()

@@ -1,8 +1,8 @@
-#include "prepublish.h"
+#include "app/berthd/client/prepublish.h"
 
-#include "cli.h"
-#include "commands.h"
-#include "domain/publishchecks.h"
+#include "app/berthd/cli.h"
+#include "app/berthd/commands.h"
+#include "domain/deploy/publishchecks.h"
 
 #include <QFileInfo>
 #include <QTextStream>
@@ -17,7 +17,7 @@ int confirm(const QString &path, bool yes)
 {
     if (!QFileInfo(path).isDir())
         return ExitOk;
-    const QList<PublishIssue> issues = PublishChecks::check(listFolderFiles(path, nullptr));
+    const QList<PublishIssue> issues = PublishChecks::check(listFolder(path).files);
     if (issues.isEmpty())
         return ExitOk;
 

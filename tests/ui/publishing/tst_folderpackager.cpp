@@ -1,6 +1,6 @@
 // Reading folders and .html files into deploy requests: what is skipped, what is refused and how
 // the refusal names the file, and progress and cancel on the worker.
-#include "folderpackager.h"
+#include "ui/publishing/folderpackager.h"
 
 #include <QDir>
 #include <QSignalSpy>
@@ -33,7 +33,7 @@ private:
         QFile file(path);
         return file.open(QIODevice::WriteOnly) && file.resize(bytes) ? path : QString();
     }
-    static Result<PackagedSite> package(const QString &path)
+    static Result<FolderContent> package(const QString &path)
     {
         return FolderPackager::package(path, [](int, int) { return true; });
     }
@@ -52,7 +52,7 @@ private Q_SLOTS:
         write(u"site/img/.hidden.png"_s, "p");
         const auto result = package(m_dir.filePath(u"site"_s));
         QVERIFY2(result, qPrintable(result.error().message));
-        const PackagedSite &site = result.value();
+        const FolderContent &site = result.value();
         QVERIFY(site.content.files && !site.content.html);
         QStringList paths;
         for (const FileUpload &file : *site.content.files)

@@ -1,8 +1,8 @@
 #pragma once
 
 #include "core/error.h"
-#include "domain/publishchecks.h"
-#include "packagedsite.h"
+#include "domain/deploy/folderreader.h"
+#include "domain/deploy/publishchecks.h"
 
 #include <QFutureWatcher>
 #include <QObject>
@@ -11,9 +11,8 @@
 
 namespace berth {
 
-// Reads a dropped folder or .html file into a DeployRequest on a worker thread, with progress and
-// cancel. Applies the deploy rules before anything is sent to the engine (sizes, file count, web
-// paths), so a refusal names the file at fault and nothing large is read for nothing.
+// Reads a dropped folder or .html file into a DeployRequest on a worker thread, with progress and cancel, through
+// the engine's FolderReader (the same rules as `berthd deploy`), and words its refusals in the user's language.
 class FolderPackager final : public QObject
 {
     Q_OBJECT
@@ -27,7 +26,7 @@ public:
     void cancel();
     bool isRunning() const { return m_watcher.isRunning(); }
     // Set once finished() was emitted; empty after a cancel.
-    const std::optional<Result<PackagedSite>> &result() const { return m_result; }
+    const std::optional<Result<FolderContent>> &result() const { return m_result; }
     // What the pre-publish checks found in the folder (PublishChecks), also when packaging then refused it; set
     // once finished() was emitted. Empty for a single .html file.
     const QList<PublishIssue> &issues() const { return m_issues; }
@@ -35,7 +34,7 @@ public:
     // The packaging itself, synchronous; progress(done, total) is called as files are read and
     // returns false to stop.
     // `issues`, when given, receives what the pre-publish checks find in a folder, before the limits are applied.
-    static Result<PackagedSite> package(
+    static Result<FolderContent> package(
         const QString &path, const std::function<bool(int, int)> &progress, QList<PublishIssue> *issues = nullptr);
 
 Q_SIGNALS:
@@ -44,8 +43,8 @@ Q_SIGNALS:
 
 private:
     QThreadPool m_pool;
-    QFutureWatcher<Result<PackagedSite>> m_watcher;
-    std::optional<Result<PackagedSite>> m_result;
+    QFutureWatcher<Result<FolderContent>> m_watcher;
+    std::optional<Result<FolderContent>> m_result;
     std::shared_ptr<QList<PublishIssue>> m_pendingIssues; // written by the worker, read once it has finished
     QList<PublishIssue> m_issues;
     bool m_cancelled = false;

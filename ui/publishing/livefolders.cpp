@@ -1,13 +1,13 @@
-#include "livefolders.h"
+#include "ui/publishing/livefolders.h"
 
-#include "appsettings.h"
-#include "deploymenttablemodel.h"
-#include "domain/deploymentservice.h"
-#include "domain/folderwatcher.h"
-#include "engine.h"
-#include "errortext.h"
-#include "folderpackager.h"
-#include "incrementaldeploy.h"
+#include "domain/deploy/deploymentservice.h"
+#include "domain/deploy/folderwatcher.h"
+#include "instance/engine.h"
+#include "ui/publishing/folderpackager.h"
+#include "ui/publishing/incrementaldeploy.h"
+#include "ui/settings/appsettings.h"
+#include "ui/sitelist/deploymenttablemodel.h"
+#include "ui/widgets/errortext.h"
 
 #include <QFileInfo>
 #include <QFutureWatcher>
@@ -82,9 +82,9 @@ void LiveFolders::sync(const QString &deploymentId)
     folder->pending = false;
 
     // Reading on a worker; the engine's calls on this thread, where it lives.
-    auto *packaging = new QFutureWatcher<Result<PackagedSite>>(this);
+    auto *packaging = new QFutureWatcher<Result<FolderContent>>(this);
     connect(packaging, &QFutureWatcherBase::finished, this, [this, packaging, deploymentId] {
-        const Result<PackagedSite> site = packaging->result();
+        const Result<FolderContent> site = packaging->result();
         packaging->deleteLater();
         const auto following = m_folders.value(deploymentId);
         if (!following)
