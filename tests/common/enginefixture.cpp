@@ -1,6 +1,6 @@
 #include "enginefixture.h"
 
-#include "domain/accountservice.h"
+#include "domain/accounts/accountservice.h"
 
 #include <QDir>
 #include <QTest>

@@ -1,8 +1,8 @@
 #pragma once
 
-#include "domain/clock.h"
-#include "engine.h"
+#include "domain/common/clock.h"
 #include "httptestclient.h"
+#include "instance/engine.h"
 #include "postgrescluster.h"
 #include "storage/database.h"
 

@@ -1,12 +1,13 @@
 #pragma once
 
 // Shared by tst_liftedcontent and fuzz_deployrequest: what parseDeployRequest relies on LiftedContent for.
+#include "domain/deploy/liftedcontent.h"
+
 #include <QJsonArray>
 #include <QJsonDocument>
 #include <QJsonObject>
-#include <domain/liftedcontent.h>
 
-namespace berth::testing {
+namespace berth::test {
 
 // The value with every placeholder of `lifted` replaced by the text it stands for.
 inline QJsonValue withLiftedText(const QJsonValue &value, const LiftedContent &lifted)
@@ -48,4 +49,4 @@ inline bool skeletonReadsAsBody(const LiftedContent &lifted, const QByteArray &b
     return withLiftedText(root(skeleton), lifted) == root(whole);
 }
 
-} // namespace berth::testing
+} // namespace berth::test

@@ -18,13 +18,17 @@
 #include <sys/types.h>
 #include <unistd.h>
 
+// PostgreSQL's bin folder, or empty: found by tests/CMakeLists.txt, passed by tests/common/CMakeLists.txt.
+#ifndef BERTH_POSTGRESQL_BINDIR
+#error "BERTH_POSTGRESQL_BINDIR (the folder of PostgreSQL's initdb) is not defined"
+#endif
+
 using namespace Qt::StringLiterals;
 
 namespace berth::test {
 
 namespace {
 
-const QString kBinaries = u"/usr/lib/postgresql/15/bin/"_s;
 constexpr int kStartTimeoutSeconds = 60;
 constexpr int kStopTimeoutMs = 30000;
 constexpr int kStopPollMs = 20;
@@ -37,12 +41,13 @@ bool runningAsRoot()
 
 bool runTool(const QString &tool, const QStringList &arguments, QString *error)
 {
+    const QString program = PostgresCluster::binDir() + u'/' + tool;
     QProcess process;
     process.setProcessChannelMode(QProcess::MergedChannels);
     if (runningAsRoot())
-        process.start(u"runuser"_s, QStringList {u"-u"_s, u"nobody"_s, u"--"_s, kBinaries + tool} + arguments);
+        process.start(u"runuser"_s, QStringList {u"-u"_s, u"nobody"_s, u"--"_s, program} + arguments);
     else
-        process.start(kBinaries + tool, arguments);
+        process.start(program, arguments);
     if (!process.waitForFinished(kStartTimeoutSeconds * 1000) || process.exitStatus() != QProcess::NormalExit
         || process.exitCode() != 0) {
         *error = u"%1 failed: %2"_s.arg(tool, QString::fromLocal8Bit(process.readAll()).trimmed());
@@ -75,6 +80,16 @@ qint64 postmasterPid(const QString &folder)
 
 } // namespace
 
+QString PostgresCluster::binDir()
+{
+    return QString::fromUtf8(BERTH_POSTGRESQL_BINDIR);
+}
+
+bool PostgresCluster::binariesAvailable()
+{
+    return !binDir().isEmpty() && QFile::exists(binDir() + u"/initdb"_s);
+}
+
 PostgresCluster::PostgresCluster()
     : m_temporary(std::make_unique<QTemporaryDir>(QDir::tempPath() + u"/berth-pg-XXXXXX"_s))
     , m_folder(m_temporary->path())
@@ -94,6 +109,10 @@ PostgresCluster::~PostgresCluster()
 
 bool PostgresCluster::start(QString *error)
 {
+    if (!binariesAvailable()) {
+        *error = u"PostgreSQL's initdb was not found (BERTH_POSTGRESQL_BINDIR is \"%1\")"_s.arg(binDir());
+        return false;
+    }
     if (m_temporary && !m_temporary->isValid()) {
         *error = u"cannot create a temporary folder"_s;
         return false;

@@ -6,7 +6,7 @@
 
 namespace berth::test {
 
-// A private PostgreSQL 15 cluster for tests: initdb and pg_ctl from /usr/lib/postgresql/15/bin in a folder of its own,
+// A private PostgreSQL cluster for tests: initdb and pg_ctl from binDir() in a folder of its own,
 // listening only on a Unix socket in that folder (no TCP port), with trust authentication for its one role, "berth".
 // Run as root, the cluster runs as the unprivileged user nobody (PostgreSQL refuses to run as root). Durability is off
 // (fsync, synchronous_commit): it holds throw-away test data. start() also creates the database the tests share,
@@ -36,6 +36,12 @@ public:
     static constexpr int kPort = 5432; // names the socket file; nothing listens on TCP
     static constexpr const char *kRole = "berth";
     static constexpr const char *kTestDatabase = "berth_tests";
+
+    // The folder of PostgreSQL's initdb and pg_ctl that the build found (BERTH_POSTGRESQL_BINDIR,
+    // tests/CMakeLists.txt), empty when it found none; and whether initdb is there, without which start() fails and a
+    // suite that starts a cluster of its own skips.
+    static QString binDir();
+    static bool binariesAvailable();
 
     // The environment variable that tells tests where a running cluster's socket folder is (set by CTest's fixture).
     static constexpr const char *kEnvironmentVariable = "BERTH_TEST_POSTGRES";

@@ -6,7 +6,7 @@
 namespace berth::test {
 
 // A certificate authority and a server certificate it signed, made with the openssl command in a folder of the
-// test's own: what an owner does to serve HTTPS on a LAN (README), here for localhost names.
+// test's own: what an owner does to serve HTTPS on a LAN (docs/configuration.md), here for localhost names.
 struct TestCertificates
 {
     QString caCert; // PEM: what clients trust (curl --cacert)

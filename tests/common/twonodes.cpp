@@ -63,11 +63,6 @@ std::unique_ptr<Engine> TwoNodes::startNode(const EngineSettings &settings)
     return node;
 }
 
-QJsonObject base64File(const QString &path, const QByteArray &content)
-{
-    return {{u"path"_s, path}, {u"content"_s, QString::fromLatin1(content.toBase64())}, {u"encoding"_s, u"base64"_s}};
-}
-
 int filesUnder(const QString &folder)
 {
     int count = 0;

@@ -1,8 +1,8 @@
 #pragma once
 
-#include "engine.h"
 #include "enginefixture.h"
 #include "httptestclient.h"
+#include "instance/engine.h"
 #include "postgrescluster.h"
 
 #include <QJsonArray>
@@ -11,7 +11,7 @@
 
 namespace berth::test {
 
-// Nodes on one fresh PostgreSQL database, as on several machines (issue 16): node A, an EngineFixture that takes the
+// Nodes on one fresh PostgreSQL database, as on several machines: node A, an EngineFixture that takes the
 // deploys, and further nodes each started on an empty data folder of its own, which fills as a cache from the
 // database. The database is in the cluster the CTest fixture runs, or else in one this object starts for itself.
 class TwoNodes final
@@ -42,8 +42,6 @@ private:
     std::unique_ptr<EngineFixture> m_a;
 };
 
-// A file of a deploy request with its content in base64, as a client sends binary files.
-QJsonObject base64File(const QString &path, const QByteArray &content);
 // How many files a folder holds, in all its subfolders: a node's cache fills file by file.
 int filesUnder(const QString &folder);
 

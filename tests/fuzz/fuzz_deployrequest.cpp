@@ -6,8 +6,8 @@
 #include "../common/liftedjson.h"
 #include "fuzzcheck.h"
 
-#include <domain/deployrequest.h>
-#include <domain/filepath.h>
+#include <domain/deploy/deployrequest.h>
+#include <domain/deploy/filepath.h>
 
 using namespace berth;
 using berth::fuzz::check;
@@ -23,7 +23,7 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t *data, std::size_t size
     for (qsizetype i = 0; i < lifted.count(); ++i)
         check(!lifted.value(i).contains('"') && !lifted.value(i).contains('\\'));
     if (lifted.allText())
-        check(testing::skeletonReadsAsBody(lifted, body));
+        check(test::skeletonReadsAsBody(lifted, body));
 
     const Result<DeployRequest> parsed = parseDeployRequest(body, mode);
     if (!parsed) {

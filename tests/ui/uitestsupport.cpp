@@ -1,10 +1,10 @@
 #include "uitestsupport.h"
 
-#include "deploymenttablemodel.h"
-#include "deploymenttableview.h"
-#include "domain/accountservice.h"
-#include "domain/deploymentservice.h"
-#include "domain/mimetypes.h"
+#include "domain/accounts/accountservice.h"
+#include "domain/common/mimetypes.h"
+#include "domain/deploy/deploymentservice.h"
+#include "ui/sitelist/deploymenttablemodel.h"
+#include "ui/sitelist/deploymenttableview.h"
 
 #include <QAbstractButton>
 #include <QAbstractScrollArea>

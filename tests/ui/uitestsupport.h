@@ -1,8 +1,8 @@
 #pragma once
 
-#include "appsettings.h"
 #include "enginefixture.h"
-#include "mainwindow.h"
+#include "ui/mainwindow/mainwindow.h"
+#include "ui/settings/appsettings.h"
 
 #include <QTemporaryDir>
 #include <QTest>

@@ -1,7 +1,7 @@
 #include "signinsteps.h"
 
-#include "domain/otpservice.h"
-#include "domain/signinpolicy.h"
+#include "domain/accounts/otpservice.h"
+#include "domain/accounts/signinpolicy.h"
 
 using namespace Qt::StringLiterals;
 

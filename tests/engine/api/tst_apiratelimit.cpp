@@ -1,6 +1,6 @@
 // The management API's per-key limit (300 requests a minute by default, configurable), applied after
 // authentication and to every request whatever its body, over real HTTP. Time is a ManualClock.
-#include "domain/clock.h"
+#include "domain/common/clock.h"
 #include "enginefixture.h"
 
 #include <QTest>

@@ -1,9 +1,9 @@
 // Agents over real HTTP: POST /auth/session gives a script a key with no sign-up, the agent deploys, and a
 // signed-in user claims its deployments (POST /auth/claim, or a claim token with POST /auth/verify). Also where
 // sessions may come from, the claimer's plan limit, the login page and the routing of the public auth routes.
-#include "domain/accountservice.h"
-#include "domain/plansettings.h"
-#include "domain/signinpolicy.h"
+#include "domain/accounts/accountservice.h"
+#include "domain/accounts/signinpolicy.h"
+#include "domain/plans/plansettings.h"
 #include "enginefixture.h"
 #include "signinsteps.h"
 

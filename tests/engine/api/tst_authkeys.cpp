@@ -1,6 +1,6 @@
 // A signed-in user's own API keys over real HTTP: create (shown once), list (never a secret), revoke; and what is
 // 401 - a revoked, expired, unknown or malformed key, or none. Time is a ManualClock.
-#include "domain/accountservice.h"
+#include "domain/accounts/accountservice.h"
 #include "enginefixture.h"
 #include "signinsteps.h"
 

@@ -1,9 +1,9 @@
 // Signing in with a one-time code over real HTTP: mailed through a real SMTP server (Debian's aiosmtpd, started
 // here on loopback) and read from the message it received; relayed by the owner without SMTP; wrong, expired and
 // over-tried codes; failed delivery; and that no answer tells whether an email is known.
-#include "domain/accountservice.h"
-#include "domain/otpservice.h"
-#include "domain/signinpolicy.h"
+#include "domain/accounts/accountservice.h"
+#include "domain/accounts/otpservice.h"
+#include "domain/accounts/signinpolicy.h"
 #include "enginefixture.h"
 #include "signinsteps.h"
 #include "smtptestserver.h"

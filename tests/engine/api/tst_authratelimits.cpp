@@ -1,4 +1,4 @@
-// The auth endpoints' limits per client IP (README, "Plans and limits": session 5, otp 3, verify 10, login 30 a
+// The auth endpoints' limits per client IP (docs/configuration.md: session 5, otp 3, verify 10, login 30 a
 // minute), over real HTTP from several loopback source addresses: every request counts, valid or not; one address's 429
 // leaves another address and the other endpoints alone; the window slides with the ManualClock.
 #include "enginefixture.h"

@@ -1,8 +1,8 @@
-// GET /_counter/:name and POST /_counter/:name/increment (README, "Counters") and the owner's GET|DELETE
+// GET /_counter/:name and POST /_counter/:name/increment (docs/api.md) and the owner's GET|DELETE
 // /deploy/:id/counters, over real HTTP: values, names, the plan's counter cap, the per-IP increment limit, and
 // concurrent increments from several connections. Time is a ManualClock.
-#include "domain/clock.h"
-#include "domain/counterservice.h"
+#include "domain/common/clock.h"
+#include "domain/visitors/counterservice.h"
 #include "enginefixture.h"
 #include "sourceclient.h"
 

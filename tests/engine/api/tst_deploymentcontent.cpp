@@ -1,5 +1,5 @@
 // What a deploy's content and body decide, over real HTTP: the page title follows the document unless the owner
-// set one (issue 11 point 10); file paths are NFC and never hold invisible characters (point 7).
+// set one; file paths are NFC and never hold invisible characters.
 #include "enginefixture.h"
 #include "storage/database.h"
 
@@ -131,7 +131,7 @@ private Q_SLOTS:
         QCOMPARE(client().site(u"nfc-paths"_s, u"/caf%C3%A9.txt"_s).body, QByteArray("x"));
     }
 
-    // A misspelt field is refused with the name it likely meant, and changes nothing (issue 11 point 11).
+    // A misspelt field is refused with the name it likely meant, and changes nothing.
     void unknownFieldsAreRefusedWithAHint()
     {
         const QString id = create({{u"html"_s, page(u"Open"_s)}, {u"slug"_s, u"stays-public"_s}});
@@ -147,7 +147,7 @@ private Q_SLOTS:
     }
 
     // PUT {"rotate_share_link": true}: a new share link for a private site; the old link and the cookies it gave stop
-    // working and the site stays private. A public site has no link to rotate (issue 11 point 4).
+    // working and the site stays private. A public site has no link to rotate.
     void rotateShareLink()
     {
         const TestReply created = post({{u"html"_s, u"private"_s}, {u"slug"_s, u"rotate-me"_s}, {u"protect"_s, true}});
@@ -182,8 +182,8 @@ private Q_SLOTS:
         QCOMPARE(post({{u"html"_s, u"x"_s}, {u"rotate_share_link"_s, true}}).status, 400);
     }
 
-    // The page of issue 10 (a title, then "<meta " to about 220 KB) rendered with the owner's metadata: the first GET
-    // answers with the page rewritten, and another site answers as usual after it.
+    // A hostile page (a title, then "<meta " repeated to about 220 KB) rendered with the owner's metadata: the first
+    // GET answers with the page rewritten, and another site answers as usual after it.
     void hostilePageIsRendered()
     {
         QString html = u"<title>t</title>"_s;

@@ -1,8 +1,8 @@
 // GET /deploys' body is written without QJsonObject: it must be the very text QJsonDocument writes for the same
 // entries, whatever the titles hold.
 #include "api/deploymentjson.h"
-#include "domain/clock.h"
-#include "domain/siteaddresses.h"
+#include "domain/common/clock.h"
+#include "domain/siterules/siteaddresses.h"
 
 #include <QJsonArray>
 #include <QJsonDocument>

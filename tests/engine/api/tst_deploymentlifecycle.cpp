@@ -1,5 +1,6 @@
-// Every transition of a deployment (README, "The API") over real HTTP: replace, rename, protect,
+// Every transition of a deployment (docs/api.md) over real HTTP: replace, rename, protect,
 // unprotect, remove the password, delete; ownership; persistence; serving during a deploy.
+#include "common/deployfiles.h"
 #include "enginefixture.h"
 
 #include <QJsonArray>
@@ -10,6 +11,7 @@
 using namespace Qt::StringLiterals;
 using berth::test::EngineFixture;
 using berth::test::TestReply;
+using berth::test::textFile;
 
 class TestDeploymentLifecycle : public QObject
 {
@@ -32,10 +34,6 @@ private:
         return client().api("PUT", u"/deploy/"_s + id, key.isEmpty() ? m_key : key, body);
     }
     QJsonObject get(const QString &id) { return client().api("GET", u"/deploy/"_s + id, m_key).json(); }
-    static QJsonObject file(const QString &path, const QString &content)
-    {
-        return {{u"path"_s, path}, {u"content"_s, content}};
-    }
 
 private Q_SLOTS:
     void init()
@@ -49,9 +47,9 @@ private Q_SLOTS:
     void putReplacesContentKeepingUrl()
     {
         const QString id = create({{u"slug"_s, u"replace-me"_s},
-            {u"files"_s, QJsonArray {file(u"index.html"_s, u"v1"_s), file(u"old.css"_s, u"o"_s)}}});
+            {u"files"_s, QJsonArray {textFile(u"index.html"_s, u"v1"_s), textFile(u"old.css"_s, u"o"_s)}}});
         const QJsonObject before = get(id);
-        const TestReply reply = put(id, {{u"files"_s, QJsonArray {file(u"index.html"_s, u"v2"_s)}}});
+        const TestReply reply = put(id, {{u"files"_s, QJsonArray {textFile(u"index.html"_s, u"v2"_s)}}});
         QCOMPARE(reply.status, 200);
         QCOMPARE(reply.json()[u"id"_s].toString(), id);
         QCOMPARE(reply.json()[u"slug"_s].toString(), u"replace-me"_s);
@@ -88,7 +86,7 @@ private Q_SLOTS:
         const QString id = create({{u"html"_s, u"x"_s}});
         TestReply reply = put(id, {{u"slug"_s, u"new-name"_s}});
         QCOMPARE(reply.status, 400);
-        reply = put(id, {{u"html"_s, u"a"_s}, {u"files"_s, QJsonArray {file(u"a.html"_s, u"a"_s)}}});
+        reply = put(id, {{u"html"_s, u"a"_s}, {u"files"_s, QJsonArray {textFile(u"a.html"_s, u"a"_s)}}});
         QCOMPARE(reply.status, 400);
         reply = client().api("PUT", u"/deploy/"_s + id, m_key, QByteArray("nope"));
         QCOMPARE(reply.status, 400);
@@ -192,7 +190,7 @@ private Q_SLOTS:
     void deploymentsSurviveRestart()
     {
         const QString id = create(
-            {{u"files"_s, QJsonArray {file(u"index.html"_s, u"persisted"_s)}}, {u"slug"_s, u"durable-site"_s}});
+            {{u"files"_s, QJsonArray {textFile(u"index.html"_s, u"persisted"_s)}}, {u"slug"_s, u"durable-site"_s}});
         QVERIFY(!id.isEmpty());
         QVERIFY(m_fixture->restart());
         QCOMPARE(client().site(u"durable-site"_s).body, QByteArray("persisted"));

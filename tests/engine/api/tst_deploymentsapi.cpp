@@ -1,5 +1,6 @@
-// POST /deploy, GET /deploy/:id, GET /deploys and the error table of README's "Errors", over real HTTP.
-#include "domain/workerpriority.h"
+// POST /deploy, GET /deploy/:id, GET /deploys and the error table of docs/api.md, over real HTTP.
+#include "common/deployfiles.h"
+#include "domain/common/workerpriority.h"
 #include "enginefixture.h"
 
 #include <QDir>
@@ -11,8 +12,10 @@
 #include <QTest>
 
 using namespace Qt::StringLiterals;
+using berth::test::base64File;
 using berth::test::EngineFixture;
 using berth::test::TestReply;
+using berth::test::textFile;
 
 class TestDeploymentsApi : public QObject
 {
@@ -26,15 +29,6 @@ private:
     TestReply deploy(const QJsonObject &body, const QByteArray &key = {})
     {
         return client().api("POST", u"/deploy"_s, key.isEmpty() ? m_key : key, body);
-    }
-    static QJsonObject textFile(const QString &path, const QString &content)
-    {
-        return {{u"path"_s, path}, {u"content"_s, content}};
-    }
-    static QJsonObject binaryFile(const QString &path, const QByteArray &content)
-    {
-        return {
-            {u"path"_s, path}, {u"content"_s, QString::fromLatin1(content.toBase64())}, {u"encoding"_s, u"base64"_s}};
     }
 
     // How many of this process's threads run at a nice of `nice`, read from /proc (field 19 of a task's stat).
@@ -56,7 +50,7 @@ private:
 
     TestReply deployRandomBinary(const QString &slug, const QByteArray &content)
     {
-        return deploy({{u"slug"_s, slug}, {u"files"_s, QJsonArray {binaryFile(u"data.bin"_s, content)}}});
+        return deploy({{u"slug"_s, slug}, {u"files"_s, QJsonArray {base64File(u"data.bin"_s, content)}}});
     }
 
     static QByteArray randomBytes(int size)
@@ -122,7 +116,7 @@ private Q_SLOTS:
         const TestReply reply = deploy({{u"slug"_s, u"multi-site"_s},
             {u"files"_s,
                 QJsonArray {textFile(u"index.html"_s, u"<h1>Home</h1>"_s), textFile(u"css/site.css"_s, u"body{}"_s),
-                    textFile(u"docs/index.html"_s, u"<h1>Docs</h1>"_s), binaryFile(u"img/logo.png"_s, png)}}});
+                    textFile(u"docs/index.html"_s, u"<h1>Docs</h1>"_s), base64File(u"img/logo.png"_s, png)}}});
         QCOMPARE(reply.status, 200);
         const QString id = reply.json()[u"id"_s].toString();
         QCOMPARE(client().api("GET", u"/deploy/"_s + id, m_key).json()[u"storage_type"_s].toString(), u"files"_s);
@@ -151,7 +145,7 @@ private Q_SLOTS:
         const TestReply reply = deploy({{u"slug"_s, u"long-contents"_s},
             {u"files"_s,
                 QJsonArray {textFile(u"ascii.txt"_s, ascii), textFile(u"accented.txt"_s, accented),
-                    binaryFile(u"plain.bin"_s, bytes),
+                    base64File(u"plain.bin"_s, bytes),
                     QJsonObject {
                         {u"path"_s, u"spaced.bin"_s}, {u"content"_s, spaced}, {u"encoding"_s, u"base64"_s}}}}});
         QCOMPARE(reply.status, 200);
@@ -271,7 +265,7 @@ private Q_SLOTS:
         QCOMPARE(reply.error(), u"HTML exceeds the 5 MB limit (5.5 MB)"_s);
 
         const QByteArray big(10 * 1048576 + 1, 'x');
-        reply = deploy({{u"files"_s, QJsonArray {binaryFile(u"big.bin"_s, big)}}});
+        reply = deploy({{u"files"_s, QJsonArray {base64File(u"big.bin"_s, big)}}});
         QCOMPARE(reply.status, 413);
         QCOMPARE(reply.error(), u"File \"big.bin\" exceeds the 10 MB per-file limit"_s);
 
@@ -280,7 +274,7 @@ private Q_SLOTS:
         QJsonArray files;
         const QByteArray chunk(8.5 * 1048576, 'y');
         for (int i = 0; i < 6; ++i)
-            files.append(binaryFile(u"part%1.bin"_s.arg(i), chunk));
+            files.append(base64File(u"part%1.bin"_s.arg(i), chunk));
         reply = deploy({{u"files"_s, files}});
         QCOMPARE(reply.status, 413);
         QCOMPARE(reply.error(), u"Total deployment size exceeds the 50 MB limit"_s);

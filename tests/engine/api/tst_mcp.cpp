@@ -2,7 +2,7 @@
 // server with the official SDK client): initialize and sessions, tools/list, a tool call as the API answers it,
 // refusals as isError with the API's texts, argument validation, and the agent identity of a keyless loopback client.
 #include "api/mcpcontroller.h"
-#include "domain/deploymentservice.h"
+#include "domain/deploy/deploymentservice.h"
 #include "enginefixture.h"
 
 #include <QJsonDocument>

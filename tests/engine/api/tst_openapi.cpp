@@ -4,7 +4,7 @@
 // (tests/openapi validates the same document with an OpenAPI 3.1 validator from npm.)
 #include "api/apirouter.h"
 #include "api/openapidocument.h"
-#include "domain/deploymentservice.h"
+#include "domain/deploy/deploymentservice.h"
 #include "enginefixture.h"
 
 #include <QTest>

@@ -1,4 +1,4 @@
-// Shared rate limits (issue 16) over real HTTP: two nodes on one PostgreSQL database (the CTest fixture's cluster),
+// Shared rate limits over real HTTP: two nodes on one PostgreSQL database (the CTest fixture's cluster),
 // one client address's requests split across both. With shared limits exactly N are let through in all, the rest get
 // 429 with Retry-After on either node, another address is unaffected, and the window moves with the ManualClock both
 // nodes read; every limited route is covered. Without them each node counts on its own (twice as much gets through).

@@ -1,14 +1,14 @@
-// A full disk (issue 11 point 9): ENOSPC while storing blobs and SQLITE_FULL while committing give 507 with
+// A full disk: ENOSPC while storing blobs and SQLITE_FULL while committing give 507 with
 // {"error": "Not enough storage space on the server"} and nothing of the server's paths or the system's words; the
 // first deploy after space is freed works. The disk is made full by the blob store's write-fault hook and by
 // SQLite's page limit, so no root or real full disk is needed.
 #include "deploymentfixture.h"
-#include "domain/clock.h"
-#include "domain/counterservice.h"
-#include "domain/deploymentservice.h"
-#include "domain/plantable.h"
-#include "domain/sitetable.h"
-#include "domain/submissionservice.h"
+#include "domain/common/clock.h"
+#include "domain/deploy/deploymentservice.h"
+#include "domain/plans/plantable.h"
+#include "domain/siterules/sitetable.h"
+#include "domain/visitors/counterservice.h"
+#include "domain/visitors/submissionservice.h"
 #include "storage/blobstore.h"
 #include "storage/counterrepository.h"
 #include "storage/database.h"

@@ -1,7 +1,7 @@
-// POST /_submit (README, "Form submissions") and the owner's GET|DELETE /deploy/:id/submissions, over real HTTP. Time
+// POST /_submit (docs/api.md) and the owner's GET|DELETE /deploy/:id/submissions, over real HTTP. Time
 // is a ManualClock: days pass without waiting.
-#include "domain/clock.h"
-#include "domain/submissionservice.h"
+#include "domain/common/clock.h"
+#include "domain/visitors/submissionservice.h"
 #include "enginefixture.h"
 
 #include <QDir>

@@ -1,8 +1,8 @@
-// GET /deploy/:id/submissions?format=csv on a site whose visitors used 2,000 distinct field names (issue 10): the
+// GET /deploy/:id/submissions?format=csv on a site whose visitors used 2,000 distinct field names: the
 // export finishes, is capped at 500 field columns, and the server answers other requests meanwhile.
-#include "domain/sitetable.h"
-#include "domain/submissionscsv.h"
-#include "domain/submissionservice.h"
+#include "domain/siterules/sitetable.h"
+#include "domain/visitors/submissionscsv.h"
+#include "domain/visitors/submissionservice.h"
 #include "enginefixture.h"
 
 #include <QNetworkReply>

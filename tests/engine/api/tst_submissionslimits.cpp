@@ -1,6 +1,6 @@
 // The per-IP limit of POST /_submit (10 a minute) over real HTTP from distinct loopback sources, Retry-After, and
 // which address counts: the TCP peer, or X-Forwarded-For only from a configured proxy. Time is a ManualClock.
-#include "domain/clock.h"
+#include "domain/common/clock.h"
 #include "enginefixture.h"
 #include "sourceclient.h"
 

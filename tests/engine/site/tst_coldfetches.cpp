@@ -1,13 +1,14 @@
-// A hostile client against a node's cold cache (issue 16): a node that has not cached a site's files fetches each
+// A hostile client against a node's cold cache: a node that has not cached a site's files fetches each
 // from the database on a small fetch pool. One address asks for 200 distinct uncached files at once, pipelined over
 // as many connections as the per-address cap allows: every answer carries the right bytes, in order; a connection
 // beyond the cap is refused with 503 at once (so one address can queue at most one fetch per admitted connection);
 // and another client's request for a cached site is answered meanwhile.
+#include "common/deployfiles.h"
 #include "common/enginefixture.h"
 #include "common/postgrescluster.h"
 #include "common/sourceclient.h"
 #include "common/twonodes.h"
-#include "engine.h"
+#include "instance/engine.h"
 
 #include <QElapsedTimer>
 #include <QJsonArray>

@@ -1,7 +1,7 @@
 // A whole Engine on four serving threads: counters and per-IP limits stay exact when clients land on different
 // threads, a page that is slow to render delays nobody else, and an upload without a valid key is refused from
 // its head, before its body is read.
-#include "domain/counterservice.h"
+#include "domain/visitors/counterservice.h"
 #include "enginefixture.h"
 #include "sourceclient.h"
 

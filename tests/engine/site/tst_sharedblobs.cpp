@@ -1,11 +1,12 @@
-// Two nodes on one PostgreSQL database, each with a data folder of its own (issue 16): what is deployed through one
+// Two nodes on one PostgreSQL database, each with a data folder of its own: what is deployed through one
 // is served by the other, whose folder starts empty and fills as a cache from the database's chunks.
+#include "common/deployfiles.h"
 #include "common/enginefixture.h"
 #include "common/gunzip.h"
 #include "common/httptestclient.h"
 #include "common/postgrescluster.h"
 #include "common/twonodes.h"
-#include "engine.h"
+#include "instance/engine.h"
 #include "storage/blobstore.h"
 #include "storage/database.h"
 

@@ -1,6 +1,7 @@
 // What a visitor's browser gets from a site, on the wire: path resolution, missing files, headers,
 // conditional requests, ranges, gzip, HEAD, streaming of large files, page metadata, and that no
 // request path reaches anything outside the deployment.
+#include "common/deployfiles.h"
 #include "engine/http/rawclient.h"
 #include "enginefixture.h"
 #include "gunzip.h"
@@ -9,6 +10,7 @@
 #include <QTest>
 
 using namespace Qt::StringLiterals;
+using berth::test::base64File;
 using berth::test::EngineFixture;
 using berth::test::gunzip;
 using berth::test::RawClient;
@@ -29,11 +31,6 @@ private:
         if (reply.status != 200)
             qWarning("deploy failed: %d %s", reply.status, reply.body.constData());
         return reply.json()[u"id"_s].toString();
-    }
-    static QJsonObject file(const QString &path, const QByteArray &content)
-    {
-        return {
-            {u"path"_s, path}, {u"content"_s, QString::fromLatin1(content.toBase64())}, {u"encoding"_s, u"base64"_s}};
     }
     RawResponse get(const QString &slug, const QByteArray &target, const QByteArray &extraHeaders = {},
         const QByteArray &method = "GET")
@@ -56,22 +53,23 @@ private Q_SLOTS:
             m_big[i] = char((i * 7919) % 251);
         m_fixture = std::make_unique<EngineFixture>();
         QVERIFY(m_fixture->start());
-        QVERIFY(!deploy(
-            {{u"slug"_s, u"full-site"_s},
-                {u"files"_s,
-                    QJsonArray {file(u"index.html"_s, "<h1>Home</h1>"), file(u"about.html"_s, "<h1>About</h1>"),
-                        file(u"docs/index.html"_s, "<h1>Docs</h1>"), file(u"css/site.css"_s, m_css),
-                        file(u"media/video.bin"_s, m_big), file(u"favicon.ico"_s, QByteArray::fromHex("00000100")),
-                        file(u"og-image.png"_s, QByteArray::fromHex("89504e47")),
-                        file(u"404.html"_s, "<h1>Custom missing</h1>")}}})
+        QVERIFY(!deploy({{u"slug"_s, u"full-site"_s},
+                            {u"files"_s,
+                                QJsonArray {base64File(u"index.html"_s, "<h1>Home</h1>"),
+                                    base64File(u"about.html"_s, "<h1>About</h1>"),
+                                    base64File(u"docs/index.html"_s, "<h1>Docs</h1>"),
+                                    base64File(u"css/site.css"_s, m_css), base64File(u"media/video.bin"_s, m_big),
+                                    base64File(u"favicon.ico"_s, QByteArray::fromHex("00000100")),
+                                    base64File(u"og-image.png"_s, QByteArray::fromHex("89504e47")),
+                                    base64File(u"404.html"_s, "<h1>Custom missing</h1>")}}})
                      .isEmpty());
-        QVERIFY(!deploy(
-            {{u"slug"_s, u"spa-site"_s}, {u"is_spa"_s, true},
-                {u"files"_s,
-                    QJsonArray {file(u"index.html"_s, "<div id=app></div>"), file(u"app.js"_s, "console.log(1)")}}})
+        QVERIFY(!deploy({{u"slug"_s, u"spa-site"_s}, {u"is_spa"_s, true},
+                            {u"files"_s,
+                                QJsonArray {base64File(u"index.html"_s, "<div id=app></div>"),
+                                    base64File(u"app.js"_s, "console.log(1)")}}})
                      .isEmpty());
-        QVERIFY(
-            !deploy({{u"slug"_s, u"bare-site"_s}, {u"files"_s, QJsonArray {file(u"index.html"_s, "bare")}}}).isEmpty());
+        QVERIFY(!deploy({{u"slug"_s, u"bare-site"_s}, {u"files"_s, QJsonArray {base64File(u"index.html"_s, "bare")}}})
+                     .isEmpty());
     }
     void cleanupTestCase() { m_fixture.reset(); }
 

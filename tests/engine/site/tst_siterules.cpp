@@ -1,5 +1,6 @@
 // A deployment's _redirects and _headers on the wire: Netlify's documented examples as a table, shadowing and "!",
 // Berth's own headers staying put, bad lines reported by the deploy (with line numbers), and a hostile rules file.
+#include "common/deployfiles.h"
 #include "engine/http/rawclient.h"
 #include "enginefixture.h"
 
@@ -8,6 +9,7 @@
 #include <QTest>
 
 using namespace Qt::StringLiterals;
+using berth::test::base64File;
 using berth::test::EngineFixture;
 using berth::test::RawClient;
 using berth::test::RawResponse;
@@ -77,11 +79,6 @@ class TestSiteRules : public QObject
 private:
     std::unique_ptr<EngineFixture> m_fixture;
 
-    static QJsonObject file(const QString &path, const QByteArray &content)
-    {
-        return {
-            {u"path"_s, path}, {u"content"_s, QString::fromLatin1(content.toBase64())}, {u"encoding"_s, u"base64"_s}};
-    }
     berth::test::TestReply deploy(const QString &slug, const QJsonArray &files, bool protect = false)
     {
         QJsonObject body {{u"slug"_s, slug}, {u"files"_s, files}};
@@ -107,13 +104,14 @@ private Q_SLOTS:
         m_fixture = std::make_unique<EngineFixture>();
         QVERIFY(m_fixture->start());
         const auto reply = deploy(u"rules-site"_s,
-            QJsonArray {file(u"index.html"_s, "home"), file(u"about.html"_s, "about"),
-                file(u"forced.html"_s, "forced file"), file(u"old.html"_s, "old"),
-                file(u"store-closed.html"_s, "closed"), file(u"blog-2020-hello.html"_s, "hello 2020"),
-                file(u"en/404.html"_s, "english missing"), file(u"en/present.html"_s, "present"),
-                file(u"app/index.html"_s, "app shell"), file(u"assets/app.css"_s, "body{}"),
-                file(u"templates/index.html"_s, "template"), file(u"blog/first.html"_s, "first post"),
-                file(u"404.html"_s, "site missing"), file(u"_redirects"_s, kRedirects), file(u"_headers"_s, kHeaders)});
+            QJsonArray {base64File(u"index.html"_s, "home"), base64File(u"about.html"_s, "about"),
+                base64File(u"forced.html"_s, "forced file"), base64File(u"old.html"_s, "old"),
+                base64File(u"store-closed.html"_s, "closed"), base64File(u"blog-2020-hello.html"_s, "hello 2020"),
+                base64File(u"en/404.html"_s, "english missing"), base64File(u"en/present.html"_s, "present"),
+                base64File(u"app/index.html"_s, "app shell"), base64File(u"assets/app.css"_s, "body{}"),
+                base64File(u"templates/index.html"_s, "template"), base64File(u"blog/first.html"_s, "first post"),
+                base64File(u"404.html"_s, "site missing"), base64File(u"_redirects"_s, kRedirects),
+                base64File(u"_headers"_s, kHeaders)});
         QCOMPARE(reply.status, 200);
         QVERIFY2(!reply.json().contains(u"warnings"_s), reply.body.constData()); // every line is understood
     }
@@ -263,7 +261,8 @@ private Q_SLOTS:
                                    "  Bad Name: x\n"
                                    "  X-Fine: yes\n";
         const auto reply = deploy(u"bad-rules"_s,
-            QJsonArray {file(u"index.html"_s, "home"), file(u"_redirects"_s, redirects), file(u"_headers"_s, headers)});
+            QJsonArray {base64File(u"index.html"_s, "home"), base64File(u"_redirects"_s, redirects),
+                base64File(u"_headers"_s, headers)});
         QCOMPARE(reply.status, 200); // the deploy goes through
         QStringList warnings;
         for (const QJsonValue &warning : reply.json()[u"warnings"_s].toArray())
@@ -286,7 +285,7 @@ private Q_SLOTS:
 
         // An update reports its own file's warnings; one without rules files reports none.
         const auto update = m_fixture->client().api("PUT", u"/deploy/"_s + reply.json()[u"id"_s].toString(),
-            m_fixture->ownerKey(), QJsonObject {{u"files"_s, QJsonArray {file(u"index.html"_s, "v2")}}});
+            m_fixture->ownerKey(), QJsonObject {{u"files"_s, QJsonArray {base64File(u"index.html"_s, "v2")}}});
         QCOMPARE(update.status, 200);
         QVERIFY(!update.json().contains(u"warnings"_s));
         QCOMPARE(get(u"bad-rules"_s, "/ok").status, 404);
@@ -295,8 +294,8 @@ private Q_SLOTS:
     void privateSiteKeepsItsCachePolicy()
     {
         const auto reply = deploy(u"private-rules"_s,
-            QJsonArray {file(u"index.html"_s, "secret"),
-                file(u"_headers"_s, "/*\n  Cache-Control: public, max-age=86400\n  X-Frame-Options: DENY\n")},
+            QJsonArray {base64File(u"index.html"_s, "secret"),
+                base64File(u"_headers"_s, "/*\n  Cache-Control: public, max-age=86400\n  X-Frame-Options: DENY\n")},
             true);
         QCOMPARE(reply.status, 200);
         // Through the share link the visitor gets a cookie; with it, the page, still kept out of shared caches.
@@ -321,8 +320,8 @@ private Q_SLOTS:
         for (int i = 0; i < 6000; ++i)
             redirects += prefix + ":a/:b/" + QByteArray::number(i) + " /x 301\n";
         QVERIFY(redirects.size() < 1024 * 1024);
-        const auto reply
-            = deploy(u"hostile-rules"_s, QJsonArray {file(u"index.html"_s, "home"), file(u"_redirects"_s, redirects)});
+        const auto reply = deploy(u"hostile-rules"_s,
+            QJsonArray {base64File(u"index.html"_s, "home"), base64File(u"_redirects"_s, redirects)});
         QCOMPARE(reply.status, 200);
         QVERIFY(!reply.json().contains(u"warnings"_s));
         const QByteArray target = prefix + "a/b/" + QByteArray("z").repeated(2000);
