@@ -1,13 +1,13 @@
 // berth: the desktop dashboard. Runs the Berth engine in-process, so every site stays live for
 // browsers while the window (or the tray icon) is open.
-#include "appsettings.h"
-#include "engine.h"
-#include "icons.h"
-#include "instancechannel.h"
-#include "mainwindow.h"
-#include "processlimits.h"
-#include "startup.h"
-#include "translations.h"
+#include "instance/engine.h"
+#include "instance/processlimits.h"
+#include "ui/mainwindow/instancechannel.h"
+#include "ui/mainwindow/mainwindow.h"
+#include "ui/mainwindow/startup.h"
+#include "ui/settings/appsettings.h"
+#include "ui/widgets/icons.h"
+#include "ui/widgets/translations.h"
 
 #include <QApplication>
 #include <QCommandLineParser>

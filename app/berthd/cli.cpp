@@ -1,7 +1,7 @@
-#include "cli.h"
+#include "app/berthd/cli.h"
 
 #include "core/error.h"
-#include "engine.h"
+#include "instance/engine.h"
 #include "storage/databaseurl.h"
 
 using namespace Qt::StringLiterals;

@@ -1,8 +1,8 @@
 #pragma once
 
-#include "commands.h"
+#include "app/berthd/commands.h"
 #include "core/error.h"
-#include "enginesettings.h"
+#include "instance/enginesettings.h"
 
 #include <QCommandLineOption>
 #include <QCommandLineParser>

@@ -1,5 +1,5 @@
 // berthd: the headless Berth server and its administration subcommands.
-#include "commands.h"
+#include "app/berthd/commands.h"
 
 #include <QCoreApplication>
 #include <QTextStream>

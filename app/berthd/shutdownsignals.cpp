@@ -1,4 +1,4 @@
-#include "shutdownsignals.h"
+#include "app/berthd/shutdownsignals.h"
 
 #include <QSocketNotifier>
 #include <csignal>

@@ -1,7 +1,7 @@
-#include "apirouter.h"
+#include "api/apirouter.h"
 
-#include "domain/accountservice.h"
-#include "domain/ratelimitservice.h"
+#include "domain/accounts/accountservice.h"
+#include "domain/ratelimit/ratelimitservice.h"
 #include "http/clientaddress.h"
 #include "web/apierror.h"
 #include "web/builtinpages.h"

@@ -1,6 +1,6 @@
 #pragma once
 
-#include "domain/ratelimits.h"
+#include "domain/ratelimit/ratelimits.h"
 #include "http/requesthandler.h"
 #include "storage/user.h"
 

@@ -1,7 +1,7 @@
 #pragma once
 
-#include "apirouter.h"
-#include "domain/ratelimits.h"
+#include "api/apirouter.h"
+#include "domain/ratelimit/ratelimits.h"
 
 #include <QHostAddress>
 #include <QList>

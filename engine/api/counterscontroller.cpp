@@ -1,7 +1,7 @@
-#include "counterscontroller.h"
+#include "api/counterscontroller.h"
 
-#include "domain/clock.h"
-#include "domain/counterservice.h"
+#include "domain/common/clock.h"
+#include "domain/visitors/counterservice.h"
 #include "web/apierror.h"
 
 #include <QJsonArray>

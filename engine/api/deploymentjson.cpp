@@ -1,7 +1,7 @@
-#include "deploymentjson.h"
+#include "api/deploymentjson.h"
 
-#include "domain/clock.h"
-#include "domain/siteaddresses.h"
+#include "domain/common/clock.h"
+#include "domain/siterules/siteaddresses.h"
 
 #include <QJsonArray>
 

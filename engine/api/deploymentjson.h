@@ -8,7 +8,7 @@ namespace berth {
 
 class SiteAddresses;
 
-// The JSON shapes of a deployment in API responses (README, "The API").
+// The JSON shapes of a deployment in API responses (docs/api.md).
 namespace DeploymentJson {
 
 QJsonObject summary(const Deployment &deployment, const SiteAddresses &addresses); // id, slug, url [, share_url]

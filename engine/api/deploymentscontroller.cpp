@@ -1,7 +1,7 @@
-#include "deploymentscontroller.h"
+#include "api/deploymentscontroller.h"
 
-#include "deploymentjson.h"
-#include "domain/deploymentservice.h"
+#include "api/deploymentjson.h"
+#include "domain/deploy/deploymentservice.h"
 #include "web/apierror.h"
 #include "web/jsonbody.h"
 
@@ -13,7 +13,7 @@ namespace berth {
 
 namespace {
 
-// A deploy's refusal; the 409 of an incremental upload also lists the paths whose content must be sent (issue 15).
+// A deploy's refusal; the 409 of an incremental upload also lists the paths whose content must be sent.
 HttpResponse deployErrorResponse(const Error &error)
 {
     if (error.kind != Error::Kind::Conflict || error.missing.isEmpty())

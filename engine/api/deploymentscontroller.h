@@ -1,6 +1,6 @@
 #pragma once
 
-#include "apirouter.h"
+#include "api/apirouter.h"
 
 namespace berth {
 

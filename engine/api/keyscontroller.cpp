@@ -1,7 +1,7 @@
-#include "keyscontroller.h"
+#include "api/keyscontroller.h"
 
-#include "domain/accountservice.h"
-#include "domain/clock.h"
+#include "domain/accounts/accountservice.h"
+#include "domain/common/clock.h"
 #include "web/apierror.h"
 #include "web/jsonbody.h"
 

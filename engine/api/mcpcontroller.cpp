@@ -1,10 +1,10 @@
-#include "mcpcontroller.h"
+#include "api/mcpcontroller.h"
 
-#include "domain/accountservice.h"
-#include "domain/clock.h"
-#include "domain/randomid.h"
-#include "domain/siteaddresses.h"
-#include "mcptools.h"
+#include "api/mcptools.h"
+#include "domain/accounts/accountservice.h"
+#include "domain/common/clock.h"
+#include "domain/common/randomid.h"
+#include "domain/siterules/siteaddresses.h"
 #include "web/apierror.h"
 
 #include <QJsonArray>

@@ -1,6 +1,6 @@
-#include "mcptools.h"
+#include "api/mcptools.h"
 
-#include "openapitext.h"
+#include "api/openapitext.h"
 
 #include <QJsonDocument>
 #include <QUrl>

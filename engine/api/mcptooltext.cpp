@@ -1,4 +1,4 @@
-#include "mcptools.h"
+#include "api/mcptools.h"
 
 // The MCP tools, each one call of the HTTP API: "call" names the route ({name} filled from the argument of that
 // name; "query" arguments go to the query string, the others into the JSON body, renamed by "rename"). "output"

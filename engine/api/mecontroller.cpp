@@ -1,7 +1,7 @@
-#include "mecontroller.h"
+#include "api/mecontroller.h"
 
-#include "domain/siteaddresses.h"
-#include "domain/usagereport.h"
+#include "domain/siterules/siteaddresses.h"
+#include "domain/visitors/usagereport.h"
 
 #include <QJsonArray>
 

@@ -1,7 +1,7 @@
-#include "openapicontroller.h"
+#include "api/openapicontroller.h"
 
-#include "domain/siteaddresses.h"
-#include "openapidocument.h"
+#include "api/openapidocument.h"
+#include "domain/siterules/siteaddresses.h"
 
 using namespace Qt::StringLiterals;
 

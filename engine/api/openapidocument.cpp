@@ -1,6 +1,6 @@
-#include "openapidocument.h"
+#include "api/openapidocument.h"
 
-#include "openapitext.h"
+#include "api/openapitext.h"
 
 #include <QJsonArray>
 #include <QJsonDocument>

@@ -1,4 +1,4 @@
-#include "openapitext.h"
+#include "api/openapitext.h"
 
 // The hand-written half of the OpenAPI document: what each route takes and answers, and the schemas. The paths
 // themselves come from the router's table (openapidocument.cpp); a route missing here, or an entry here naming no

@@ -1,6 +1,6 @@
-#include "statuscontroller.h"
+#include "api/statuscontroller.h"
 
-#include "domain/siteaddresses.h"
+#include "domain/siterules/siteaddresses.h"
 #include "web/builtinpages.h"
 
 #include <QCoreApplication>

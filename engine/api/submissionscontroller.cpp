@@ -1,8 +1,8 @@
-#include "submissionscontroller.h"
+#include "api/submissionscontroller.h"
 
-#include "domain/clock.h"
-#include "domain/submissionscsv.h"
-#include "domain/submissionservice.h"
+#include "domain/common/clock.h"
+#include "domain/visitors/submissionscsv.h"
+#include "domain/visitors/submissionservice.h"
 #include "http/formencoding.h"
 #include "storage/orderedjson.h"
 #include "web/apierror.h"

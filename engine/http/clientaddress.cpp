@@ -1,4 +1,4 @@
-#include "clientaddress.h"
+#include "http/clientaddress.h"
 
 namespace berth {
 

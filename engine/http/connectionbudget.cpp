@@ -1,4 +1,4 @@
-#include "connectionbudget.h"
+#include "http/connectionbudget.h"
 
 #include <QMutexLocker>
 

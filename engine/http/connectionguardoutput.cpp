@@ -1,10 +1,10 @@
 // ConnectionGuard, second half: answering, holding what follows, closing and the timeouts (the first half,
 // connectionguard.cpp, accepts connections and reads requests).
-#include "connectionbudget.h"
-#include "connectionguard.h"
-#include "frontdoor.h"
-#include "httpconfig.h"
-#include "responsewriter.h"
+#include "http/connectionbudget.h"
+#include "http/connectionguard.h"
+#include "http/frontdoor.h"
+#include "http/httpconfig.h"
+#include "http/responsewriter.h"
 
 #include <QAbstractSocket>
 #include <QTimerEvent>

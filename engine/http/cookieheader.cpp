@@ -1,4 +1,4 @@
-#include "cookieheader.h"
+#include "http/cookieheader.h"
 
 namespace berth {
 

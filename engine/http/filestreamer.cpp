@@ -1,4 +1,4 @@
-#include "filestreamer.h"
+#include "http/filestreamer.h"
 
 #include <QAbstractSocket>
 #include <cerrno>

@@ -1,6 +1,6 @@
 #pragma once
 
-#include "httpconfig.h"
+#include "http/httpconfig.h"
 
 #include <QFile>
 #include <QString>

@@ -1,4 +1,4 @@
-#include "formencoding.h"
+#include "http/formencoding.h"
 
 #include <QByteArray>
 

@@ -1,9 +1,9 @@
-#include "frontdoor.h"
+#include "http/frontdoor.h"
 
-#include "connectionbudget.h"
-#include "guardedsocket.h"
-#include "requestframer.h"
-#include "requesthandler.h"
+#include "http/connectionbudget.h"
+#include "http/guardedsocket.h"
+#include "http/requestframer.h"
+#include "http/requesthandler.h"
 
 #include <QTimer>
 #include <unistd.h>

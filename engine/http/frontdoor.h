@@ -1,7 +1,7 @@
 #pragma once
 
-#include "httpconfig.h"
-#include "responsewriter.h"
+#include "http/httpconfig.h"
+#include "http/responsewriter.h"
 
 #include <QByteArray>
 #include <QPointer>

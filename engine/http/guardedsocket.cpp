@@ -1,4 +1,4 @@
-#include "guardedsocket.h"
+#include "http/guardedsocket.h"
 
 namespace berth {
 

@@ -1,6 +1,6 @@
 #pragma once
 
-#include "connectionguard.h"
+#include "http/connectionguard.h"
 
 #include <QSslSocket>
 #include <QTcpSocket>

@@ -1,4 +1,4 @@
-#include "hostheader.h"
+#include "http/hostheader.h"
 
 namespace berth {
 

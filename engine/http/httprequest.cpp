@@ -1,6 +1,6 @@
-#include "httprequest.h"
+#include "http/httprequest.h"
 
-#include "hostheader.h"
+#include "http/hostheader.h"
 
 namespace berth {
 

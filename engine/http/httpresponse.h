@@ -1,6 +1,6 @@
 #pragma once
 
-#include "httprequest.h"
+#include "http/httprequest.h"
 
 #include <QJsonObject>
 

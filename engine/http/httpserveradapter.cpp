@@ -1,6 +1,6 @@
-#include "httpserveradapter.h"
+#include "http/httpserveradapter.h"
 
-#include "connectionguard.h"
+#include "http/connectionguard.h"
 
 namespace berth {
 

@@ -1,10 +1,10 @@
-#include "httpservice.h"
+#include "http/httpservice.h"
 
-#include "connectionbudget.h"
-#include "frontdoor.h"
-#include "httpserveradapter.h"
-#include "httpsredirect.h"
-#include "listensockets.h"
+#include "http/connectionbudget.h"
+#include "http/frontdoor.h"
+#include "http/httpserveradapter.h"
+#include "http/httpsredirect.h"
+#include "http/listensockets.h"
 
 #include <QThread>
 #include <condition_variable>

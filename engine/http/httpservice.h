@@ -1,7 +1,7 @@
 #pragma once
 
 #include "core/error.h"
-#include "httpconfig.h"
+#include "http/httpconfig.h"
 
 #include <QHash>
 #include <QHostAddress>

@@ -1,4 +1,4 @@
-#include "httpsredirect.h"
+#include "http/httpsredirect.h"
 
 using namespace Qt::StringLiterals;
 

@@ -1,6 +1,6 @@
 #pragma once
 
-#include "requesthandler.h"
+#include "http/requesthandler.h"
 
 namespace berth {
 

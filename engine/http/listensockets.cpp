@@ -1,4 +1,4 @@
-#include "listensockets.h"
+#include "http/listensockets.h"
 
 #include <arpa/inet.h>
 #include <cerrno>

@@ -1,4 +1,4 @@
-#include "multipartform.h"
+#include "http/multipartform.h"
 
 namespace berth {
 

@@ -1,6 +1,6 @@
-#include "requestframer.h"
+#include "http/requestframer.h"
 
-#include "cookieheader.h"
+#include "http/cookieheader.h"
 
 #include <cstring>
 

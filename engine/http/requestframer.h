@@ -1,7 +1,7 @@
 #pragma once
 
-#include "httpconfig.h"
-#include "httprequest.h"
+#include "http/httpconfig.h"
+#include "http/httprequest.h"
 
 #include <QByteArray>
 #include <QByteArrayView>

@@ -1,4 +1,4 @@
-#include "requesthandler.h"
+#include "http/requesthandler.h"
 
 #include <QAbstractSocket>
 #include <QThread>

@@ -1,7 +1,7 @@
-#include "responseoutput.h"
+#include "http/responseoutput.h"
 
-#include "filestreamer.h"
-#include "responsewriter.h"
+#include "http/filestreamer.h"
+#include "http/responsewriter.h"
 
 #include <QAbstractSocket>
 

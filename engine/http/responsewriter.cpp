@@ -1,6 +1,6 @@
-#include "responsewriter.h"
+#include "http/responsewriter.h"
 
-#include "httpconfig.h"
+#include "http/httpconfig.h"
 
 #include <QDateTime>
 #include <QVarLengthArray>

@@ -1,6 +1,6 @@
 #pragma once
 
-#include "httpresponse.h"
+#include "http/httpresponse.h"
 
 #include <QByteArray>
 #include <QString>

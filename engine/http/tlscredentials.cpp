@@ -1,4 +1,4 @@
-#include "tlscredentials.h"
+#include "http/tlscredentials.h"
 
 #include <QDateTime>
 #include <QFile>

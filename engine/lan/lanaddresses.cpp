@@ -1,4 +1,4 @@
-#include "lanaddresses.h"
+#include "lan/lanaddresses.h"
 
 #include <QNetworkInterface>
 #include <algorithm>

@@ -1,4 +1,4 @@
-#include "lannames.h"
+#include "lan/lannames.h"
 
 using namespace Qt::StringLiterals;
 

@@ -1,9 +1,9 @@
-#include "lanservice.h"
+#include "lan/lanservice.h"
 
-#include "domain/sitetable.h"
+#include "domain/siterules/sitetable.h"
 #include "http/httpservice.h"
-#include "mdnsannouncer.h"
-#include "siteporthandler.h"
+#include "lan/mdnsannouncer.h"
+#include "lan/siteporthandler.h"
 
 using namespace Qt::StringLiterals;
 

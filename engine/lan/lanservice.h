@@ -1,8 +1,8 @@
 #pragma once
 
-#include "lanaddresses.h"
-#include "lannames.h"
-#include "siteports.h"
+#include "lan/lanaddresses.h"
+#include "lan/lannames.h"
+#include "lan/siteports.h"
 
 #include <QHash>
 #include <QObject>
@@ -23,7 +23,7 @@ class SiteTable;
 // "Share on local network": while on, the front door also listens on the machine's LAN addresses (same port as on
 // loopback), every live site is announced as <slug>.local and the API as <name>.local (mDNS), and each site gets
 // a port of its own on the LAN addresses. Off by default. Lives on the engine's thread; follows the site table
-// through siteChanged()/siteRemoved() (the DeploymentService's signals) and the machine's addresses by polling.
+// through siteChanged()/siteRemoved() (the SiteLoader's signals) and the machine's addresses by polling.
 // With HTTPS (--tls-cert/--tls-key), the LAN addresses take HTTPS on the HTTPS port too, each site's own port speaks
 // HTTPS only (one port cannot speak both), and every address given out is an https:// one.
 class LanService final : public QObject
@@ -76,7 +76,7 @@ public:
     LanNames &names() { return m_names; }
     const LanNames &names() const { return m_names; }
 
-    // The site table changed (connected to DeploymentService::deploymentChanged/deploymentRemoved).
+    // The site table changed (connected to SiteLoader::deploymentChanged/deploymentRemoved).
     void siteChanged(const QString &deploymentId);
     void siteRemoved(const QString &deploymentId);
 

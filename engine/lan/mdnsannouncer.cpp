@@ -1,6 +1,6 @@
-#include "mdnsannouncer.h"
+#include "lan/mdnsannouncer.h"
 
-#include "lannames.h"
+#include "lan/lannames.h"
 
 #include <avahi-client/client.h>
 #include <avahi-client/publish.h>

@@ -1,6 +1,6 @@
 #pragma once
 
-#include "lanaddresses.h"
+#include "lan/lanaddresses.h"
 
 #include <QHash>
 #include <QObject>

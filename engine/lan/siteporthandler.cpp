@@ -1,4 +1,4 @@
-#include "siteporthandler.h"
+#include "lan/siteporthandler.h"
 
 namespace berth {
 

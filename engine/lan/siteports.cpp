@@ -1,4 +1,4 @@
-#include "siteports.h"
+#include "lan/siteports.h"
 
 #include "storage/settingsrepository.h"
 

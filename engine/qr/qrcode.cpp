@@ -1,4 +1,4 @@
-#include "qrcode.h"
+#include "qr/qrcode.h"
 
 #include <qrencode.h>
 

@@ -1,13 +1,13 @@
-#include "builtinendpoints.h"
+#include "site/builtinendpoints.h"
 
-#include "domain/counterservice.h"
-#include "domain/ratelimitservice.h"
-#include "domain/sitetable.h"
-#include "domain/submissionservice.h"
+#include "domain/ratelimit/ratelimitservice.h"
+#include "domain/siterules/sitetable.h"
+#include "domain/visitors/counterservice.h"
+#include "domain/visitors/submissionservice.h"
 #include "http/clientaddress.h"
-#include "localtarget.h"
-#include "sitelimits.h"
-#include "submissionbody.h"
+#include "site/localtarget.h"
+#include "site/sitelimits.h"
+#include "site/submissionbody.h"
 #include "web/apierror.h"
 #include "web/builtinpages.h"
 #include "web/ratelimited.h"
@@ -25,7 +25,7 @@ constexpr QStringView kSubmitPathSlash = u"/_submit/";
 constexpr QStringView kCounterPath = u"/_counter";
 constexpr QStringView kCounterPrefix = u"/_counter/";
 constexpr QStringView kIncrementSuffix = u"/increment";
-constexpr QByteArrayView kCounterReadCachePolicy = "public, max-age=10"; // README, "Counters": reads may be cached 10 s
+constexpr QByteArrayView kCounterReadCachePolicy = "public, max-age=10"; // reads may be cached 10 s (docs/api.md)
 constexpr QByteArrayView kPrivateCounterReadCachePolicy = "private, max-age=10";
 
 // A private site's answers depend on the visitor's access cookie: no shared cache may keep them, and whatever has

@@ -1,6 +1,6 @@
 #pragma once
 
-#include "siteendpoints.h"
+#include "site/siteendpoints.h"
 
 #include <QHostAddress>
 #include <QList>

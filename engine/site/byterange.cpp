@@ -1,4 +1,4 @@
-#include "byterange.h"
+#include "site/byterange.h"
 
 namespace berth {
 

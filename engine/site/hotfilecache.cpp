@@ -1,4 +1,4 @@
-#include "hotfilecache.h"
+#include "site/hotfilecache.h"
 
 #include <QFile>
 

@@ -1,4 +1,4 @@
-#include "localtarget.h"
+#include "site/localtarget.h"
 
 using namespace Qt::StringLiterals;
 

@@ -1,9 +1,9 @@
-#include "renderedpagecache.h"
+#include "site/renderedpagecache.h"
 
-#include "domain/gzip.h"
-#include "domain/pagemetadata.h"
-#include "domain/siteaddresses.h"
-#include "domain/sitetable.h"
+#include "domain/common/gzip.h"
+#include "domain/deploy/pagemetadata.h"
+#include "domain/siterules/siteaddresses.h"
+#include "domain/siterules/sitetable.h"
 #include "storage/blobstore.h"
 #include "storage/contentdigest.h"
 

@@ -1,4 +1,4 @@
-#include "sitepathresolver.h"
+#include "site/sitepathresolver.h"
 
 using namespace Qt::StringLiterals;
 

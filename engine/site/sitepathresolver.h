@@ -1,6 +1,6 @@
 #pragma once
 
-#include "domain/sitetable.h"
+#include "domain/siterules/sitetable.h"
 
 namespace berth {
 

@@ -1,6 +1,6 @@
-#include "siterules.h"
+#include "site/siterules.h"
 
-#include "domain/sitetable.h"
+#include "domain/siterules/sitetable.h"
 
 using namespace Qt::StringLiterals;
 

@@ -1,10 +1,10 @@
-#include "siteserver.h"
+#include "site/siteserver.h"
 
-#include "domain/sitetable.h"
-#include "siteendpoints.h"
-#include "sitelimits.h"
-#include "sitepathresolver.h"
-#include "siterules.h"
+#include "domain/siterules/sitetable.h"
+#include "site/siteendpoints.h"
+#include "site/sitelimits.h"
+#include "site/sitepathresolver.h"
+#include "site/siterules.h"
 #include "web/builtinpages.h"
 
 using namespace Qt::StringLiterals;

@@ -1,8 +1,8 @@
 #pragma once
 
 #include "http/requesthandler.h"
-#include "privategate.h"
-#include "staticresponder.h"
+#include "site/privategate.h"
+#include "site/staticresponder.h"
 
 #include <functional>
 #include <memory>
@@ -25,7 +25,7 @@ public:
 
     // The built-in endpoints (/_submit, /_counter); none until set.
     void setEndpoints(SiteEndpoints *endpoints) { m_endpoints = endpoints; }
-    // Reads the file table of a site the SiteTable holds as a placeholder (DeploymentService::loadSite): called on
+    // Reads the file table of a site the SiteTable holds as a placeholder (berth::SiteLoader::loadSite): called on
     // the engine's thread, never on a serving thread. Null when the site is gone or its files cannot be read.
     using SiteLoader = std::function<std::shared_ptr<const Site>(const QString &slug)>;
     void setLoader(SiteLoader loader) { m_loader = std::move(loader); }

@@ -1,8 +1,8 @@
-#include "staticresponder.h"
+#include "site/staticresponder.h"
 
-#include "byterange.h"
-#include "domain/sitetable.h"
-#include "siterules.h"
+#include "domain/siterules/sitetable.h"
+#include "site/byterange.h"
+#include "site/siterules.h"
 #include "storage/blobstore.h"
 
 using namespace Qt::StringLiterals;

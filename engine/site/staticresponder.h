@@ -1,9 +1,9 @@
 #pragma once
 
-#include "hotfilecache.h"
 #include "http/httpresponse.h"
 #include "http/requesthandler.h"
-#include "renderedpagecache.h"
+#include "site/hotfilecache.h"
+#include "site/renderedpagecache.h"
 
 #include <QThreadPool>
 #include <memory>

@@ -1,4 +1,4 @@
-#include "submissionbody.h"
+#include "site/submissionbody.h"
 
 #include "http/formencoding.h"
 #include "http/multipartform.h"

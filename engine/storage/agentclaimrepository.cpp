@@ -1,7 +1,7 @@
-#include "agentclaimrepository.h"
+#include "storage/agentclaimrepository.h"
 
-#include "database.h"
-#include "sqlhelpers.h"
+#include "storage/database.h"
+#include "storage/sqlhelpers.h"
 
 #include <QSqlQuery>
 

@@ -1,7 +1,7 @@
-#include "allowlistrepository.h"
+#include "storage/allowlistrepository.h"
 
-#include "database.h"
-#include "sqlhelpers.h"
+#include "storage/database.h"
+#include "storage/sqlhelpers.h"
 
 #include <QSqlQuery>
 

@@ -1,7 +1,7 @@
-#include "apikeyrepository.h"
+#include "storage/apikeyrepository.h"
 
-#include "database.h"
-#include "sqlhelpers.h"
+#include "storage/database.h"
+#include "storage/sqlhelpers.h"
 
 #include <QSqlQuery>
 

@@ -1,7 +1,7 @@
 #pragma once
 
 #include "core/error.h"
-#include "user.h"
+#include "storage/user.h"
 
 #include <QByteArray>
 #include <QDateTime>

@@ -2,7 +2,7 @@
 
 // Private to berth_storage: how BlobStore lays out its files, shared by its two source files.
 
-#include "blobstore.h"
+#include "storage/blobstore.h"
 
 #include <QElapsedTimer>
 #include <QFileDevice>

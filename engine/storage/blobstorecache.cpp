@@ -1,10 +1,10 @@
 // BlobStore's folder as a node's cache of the blobs in a shared backend: fetching what it lacks, and keeping it under
 // its size limit by evicting the least recently used files that the backend holds.
-#include "blobbackend.h"
-#include "blobfiles.h"
-#include "blobstore.h"
-#include "contentdigest.h"
-#include "sqlhelpers.h"
+#include "storage/blobbackend.h"
+#include "storage/blobfiles.h"
+#include "storage/blobstore.h"
+#include "storage/contentdigest.h"
+#include "storage/sqlhelpers.h"
 
 #include <QDir>
 #include <QDirIterator>

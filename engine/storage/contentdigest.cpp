@@ -1,4 +1,4 @@
-#include "contentdigest.h"
+#include "storage/contentdigest.h"
 
 #include <QtGlobal>
 #include <openssl/evp.h>

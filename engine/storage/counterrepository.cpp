@@ -1,7 +1,7 @@
-#include "counterrepository.h"
+#include "storage/counterrepository.h"
 
-#include "database.h"
-#include "sqlhelpers.h"
+#include "storage/database.h"
+#include "storage/sqlhelpers.h"
 
 #include <QSqlError>
 #include <QSqlQuery>

@@ -1,7 +1,7 @@
 #pragma once
 
 #include "core/error.h"
-#include "counter.h"
+#include "storage/counter.h"
 
 #include <QList>
 #include <QString>

@@ -1,7 +1,7 @@
-#include "database.h"
+#include "storage/database.h"
 
-#include "sqlhelpers.h"
-#include "timestamps.h"
+#include "storage/sqlhelpers.h"
+#include "storage/timestamps.h"
 
 #include <QAtomicInteger>
 #include <QDir>

@@ -1,9 +1,9 @@
 #pragma once
 
 #include "core/error.h"
-#include "databaseurl.h"
-#include "migrations.h"
-#include "transaction.h"
+#include "storage/databaseurl.h"
+#include "storage/migrations.h"
+#include "storage/transaction.h"
 
 #include <QElapsedTimer>
 #include <QHash>

@@ -1,11 +1,11 @@
-#include "databasecopy.h"
+#include "storage/databasecopy.h"
 
-#include "blobbackend.h"
-#include "blobstore.h"
-#include "contentdigest.h"
-#include "database.h"
-#include "sqlhelpers.h"
-#include "transaction.h"
+#include "storage/blobbackend.h"
+#include "storage/blobstore.h"
+#include "storage/contentdigest.h"
+#include "storage/database.h"
+#include "storage/sqlhelpers.h"
+#include "storage/transaction.h"
 
 #include <QFile>
 #include <QSqlError>

@@ -1,4 +1,4 @@
-#include "databaseurl.h"
+#include "storage/databaseurl.h"
 
 #include <QStringList>
 #include <QUrl>

@@ -49,7 +49,7 @@ struct DeploymentListing
     QDateTime updatedAt; // UTC
 };
 
-// One kept version of a deployment (issue 15): its content's metadata and the size of its file list. Protection
+// One kept version of a deployment: its content's metadata and the size of its file list. Protection
 // (private, password, share link) belongs to the deployment, not to a version: a rollback never changes who may see
 // a site.
 struct StoredVersion

@@ -1,8 +1,8 @@
 // DeploymentRepository: who owns deployments, counted under the owners' row locks (the plan's limit on the number of
 // deployments holds across servers sharing one database).
-#include "database.h"
-#include "deploymentrepository.h"
-#include "sqlhelpers.h"
+#include "storage/database.h"
+#include "storage/deploymentrepository.h"
+#include "storage/sqlhelpers.h"
 
 #include <QSqlQuery>
 #include <algorithm>

@@ -1,8 +1,8 @@
-#include "deploymentrepository.h"
+#include "storage/deploymentrepository.h"
 
-#include "database.h"
-#include "sqlhelpers.h"
-#include "versionrepository.h"
+#include "storage/database.h"
+#include "storage/sqlhelpers.h"
+#include "storage/versionrepository.h"
 
 #include <QSqlError>
 #include <QSqlQuery>

@@ -1,8 +1,8 @@
 #pragma once
 
 #include "core/error.h"
-#include "deployment.h"
-#include "versionrepository.h"
+#include "storage/deployment.h"
+#include "storage/versionrepository.h"
 
 #include <QDateTime>
 #include <QHash>
@@ -76,7 +76,7 @@ public:
     // Which of these blobs some version references, by the index on files(blob): the cost follows the number of
     // candidates, not the size of the store. An error when a query failed.
     Result<QSet<QByteArray>> referencedAmong(const QList<QByteArray> &blobs) const;
-    const VersionRepository &versions() const { return m_versions; } // the kept versions (issue 15)
+    const VersionRepository &versions() const { return m_versions; } // the kept versions
 
 private:
     std::optional<Deployment> findWhere(const QString &column, const QString &value) const;

@@ -1,7 +1,7 @@
-#include "deploymentstamps.h"
+#include "storage/deploymentstamps.h"
 
-#include "database.h"
-#include "sqlhelpers.h"
+#include "storage/database.h"
+#include "storage/sqlhelpers.h"
 
 #include <QCryptographicHash>
 #include <QSqlQuery>

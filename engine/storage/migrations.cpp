@@ -1,4 +1,4 @@
-#include "migrations.h"
+#include "storage/migrations.h"
 
 #include <initializer_list>
 #include <utility>
@@ -170,7 +170,7 @@ Migration signIn()
 // Version 5: a page's title follows its content. title stays what is served and shown; title_is_custom says whether
 // the owner set it (then it overrides the document) or it was read from the document (then every content
 // replacement reads it again); document_title is the title of the document served now. Rows from before this step
-// get NULL, which DeploymentService::loadSites resolves once by reading their document.
+// get NULL, which SiteLoader::loadSites resolves once by reading their document.
 Migration titleSource()
 {
     return {5,
@@ -214,7 +214,7 @@ Migration signInCodes()
         }};
 }
 
-// Version 6: kept versions (issue 15). A version was only the file list being served; now the last N of every
+// Version 6: kept versions. A version was only the file list being served; now the last N of every
 // deployment stay, each with the metadata that went with its content, so that any of them can be served again.
 // number counts a deployment's versions from 1; the one version a deployment had so far becomes its number 1, with
 // the deployment's current metadata.
@@ -247,7 +247,7 @@ Migration keptVersions()
         }};
 }
 
-// Version 7: blobs in the database (issue 16), for PostgreSQL: every node reads them from there and keeps only a cache
+// Version 7: blobs in the database, for PostgreSQL: every node reads them from there and keeps only a cache
 // in its data folder. A blob (variant '') or one of its precompressed variants ('gz') is split into chunks of about
 // 1 MiB, numbered from 0 by seq, so that no single value holds a whole large file. stored_at lets the start-up sweep
 // spare what another node stored moments ago for a deploy that is not committed yet. SQLite keeps blobs as files
@@ -291,7 +291,7 @@ Migration deploymentNotifications()
         }};
 }
 
-// Version 9: shared rate limits (issue 16), for several servers on one PostgreSQL database. Each row counts the
+// Version 9: shared rate limits, for several servers on one PostgreSQL database. Each row counts the
 // accepted hits of one limit's key (a SHA-256 of e.g. "submit:<client address>", never the address itself) in one fixed
 // bucket of time: window_start is the bucket's start and expires_at the moment it leaves the limit's window, both in ms
 // since the epoch (integers, not ISO text: the limiter does arithmetic on them). berth_rate_hit() decides and counts in

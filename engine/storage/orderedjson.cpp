@@ -1,4 +1,4 @@
-#include "orderedjson.h"
+#include "storage/orderedjson.h"
 
 #include <QJsonArray>
 #include <QJsonDocument>

@@ -1,8 +1,8 @@
-#include "postgresblobbackend.h"
+#include "storage/postgresblobbackend.h"
 
-#include "database.h"
-#include "sqlhelpers.h"
-#include "transaction.h"
+#include "storage/database.h"
+#include "storage/sqlhelpers.h"
+#include "storage/transaction.h"
 
 #include <QAtomicInteger>
 #include <QHash>

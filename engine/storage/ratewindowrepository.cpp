@@ -1,7 +1,7 @@
-#include "ratewindowrepository.h"
+#include "storage/ratewindowrepository.h"
 
-#include "database.h"
-#include "sqlhelpers.h"
+#include "storage/database.h"
+#include "storage/sqlhelpers.h"
 
 #include <QSqlQuery>
 #include <QVariant>

@@ -1,6 +1,6 @@
-#include "reconnectingblobbackend.h"
+#include "storage/reconnectingblobbackend.h"
 
-#include "sqlhelpers.h"
+#include "storage/sqlhelpers.h"
 
 namespace berth {
 

@@ -1,6 +1,6 @@
 #pragma once
 
-#include "blobbackend.h"
+#include "storage/blobbackend.h"
 
 namespace berth {
 

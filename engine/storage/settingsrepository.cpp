@@ -1,7 +1,7 @@
-#include "settingsrepository.h"
+#include "storage/settingsrepository.h"
 
-#include "database.h"
-#include "sqlhelpers.h"
+#include "storage/database.h"
+#include "storage/sqlhelpers.h"
 
 #include <QSqlQuery>
 

@@ -1,8 +1,8 @@
-#include "signinrequestrepository.h"
+#include "storage/signinrequestrepository.h"
 
-#include "database.h"
-#include "enumnames.h"
-#include "sqlhelpers.h"
+#include "storage/database.h"
+#include "storage/enumnames.h"
+#include "storage/sqlhelpers.h"
 
 #include <QSqlQuery>
 

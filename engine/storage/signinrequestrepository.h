@@ -1,7 +1,7 @@
 #pragma once
 
 #include "core/error.h"
-#include "signinrequest.h"
+#include "storage/signinrequest.h"
 
 #include <QList>
 #include <optional>

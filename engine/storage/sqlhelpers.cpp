@@ -1,6 +1,6 @@
-#include "sqlhelpers.h"
+#include "storage/sqlhelpers.h"
 
-#include "timestamps.h"
+#include "storage/timestamps.h"
 
 #include <QSqlDriver>
 #include <QSqlError>

@@ -1,8 +1,8 @@
-#include "submissionrepository.h"
+#include "storage/submissionrepository.h"
 
-#include "database.h"
-#include "orderedjson.h"
-#include "sqlhelpers.h"
+#include "storage/database.h"
+#include "storage/orderedjson.h"
+#include "storage/sqlhelpers.h"
 
 #include <QJsonDocument>
 #include <QSqlError>

@@ -1,7 +1,7 @@
 #pragma once
 
 #include "core/error.h"
-#include "submission.h"
+#include "storage/submission.h"
 
 #include <QList>
 #include <QString>

@@ -1,4 +1,4 @@
-#include "timestamps.h"
+#include "storage/timestamps.h"
 
 using namespace Qt::StringLiterals;
 

@@ -1,6 +1,6 @@
-#include "transaction.h"
+#include "storage/transaction.h"
 
-#include "sqlhelpers.h"
+#include "storage/sqlhelpers.h"
 
 #include <QSqlDriver>
 #include <QSqlError>

@@ -1,7 +1,7 @@
-#include "userrepository.h"
+#include "storage/userrepository.h"
 
-#include "database.h"
-#include "sqlhelpers.h"
+#include "storage/database.h"
+#include "storage/sqlhelpers.h"
 
 #include <QSqlQuery>
 

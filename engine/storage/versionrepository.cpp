@@ -1,7 +1,7 @@
-#include "versionrepository.h"
+#include "storage/versionrepository.h"
 
-#include "database.h"
-#include "sqlhelpers.h"
+#include "storage/database.h"
+#include "storage/sqlhelpers.h"
 
 #include <QSqlError>
 #include <QSqlQuery>

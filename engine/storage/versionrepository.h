@@ -1,7 +1,7 @@
 #pragma once
 
 #include "core/error.h"
-#include "deployment.h"
+#include "storage/deployment.h"
 
 #include <QHash>
 #include <QList>
@@ -15,7 +15,7 @@ namespace berth {
 
 class Database;
 
-// The kept versions of deployments (issue 15): what the History view lists, what a rollback serves again, and which
+// The kept versions of deployments: what the History view lists, what a rollback serves again, and which
 // blobs a user's deployments hold (for uploads that name content by its hash). The writes that go with a deploy run
 // inside DeploymentRepository's transaction through the static helpers. Used only on the thread that opened the
 // Database.

@@ -1,4 +1,4 @@
-#include "apierror.h"
+#include "web/apierror.h"
 
 namespace berth {
 

@@ -1,4 +1,4 @@
-#include "builtinpages.h"
+#include "web/builtinpages.h"
 
 #include <QFile>
 #include <QJsonDocument>

@@ -1,4 +1,4 @@
-#include "jsonbody.h"
+#include "web/jsonbody.h"
 
 #include <QJsonDocument>
 #include <QJsonParseError>

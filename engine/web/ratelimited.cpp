@@ -1,4 +1,4 @@
-#include "ratelimited.h"
+#include "web/ratelimited.h"
 
 namespace berth {
 

@@ -1,6 +1,6 @@
 #pragma once
 
-#include "domain/ratelimiter.h"
+#include "domain/ratelimit/ratelimiter.h"
 #include "http/httpresponse.h"
 
 namespace berth {

@@ -1,5 +1,5 @@
-// `berthd deploy` sends only what changed, and `berthd deploy PATH --watch` keeps a site in step with its folder
-// (issue 15), against a real berthd server. Request bytes are counted by a loopback relay between the two.
+// `berthd deploy` sends only what changed, and `berthd deploy PATH --watch` keeps a site in step with its folder,
+// against a real berthd server. Request bytes are counted by a loopback relay between the two.
 #include "berthdprocess.h"
 #include "httptestclient.h"
 

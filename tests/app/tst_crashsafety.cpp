@@ -126,7 +126,7 @@ private Q_SLOTS:
     }
 
     // A rollback killed before its commit leaves the version that was live; killed right after it, the version
-    // rolled back to. Either way one version is served whole (issue 15).
+    // rolled back to. Either way one version is served whole.
     void killedRollbackLeavesOneWholeVersion()
     {
         QTemporaryDir dir;

@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# Berth with many deployments (issue 10's goals): GET /deploys for a user with 1,000 deployments (goal < 50 ms),
+# Berth with many deployments, against its scale goals: GET /deploys for a user with 1,000 deployments (goal < 50 ms),
 # berthd's startup with 10,000 deployments (goal < 300 ms, from exec until the API answers) and its idle RSS
 # then (goal <= 40 MB). The deployments are made through the API, as a user would (a few minutes).
 # A benchmark, not a test: run it by hand.

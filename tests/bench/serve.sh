@@ -8,7 +8,7 @@
 #   tests/bench/serve.sh        (DURATION=10 seconds per run; TURNS=3 runs against each server per case, taken in
 #                                turn, see compare_in_turn; BLOBS=10000; ROUNDS=7 pairs of idle and busy windows
 #                                for each p99 beside work, see p99_in_turn; BUILD_DIR reuses a build)
-# Goals (issue 10): small page and 5 MB file at least 1.0x and 0.9x nginx for both N; p99 under a deploy and under
+# Goals: small page and 5 MB file at least 1.0x and 0.9x nginx for both N; p99 under a deploy and under
 # updates at most 1.5x the idle p99; idle RSS at most 40 MB.
 set -euo pipefail
 

@@ -4,8 +4,8 @@
 // expiry it names, that expiry is in the future, and it never opens a deployment whose protection has changed.
 #include "fuzzcheck.h"
 
-#include <domain/accesscontrol.h>
-#include <domain/clock.h>
+#include <domain/common/clock.h>
+#include <domain/siterules/accesscontrol.h>
 
 using namespace berth;
 using berth::fuzz::check;

@@ -3,7 +3,7 @@
 #include "fuzzcheck.h"
 
 #include <QString>
-#include <domain/base64decoder.h>
+#include <domain/deploy/base64decoder.h>
 
 using namespace berth;
 using berth::fuzz::check;

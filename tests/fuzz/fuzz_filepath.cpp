@@ -4,7 +4,7 @@
 #include "fuzzcheck.h"
 
 #include <QStringList>
-#include <domain/filepath.h>
+#include <domain/deploy/filepath.h>
 
 using namespace berth;
 using berth::fuzz::check;

@@ -3,7 +3,7 @@
 // (no line breaks or NUL), never one that Berth reserves, and at most the per-response cap of them.
 #include "fuzzcheck.h"
 
-#include <domain/headerrules.h>
+#include <domain/siterules/headerrules.h>
 #include <http/httprequest.h>
 
 using namespace berth;

@@ -6,8 +6,8 @@
 #include "fuzzcheck.h"
 
 #include <QUrl>
-#include <domain/siteaddresses.h>
-#include <domain/slugrules.h>
+#include <domain/deploy/slugrules.h>
+#include <domain/siterules/siteaddresses.h>
 #include <http/httprequest.h>
 
 using namespace berth;

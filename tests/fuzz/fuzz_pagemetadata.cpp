@@ -4,7 +4,7 @@
 // block), that the block is always there, and that empty metadata leaves the document untouched (odd first byte).
 #include "fuzzcheck.h"
 
-#include <domain/pagemetadata.h>
+#include <domain/deploy/pagemetadata.h>
 
 using namespace berth;
 using berth::fuzz::check;

@@ -4,7 +4,7 @@
 // a rewrite path inside the site.
 #include "fuzzcheck.h"
 
-#include <domain/redirectrules.h>
+#include <domain/siterules/redirectrules.h>
 #include <http/httprequest.h>
 
 using namespace berth;

@@ -5,7 +5,7 @@
 #include "fuzzcheck.h"
 
 #include <QStringList>
-#include <domain/sitetable.h>
+#include <domain/siterules/sitetable.h>
 #include <http/httprequest.h>
 #include <site/sitepathresolver.h>
 

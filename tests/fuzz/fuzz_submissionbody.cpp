@@ -5,7 +5,7 @@
 #include "fuzzcheck.h"
 
 #include <QStringList>
-#include <domain/submissionscsv.h>
+#include <domain/visitors/submissionscsv.h>
 #include <http/formencoding.h>
 #include <site/submissionbody.h>
 

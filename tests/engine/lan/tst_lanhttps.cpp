@@ -1,7 +1,7 @@
-// HTTPS on the LAN (issue 14): with --tls-cert/--tls-key and LAN sharing on, the LAN addresses take HTTPS on the
+// HTTPS on the LAN: with --tls-cert/--tls-key and LAN sharing on, the LAN addresses take HTTPS on the
 // HTTPS port, each site's own port speaks HTTPS, and every LAN address Berth gives out is an https:// one. The LAN
 // is stood in for by a second loopback address (127.0.0.2), and the certificate is made by the test with openssl
-// (a local CA, as README describes), so nothing leaves the machine.
+// (a local CA, as docs/configuration.md describes), so nothing leaves the machine.
 #include "deviceget.h"
 #include "enginefixture.h"
 #include "lan/lanservice.h"

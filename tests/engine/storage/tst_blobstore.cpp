@@ -180,7 +180,7 @@ private Q_SLOTS:
 
     void initWithManyBlobsIsFast()
     {
-        // Issue 10: a start with 10,000 deployments takes < 300 ms in all; the blob folder's share must be small.
+        // The goal: a start with 10,000 deployments takes < 300 ms in all; the blob folder's share must be small.
         // The files are laid out as put() leaves them (private folders, read-only files), written directly for speed.
         constexpr int kBlobs = 10000;
         for (int i = 0; i < kBlobs; ++i) {

@@ -1,4 +1,4 @@
-// BlobStore over the PostgreSQL chunk store (issue 16): blobs in the database, each node's folder a bounded cache.
+// BlobStore over the PostgreSQL chunk store: blobs in the database, each node's folder a bounded cache.
 #include "common/postgrescluster.h"
 #include "common/resultassert.h"
 #include "storage/blobstore.h"

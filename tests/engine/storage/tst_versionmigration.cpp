@@ -1,4 +1,4 @@
-// Schema version 6 (kept versions, issue 15): an instance at version 5 is brought forward with each deployment's one
+// Schema version 6 (kept versions): an instance at version 5 is brought forward with each deployment's one
 // version numbered 1 and carrying the deployment's metadata; later updates keep versions and prune the oldest.
 #include "common/resultassert.h"
 #include "storage/database.h"

@@ -1,0 +1,50 @@
+#include "app/berthd/server/tlsoptions.h"
+
+#include "instance/enginesettings.h"
+
+#include <QCommandLineParser>
+
+using namespace Qt::StringLiterals;
+
+namespace berth::TlsOptions {
+
+namespace {
+
+const QString kCert = u"tls-cert"_s;
+const QString kKey = u"tls-key"_s;
+const QString kPort = u"https-port"_s;
+const QString kRedirect = u"https-redirect"_s;
+
+} // namespace
+
+QList<QCommandLineOption> options()
+{
+    return {
+        {kCert, u"Serve HTTPS too, with this PEM certificate (then any intermediates); needs --tls-key."_s, u"FILE"_s},
+        {kKey, u"The certificate's PEM private key (RSA or EC, not encrypted)."_s, u"FILE"_s},
+        {kPort, u"Port for HTTPS on the --listen address (default 8443; 0 picks a free one)."_s, u"PORT"_s},
+        {kRedirect, u"Answer every plain-HTTP request with a redirect (308) to HTTPS."_s},
+    };
+}
+
+QString apply(const QCommandLineParser &parser, EngineSettings *settings)
+{
+    settings->tlsCertFile = parser.value(kCert);
+    settings->tlsKeyFile = parser.value(kKey);
+    const bool tls = parser.isSet(kCert) || parser.isSet(kKey);
+    if (tls && (settings->tlsCertFile.isEmpty() || settings->tlsKeyFile.isEmpty()))
+        return u"--tls-cert and --tls-key go together"_s;
+    if (!tls && (parser.isSet(kPort) || parser.isSet(kRedirect)))
+        return u"--https-port and --https-redirect need --tls-cert and --tls-key"_s;
+    if (parser.isSet(kPort)) {
+        bool ok = false;
+        const uint port = parser.value(kPort).toUInt(&ok);
+        if (!ok || port > 65535)
+            return u"--https-port expects a port number, not '%1'"_s.arg(parser.value(kPort));
+        settings->httpsPort = quint16(port);
+    }
+    settings->httpsRedirect = parser.isSet(kRedirect);
+    return {};
+}
+
+} // namespace berth::TlsOptions

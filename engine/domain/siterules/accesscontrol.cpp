@@ -1,0 +1,71 @@
+#include "domain/siterules/accesscontrol.h"
+
+#include "domain/common/clock.h"
+
+#include <QMessageAuthenticationCode>
+
+namespace berth {
+
+namespace {
+constexpr auto kEncoding = QByteArray::Base64UrlEncoding | QByteArray::OmitTrailingEquals;
+
+bool constantTimeEquals(const QByteArray &a, const QByteArray &b)
+{
+    if (a.size() != b.size())
+        return false;
+    unsigned char difference = 0;
+    for (qsizetype i = 0; i < a.size(); ++i)
+        difference |= static_cast<unsigned char>(a.at(i) ^ b.at(i));
+    return difference == 0;
+}
+} // namespace
+
+AccessControl::AccessControl(const Clock &clock)
+    : m_clock(clock)
+{
+}
+
+bool AccessControl::tokenMatches(const Deployment &deployment, const QByteArray &token)
+{
+    return deployment.isProtected && !deployment.shareToken.isEmpty()
+        && constantTimeEquals(deployment.shareToken, token);
+}
+
+QByteArray AccessControl::signature(const Deployment &deployment, qint64 expiry) const
+{
+    // Bound to the token and the password hash: changing either retires every cookie.
+    const QByteArray message = deployment.id.toUtf8() + '\n' + deployment.shareToken + '\n' + deployment.passwordHash
+        + '\n' + QByteArray::number(expiry);
+    return QMessageAuthenticationCode::hash(message, m_secret, QCryptographicHash::Sha256).toBase64(kEncoding);
+}
+
+QByteArray AccessControl::issueCookie(const Deployment &deployment) const
+{
+    const qint64 expiry = m_clock.now().toSecsSinceEpoch() + kCookieLifetimeSeconds;
+    return QByteArray::number(expiry) + '.' + signature(deployment, expiry);
+}
+
+bool AccessControl::cookieGrantsAccess(const Deployment &deployment, const QByteArray &value) const
+{
+    if (!deployment.isProtected)
+        return true;
+    const qsizetype dot = value.indexOf('.');
+    if (dot <= 0)
+        return false;
+    bool ok = false;
+    const qint64 expiry = value.left(dot).toLongLong(&ok);
+    if (!ok || expiry <= m_clock.now().toSecsSinceEpoch())
+        return false;
+    return constantTimeEquals(value.mid(dot + 1), signature(deployment, expiry));
+}
+
+QByteArray AccessControl::setCookieHeader(const Deployment &deployment, bool secure) const
+{
+    QByteArray header = QByteArray(kCookieName) + '=' + issueCookie(deployment)
+        + "; Path=/; Max-Age=" + QByteArray::number(kCookieLifetimeSeconds) + "; HttpOnly; SameSite=Lax";
+    if (secure)
+        header += "; Secure";
+    return header;
+}
+
+} // namespace berth

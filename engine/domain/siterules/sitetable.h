@@ -1,0 +1,90 @@
+#pragma once
+
+#include "domain/siterules/headerrules.h"
+#include "domain/siterules/redirectrules.h"
+#include "storage/deployment.h"
+
+#include <QHash>
+#include <QReadWriteLock>
+#include <QSet>
+#include <QString>
+#include <atomic>
+#include <memory>
+
+namespace berth {
+
+class BlobStore;
+
+// What serving needs of one file, precomputed at deploy time.
+struct SiteFile
+{
+    QByteArray blob; // hex SHA-256
+    qint64 size = 0;
+    QByteArray contentType;
+    QByteArray etag; // strong ETag: the quoted content hash
+    qint64 gzipSize = 0; // size of the precompressed variant; 0 when there is none
+    QByteArray gzipKey; // the variant's name in caches ("<hash>.gz")
+    QByteArray gzipEtag; // the variant's ETag
+};
+
+// An immutable snapshot of one live deployment: replaced whole on every change, so a request
+// that already holds it keeps a consistent view. A placeholder (loaded false) carries the deployment and its file
+// totals only: at start every site is one, and its file table is read from the database on its first request, off
+// the serving threads (SiteServer's loader), so that starting with many deployments costs neither time nor memory.
+struct Site
+{
+    Deployment deployment;
+    bool loaded = true; // false: a placeholder, without files, rules or warnings
+    int fileCount = 0; // every file of the served version, the rules files included
+    qint64 totalBytes = 0;
+    QHash<QString, SiteFile> files; // by normalised path
+    // The deployment's _redirects and _headers, compiled once here (those two files are not served themselves).
+    RedirectRules redirects;
+    HeaderRules headers;
+    QStringList ruleWarnings; // the lines of those files that were skipped, with their numbers
+
+    static constexpr qint64 kMaxRulesFileBytes = 1024 * 1024; // a larger rules file is ignored, with a warning
+    static bool isRulesFile(const QString &path) { return path == u"_redirects" || path == u"_headers"; }
+
+    const SiteFile *file(const QString &path) const;
+    static std::shared_ptr<const Site> make(
+        const Deployment &deployment, const QList<StoredFile> &files, const BlobStore &blobs);
+    static std::shared_ptr<const Site> placeholder(const Deployment &deployment, int fileCount, qint64 totalBytes);
+
+    // When a serving thread last found this site (steady clock, ns): what SiteTable evicts by. Relaxed: a hint.
+    mutable std::atomic<qint64> lastUse {0};
+};
+
+// The in-memory map from slug to live site that every site request reads: no SQL on the hot path.
+// Thread-safe: readers never wait for a deploy, only for the pointer swap.
+// At most loadedLimit() sites keep their file tables; putting one more turns the least recently found of the others
+// back into a placeholder, so memory stays bounded however many deployments there are.
+class SiteTable final
+{
+public:
+    SiteTable() = default;
+    Q_DISABLE_COPY_MOVE(SiteTable)
+
+    static constexpr int kDefaultLoadedLimit = 1000;
+
+    std::shared_ptr<const Site> find(const QString &slug) const; // a placeholder or a loaded site
+    void put(std::shared_ptr<const Site> site); // replaces the deployment's previous entry, under any slug
+    int loadedLimit() const;
+    void setLoadedLimit(int count); // at least 1
+    int loadedCount() const;
+    void remove(const QString &deploymentId);
+    int size() const;
+    QString slugOf(const QString &deploymentId) const; // empty when the deployment is not live
+    QHash<QString, QString> slugsById() const; // every live site
+
+private:
+    void evictOver(const QString &keptSlug); // under the write lock
+
+    mutable QReadWriteLock m_lock;
+    QHash<QString, std::shared_ptr<const Site>> m_bySlug;
+    QHash<QString, QString> m_slugById;
+    QSet<QString> m_loadedSlugs; // the entries that hold file tables
+    int m_loadedLimit = kDefaultLoadedLimit;
+};
+
+} // namespace berth

@@ -1,0 +1,2 @@
+// The domain lies beneath the instance that wires the engine: the layering check must refuse this include.
+#include "instance/engine.h"

@@ -1,0 +1,1 @@
+// A source directly in engine/ belongs to no layer: the layering check must refuse it.
