@@ -1460,6 +1460,14 @@ Im lokalen Netzwerk: %1</translation>
             <numerusform>… und %n weitere dieser Art (%1)</numerusform>
         </translation>
     </message>
+    <message>
+        <source>Left out</source>
+        <translation>Ausgelassen</translation>
+    </message>
+    <message>
+        <source>%1 is a link to outside the folder (or to nothing): it is left out</source>
+        <translation>%1 ist eine Verknüpfung aus dem Ordner hinaus (oder ins Leere): sie wird ausgelassen</translation>
+    </message>
 </context>
 <context>
     <name>berth::RenameDialog</name>

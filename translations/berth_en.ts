@@ -1459,6 +1459,14 @@ On the local network: %1</source>
             <numerusform>… and %n more of this kind (%1)</numerusform>
         </translation>
     </message>
+    <message>
+        <source>Left out</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>%1 is a link to outside the folder (or to nothing): it is left out</source>
+        <translation type="unfinished"></translation>
+    </message>
 </context>
 <context>
     <name>berth::RenameDialog</name>

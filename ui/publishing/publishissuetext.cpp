@@ -24,6 +24,8 @@ QString PublishIssueText::kindName(PublishIssue::Kind kind)
         return tr("Possible secret");
     case PublishIssue::Kind::LargeImage:
         return tr("Large image");
+    case PublishIssue::Kind::LeftOut:
+        return tr("Left out");
     }
     return {};
 }
@@ -68,6 +70,8 @@ QString PublishIssueText::describe(const PublishIssue &issue)
         return tr("%1 loads “%2”, which is not in the folder").arg(path, issue.reference);
     case Finding::SourceOutside:
         return tr("%1 loads “%2”, which is outside the folder").arg(path, issue.reference);
+    case Finding::LinkLeftOut:
+        return tr("%1 is a link to outside the folder (or to nothing): it is left out").arg(path);
     case Finding::MoreOfKind:
         return tr("… and %n more of this kind (%1)", nullptr, int(issue.amount)).arg(kindName(issue.kind));
     }

@@ -17,7 +17,7 @@ int confirm(const QString &path, bool yes)
 {
     if (!QFileInfo(path).isDir())
         return ExitOk;
-    const QList<PublishIssue> issues = PublishChecks::check(listFolder(path).files);
+    const QList<PublishIssue> issues = PublishChecks::check(listFolder(path));
     if (issues.isEmpty())
         return ExitOk;
 

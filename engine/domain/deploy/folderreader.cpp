@@ -97,7 +97,7 @@ Result<FolderContent> Reading::folder(const QFileInfo &info, QList<PublishIssue>
 {
     FolderListing listing = listFolder(info.absoluteFilePath());
     if (issues)
-        *issues = PublishChecks::check(listing.files);
+        *issues = PublishChecks::check(listing);
     if (const Result<void> checked = checkListing(listing.files, info.fileName()); !checked)
         return checked.error();
 

@@ -283,13 +283,19 @@ QString kindName(PublishIssue::Kind kind)
         return u"Possible secret"_s;
     case PublishIssue::Kind::LargeImage:
         return u"Large image"_s;
+    case PublishIssue::Kind::LeftOut:
+        return u"Left out"_s;
     }
     return {};
 }
 
-QList<PublishIssue> check(const QList<FolderFile> &files)
+QList<PublishIssue> check(const FolderListing &listing)
 {
+    const QList<FolderFile> &files = listing.files;
     Collector found;
+    for (const QString &link : listing.linksOutside)
+        found.add({PublishIssue::Kind::LeftOut, link,
+            u"%1 is a link to outside the folder (or to nothing): it is left out"_s.arg(link), Finding::LinkLeftOut});
     QSet<QString> paths;
     qint64 total = 0;
     for (const FolderFile &file : files) {

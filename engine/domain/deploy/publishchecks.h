@@ -18,6 +18,7 @@ struct PublishIssue
         TooLarge, // a file, or the whole folder, is over a limit: the server will refuse it
         Secret, // a private key block, an .env file or a credential pattern
         LargeImage, // an image large enough to make pages slow
+        LeftOut, // a symbolic link out of the folder: not published
     };
     // What exactly was found: a front end words each one in its own language from this and the fields below
     // (the dashboard in ui/publishissuetext.cpp); message is the English wording `berthd deploy` prints.
@@ -40,6 +41,7 @@ struct PublishIssue
         LinkOutside, // ... which is outside the folder
         SourceMissing, // the page path loads reference (src), which is not in the folder
         SourceOutside,
+        LinkLeftOut, // path is a symbolic link whose target is outside the folder, or nothing
         MoreOfKind, // amount further findings of kind were left out
     };
     Kind kind;
@@ -51,7 +53,7 @@ struct PublishIssue
     qint64 limit = 0; // the limit amount is over
 };
 
-// The checks on a folder's listing (listFolderFiles), for the dashboard's publish sheet and `berthd deploy` alike.
+// The checks on a folder's listing (listFolder), for the dashboard's publish sheet and `berthd deploy` alike.
 // Reading is bounded: HTML files are scanned (HtmlScanner, one linear pass) up to kMaxScannedHtmlBytes each, every
 // other file's first kMaxScannedSecretBytes are searched for secret patterns with linear searches, and no more than
 // kMaxScannedTotalBytes are read in all. Images and other media are judged by name and size only.
@@ -63,7 +65,7 @@ constexpr qint64 kMaxScannedSecretBytes = 256 * 1024;
 constexpr qint64 kMaxScannedTotalBytes = 64 * 1024 * 1024;
 constexpr int kMaxIssuesPerKind = 50; // then one line says how many more
 
-QList<PublishIssue> check(const QList<FolderFile> &files);
+QList<PublishIssue> check(const FolderListing &listing);
 
 // A short name of the kind, for lists ("Missing index.html", "Broken link", ...).
 QString kindName(PublishIssue::Kind kind);

@@ -16,6 +16,7 @@
 #include <QDirIterator>
 #include <QLabel>
 #include <QLineEdit>
+#include <QListWidget>
 #include <QMenuBar>
 #include <QMimeData>
 #include <QProgressBar>
@@ -119,6 +120,12 @@ private Q_SLOTS:
         const QString summary = sheet->findChild<QLabel *>(u"summaryLabel"_s)->text();
         QVERIFY2(summary.contains(u"1 file"_s) && summary.contains(u"1 link out of the folder left out"_s),
             qPrintable(summary));
+        // The checks name it, so the owner publishes knowingly.
+        auto *issues = sheet->findChild<QListWidget *>(u"issuesListWidget"_s);
+        QVERIFY(issues);
+        QCOMPARE(issues->count(), 1);
+        QCOMPARE(
+            issues->item(0)->text(), u"host.txt is a link to outside the folder (or to nothing): it is left out"_s);
         QTest::mouseClick(sheet->findChild<QPushButton *>(u"publishButton"_s), Qt::LeftButton);
         QTRY_COMPARE(sheet->stage(), PublishDialog::Stage::Done);
         const auto deployments = m_dashboard->engine().deployments().list(m_dashboard->owner());

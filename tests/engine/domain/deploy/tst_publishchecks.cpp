@@ -19,10 +19,7 @@ class TestPublishChecks : public QObject
     Q_OBJECT
 
 private:
-    static QList<PublishIssue> checkFolder(const QString &dir)
-    {
-        return PublishChecks::check(berth::listFolder(dir).files);
-    }
+    static QList<PublishIssue> checkFolder(const QString &dir) { return PublishChecks::check(berth::listFolder(dir)); }
     static bool write(const QString &dir, const QString &path, const QByteArray &content)
     {
         QDir().mkpath(QFileInfo(dir + u'/' + path).absolutePath());
@@ -84,6 +81,25 @@ private Q_SLOTS:
             QCOMPARE(issue.kind == PublishIssue::Kind::Secret,
                 issue.finding == Finding::EnvFile || issue.finding == Finding::PrivateKeyBlock
                     || issue.finding == Finding::AwsAccessKey);
+    }
+
+    void linksOutOfTheFolderAreNamed()
+    {
+        // They are left out of what is published (FolderReader); the checks say so before, each by name.
+        QTemporaryDir dir;
+        QVERIFY(write(dir.path(), u"index.html"_s, "<h1>Home</h1>"));
+        QVERIFY(write(dir.path(), u"inside.txt"_s, "mine"));
+        QVERIFY(QFile::link(u"/etc/hostname"_s, dir.filePath(u"host.txt"_s)));
+        QVERIFY(QFile::link(u"gone.txt"_s, dir.filePath(u"dangling.txt"_s)));
+        QVERIFY(QFile::link(u"inside.txt"_s, dir.filePath(u"alias.txt"_s))); // inside: published, nothing to say
+        const QList<PublishIssue> issues = checkFolder(dir.path());
+        QCOMPARE(count(issues, PublishIssue::Kind::LeftOut), 2);
+        QCOMPARE(issues.size(), 2);
+        QCOMPARE(issues.at(0).finding, PublishIssue::Finding::LinkLeftOut);
+        QCOMPARE(issues.at(0).path, u"dangling.txt"_s);
+        QCOMPARE(issues.at(1).path, u"host.txt"_s);
+        QCOMPARE(issues.at(1).message, u"host.txt is a link to outside the folder (or to nothing): it is left out"_s);
+        QCOMPARE(PublishChecks::kindName(PublishIssue::Kind::LeftOut), u"Left out"_s);
     }
 
     void cleanFolderHasNone()
