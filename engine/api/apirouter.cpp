@@ -42,7 +42,7 @@ BodyLimit ApiRouter::bodyLimit(const QByteArray &method, const QString &path) co
         if (route.method == method && matches(route, segments, &params)) {
             if (route.body == RouteBody::Small)
                 break;
-            // Only a key holder may send a large body to a keyed route: the front door asks isAuthorized() first.
+            // Only a key holder may send a large body to a keyed route: the front door asks uploadRefusal() first.
             return {kMaxDeploymentBodyBytes, bodyTooLarge(route.body), true, route.access == RouteAccess::ApiKey};
         }
     }
@@ -81,11 +81,27 @@ bool ApiRouter::matches(const Route &route, const QStringList &segments, QString
     return true;
 }
 
-bool ApiRouter::isAuthorized(const QByteArray &authorization) const
+std::optional<HttpResponse> ApiRouter::uploadRefusal(const QByteArray &authorization) const
 {
     // A database that cannot be asked lets the body in: the request then gets the 503 that says so, not a 401.
     const Result<User> user = m_accounts.authenticate(authorization);
-    return user || user.error().kind == Error::Kind::Unavailable;
+    if (user || user.error().kind == Error::Kind::Unavailable)
+        return std::nullopt;
+    return refused(authorization, user.error());
+}
+
+HttpResponse ApiRouter::refused(const QByteArray &authorization, const Error &refusal)
+{
+    if (refusal.kind != Error::Kind::Unauthorized)
+        return errorResponse(refusal);
+    HttpResponse response = HttpResponse::jsonError(401, u"Unauthorized"_s);
+    if (authorization.trimmed().isEmpty()) // RFC 6750 section 3.1: no key offered, no error code
+        response.setHeader("WWW-Authenticate", bearerChallenge());
+    else if (AccountService::bearerSecret(authorization).isEmpty())
+        response.setHeader("WWW-Authenticate", bearerChallenge("invalid_request", AccountService::notBearerMessage()));
+    else
+        response.setHeader("WWW-Authenticate", bearerChallenge("invalid_token", refusal.message));
+    return response;
 }
 
 void ApiRouter::handle(const HttpRequest &request, ResponseSink sink) const
@@ -128,14 +144,8 @@ void ApiRouter::handle(const HttpRequest &request, ResponseSink sink) const
     }
 
     const Result<User> user = m_accounts.authenticate(request.header("authorization"));
-    if (!user && user.error().kind == Error::Kind::Unavailable) {
-        sink.send(errorResponse(user.error()));
-        return;
-    }
     if (!user) {
-        HttpResponse response = HttpResponse::jsonError(401, u"Unauthorized"_s);
-        response.setHeader("WWW-Authenticate", "Bearer");
-        sink.send(std::move(response));
+        sink.send(refused(request.header("authorization"), user.error()));
         return;
     }
     if (!admitKey(request, sink))
@@ -163,8 +173,7 @@ bool ApiRouter::admitKey(const HttpRequest &request, ResponseSink &sink) const
 {
     // Keyed by the key's hash (never the secret itself); only after authentication, so nobody can use up
     // another key's allowance with a made-up header.
-    static constexpr QByteArrayView kScheme = "Bearer ";
-    const QByteArray secret = request.header("authorization").mid(kScheme.size()).trimmed();
+    const QByteArray secret = AccountService::bearerSecret(request.header("authorization"));
     const RateDecision decision = m_limits.hit(u"api:"_s + QString::fromLatin1(AccountService::hashSecret(secret)),
         RateRule {m_requestsPerMinute, RateLimits::kMinuteMs});
     if (!decision.allowed)

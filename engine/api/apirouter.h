@@ -1,5 +1,6 @@
 #pragma once
 
+#include "core/error.h"
 #include "domain/ratelimit/ratelimits.h"
 #include "http/requesthandler.h"
 #include "storage/user.h"
@@ -90,8 +91,14 @@ public:
     // The body limit of the route a request head names (the small one for no route). Called on the serving
     // threads: it reads only the route table, which does not change once the engine is built.
     BodyLimit bodyLimit(const QByteArray &method, const QString &path) const;
-    // Whether an Authorization header carries a live key (the front door asks before reading a large body).
-    bool isAuthorized(const QByteArray &authorization) const;
+    // What the front door answers before reading a large body whose Authorization header carries no live key (the
+    // 401 of refused()); nothing when the key is live, or when the database cannot be asked (the request then gets
+    // the 503 that says so).
+    std::optional<HttpResponse> uploadRefusal(const QByteArray &authorization) const;
+    // The answer to a request whose key authenticate() refused: 503 when the database could not be asked; else 401
+    // {"error": "Unauthorized"} with WWW-Authenticate per RFC 6750 - no error code without an Authorization header,
+    // "invalid_request" when it is not "Bearer <key>", "invalid_token" with the refusal's message otherwise.
+    static HttpResponse refused(const QByteArray &authorization, const Error &refusal);
 
     // The route table, read-only: what the OpenAPI document is generated from.
     struct RouteInfo

@@ -151,8 +151,10 @@ void AuthController::login(ApiCall &call)
     if (!AgentService::looksLikeClaimToken(claim))
         claim.clear();
     const QString nonce = RandomId::base62(kNonceLength);
-    HttpResponse response = BuiltinPages::response(
-        200, u"login"_s, {{u"claim"_s, claim}, {u"base_url"_s, m_addresses.baseUrl()}, {u"nonce"_s, nonce}});
+    // Without SMTP no code is mailed: the page says so and points to the owner (a key, or the code relayed).
+    const QString mail = m_policy.smtp().isConfigured() ? u"on"_s : u"off"_s;
+    HttpResponse response = BuiltinPages::response(200, u"login"_s,
+        {{u"claim"_s, claim}, {u"base_url"_s, m_addresses.baseUrl()}, {u"nonce"_s, nonce}, {u"mail"_s, mail}});
     // Inline script and style run only with this response's nonce; the page talks to this origin alone and may not
     // be framed. No referrer: the claim token is in the address.
     response.setHeader("Content-Security-Policy",

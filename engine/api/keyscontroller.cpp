@@ -95,12 +95,14 @@ void KeysController::create(ApiCall &call)
         ? m_clock.now().addMSecs(request.value().expiresInDays * kDayMs)
         : QDateTime();
     // The router let the call through on this key; it is looked up again for its expiry.
-    const auto caller = m_accounts.liveKey(call.request.header("authorization"));
-    if (!caller || caller->userId != call.user.id) {
-        call.sink.send(HttpResponse::jsonError(401, u"Unauthorized"_s));
+    const QByteArray authorization = call.request.header("authorization");
+    const Result<ApiKey> caller = m_accounts.liveKey(authorization);
+    if (!caller || caller.value().userId != call.user.id) {
+        call.sink.send(ApiRouter::refused(authorization,
+            caller ? Error {Error::Kind::Unauthorized, AccountService::unknownKeyMessage()} : caller.error()));
         return;
     }
-    const auto created = m_accounts.createKeyWith(*caller, request.value().label, expiresAt);
+    const auto created = m_accounts.createKeyWith(caller.value(), request.value().label, expiresAt);
     if (!created) {
         call.sink.send(errorResponse(created.error()));
         return;

@@ -261,14 +261,8 @@ void McpController::initialize(ApiCall &call, const QJsonObject &message)
 
     if (const QByteArray authorization = call.request.header("authorization"); !authorization.isEmpty()) {
         const Result<User> user = m_accounts.authenticate(authorization);
-        if (!user && user.error().kind == Error::Kind::Unavailable) {
-            sink.send(errorResponse(user.error()));
-            return;
-        }
         if (!user) {
-            HttpResponse response = HttpResponse::jsonError(401, u"Unauthorized"_s);
-            response.setHeader("WWW-Authenticate", "Bearer");
-            sink.send(std::move(response));
+            sink.send(ApiRouter::refused(authorization, user.error()));
             return;
         }
         session.authorizationHash = AccountService::hashSecret(authorization);
@@ -287,10 +281,9 @@ void McpController::initialize(ApiCall &call, const QJsonObject &message)
                 sink.send(HttpResponse::jsonError(429, json.value(u"error"_s).toString()));
                 return;
             }
-            HttpResponse response = HttpResponse::jsonError(401,
-                u"Unauthorized: send Authorization: Bearer <API key> (%1)"_s.arg(json.value(u"error"_s).toString()));
-            response.setHeader("WWW-Authenticate", "Bearer");
-            sink.send(std::move(response));
+            // No key was offered: the challenge carries no error code (RFC 6750 section 3.1).
+            sink.send(errorResponse({Error::Kind::Unauthorized,
+                u"Unauthorized: send Authorization: Bearer <API key> (%1)"_s.arg(json.value(u"error"_s).toString())}));
         });
 }
 

@@ -53,6 +53,17 @@ QJsonObject errorResponse(const QJsonArray &texts)
                 {u"application/json"_s, QJsonObject {{u"schema"_s, ref(u"Error"_s)}, {u"examples"_s, examples}}}}}};
 }
 
+// What every 401 carries besides its body (RFC 6750; docs/auth-and-keys.md).
+QJsonObject unauthorizedHeaders()
+{
+    return {{u"WWW-Authenticate"_s,
+        QJsonObject {{u"description"_s,
+                         u"Bearer realm=\"berth\"; when a key was sent and refused, also error=\"invalid_request\" "
+                         "(the header is not \"Bearer <API key>\") or error=\"invalid_token\" (unknown, revoked or "
+                         "expired key) and an error_description."_s},
+            {u"schema"_s, QJsonObject {{u"type"_s, u"string"_s}}}}}};
+}
+
 QJsonObject successResponse(const QJsonObject &ok)
 {
     if (ok.value(u"empty"_s).toBool())
@@ -116,8 +127,12 @@ QJsonObject operation(const ApiRouter::RouteInfo &route, const QJsonObject &desc
     } else {
         op.insert(u"security"_s, QJsonArray()); // public: no key needed
     }
-    for (auto it = errors.constBegin(); it != errors.constEnd(); ++it)
-        responses.insert(it.key(), errorResponse(it.value().toArray()));
+    for (auto it = errors.constBegin(); it != errors.constEnd(); ++it) {
+        QJsonObject response = errorResponse(it.value().toArray());
+        if (it.key() == u"401"_s)
+            response.insert(u"headers"_s, unauthorizedHeaders());
+        responses.insert(it.key(), response);
+    }
     op.insert(u"responses"_s, responses);
     return op;
 }

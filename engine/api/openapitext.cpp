@@ -178,7 +178,7 @@ QByteArray components()
   "slug": {"type": "string"}, "url": {"type": "string"},
   "share_url": {"type": "string", "description": "Protected sites only."},
   "warnings": {"type": "array", "items": {"type": "string"},
-    "description": "Lines of _redirects and _headers that were skipped, as \"_redirects line N: why\". Present only when there are any; the deploy went through."}}},
+    "description": "What to look at; the deploy went through. Lines of _redirects and _headers that were skipped, as \"_redirects line N: why\", and \"no index.html: the site's root address answers 404\" when nothing answers the root. Present only when there are any."}}},
 "Deployment": {"type": "object", "properties": {"id": {"type": "string"}, "slug": {"type": "string"},
   "url": {"type": "string"}, "share_url": {"type": "string"}, "status": {"type": "string", "enum": ["active"]},
   "storage_type": {"type": "string", "enum": ["html", "files"]}, "is_spa": {"type": "boolean"},

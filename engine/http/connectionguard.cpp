@@ -240,12 +240,13 @@ void ConnectionGuard::headComplete()
         armTimer(m_door.config().headerTimeoutMs);
         const quint64 serial = m_serial;
         const QPointer<QObject> alive(&m_socket);
-        m_door.handler().authorizeUpload(head, [this, alive, mailbox = m_door.mailbox(), serial](bool authorized) {
-            mailbox->post([this, alive, serial, authorized] {
-                if (alive && m_serial == serial && m_phase == Phase::Authorizing)
-                    onAuthorized(authorized);
+        m_door.handler().authorizeUpload(
+            head, [this, alive, mailbox = m_door.mailbox(), serial](std::optional<HttpResponse> refusal) {
+                mailbox->post([this, alive, serial, refusal = std::move(refusal)] {
+                    if (alive && m_serial == serial && m_phase == Phase::Authorizing)
+                        onAuthorized(refusal);
+                });
             });
-        });
         return;
     }
     if (m_socket.isTransactionStarted())
@@ -268,10 +269,10 @@ void ConnectionGuard::deliverBodyless(qsizetype headBytes)
         hold(); // answered at once, which let them through: they stay held until resume(), queued by the answer
 }
 
-void ConnectionGuard::onAuthorized(bool authorized)
+void ConnectionGuard::onAuthorized(const std::optional<HttpResponse> &refusal)
 {
-    if (!authorized)
-        return refuse(401, u"Unauthorized"_s);
+    if (refusal)
+        return refuse(*refusal);
     m_phase = Phase::Body;
     if (m_socket.isTransactionStarted())
         m_socket.rollbackTransaction();

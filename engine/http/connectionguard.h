@@ -8,6 +8,7 @@
 #include <QHostAddress>
 #include <QMetaObject>
 #include <array>
+#include <optional>
 
 QT_BEGIN_NAMESPACE
 class QAbstractSocket;
@@ -89,7 +90,7 @@ private:
     void admitBody();
     void readBody();
     void deliverBodyless(qsizetype headBytes);
-    void onAuthorized(bool authorized);
+    void onAuthorized(const std::optional<HttpResponse> &refusal);
     bool overBodyDeadline() const;
     void hold();
     void letHeldThrough(); // ends a hold (and QtHttpServer's empty transaction): the held bytes are visible again

@@ -13,6 +13,7 @@ QT_END_NAMESPACE
 #include <functional>
 #include <memory>
 #include <mutex>
+#include <optional>
 
 namespace berth {
 
@@ -96,10 +97,11 @@ public:
     virtual HttpResponse tooLarge(const RequestHead &head, const BodyLimit &limit) const;
 
     // For a request whose BodyLimit needs authorization and whose body is large: decides from the head whether the
-    // caller may send it, before a byte of it is read. done(true) lets the body in; done(false) answers 401. May
-    // answer later and from any thread. The default lets everything in.
-    using AuthorizationDone = std::function<void(bool authorized)>;
-    virtual void authorizeUpload(const RequestHead & /*head*/, AuthorizationDone done) { done(true); }
+    // caller may send it, before a byte of it is read. done(std::nullopt) lets the body in; done(refusal) answers
+    // with that response (a 401 with its WWW-Authenticate) and closes. May answer later and from any thread. The
+    // default lets everything in.
+    using AuthorizationDone = std::function<void(std::optional<HttpResponse> refusal)>;
+    virtual void authorizeUpload(const RequestHead & /*head*/, AuthorizationDone done) { done(std::nullopt); }
 };
 
 } // namespace berth

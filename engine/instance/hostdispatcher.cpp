@@ -94,7 +94,7 @@ void HostDispatcher::authorizeUpload(const RequestHead &head, AuthorizationDone 
 {
     // The key lookup reads the database: on the engine's thread, never on a serving one.
     runOnThreadOf(m_engineContext, [this, authorization = head.authorization, done = std::move(done)] {
-        done(m_api.isAuthorized(authorization));
+        done(m_api.uploadRefusal(authorization));
     });
 }
 

@@ -37,7 +37,7 @@ struct Deployment
     QDateTime createdAt; // UTC
     QDateTime updatedAt; // UTC
     qint64 versionId = 0; // the version being served
-    QStringList warnings; // not stored: what a deploy reports back (skipped lines of _redirects and _headers)
+    QStringList warnings; // not stored: what a deploy reports back (skipped rules lines, a root that answers 404)
 };
 
 // What a listing of deployments shows of each (GET /deploys): four columns of the row, read without the others.

@@ -31,7 +31,23 @@ int httpStatusFor(Error::Kind kind)
 
 HttpResponse errorResponse(const Error &error)
 {
-    return HttpResponse::jsonError(httpStatusFor(error.kind), error.message);
+    HttpResponse response = HttpResponse::jsonError(httpStatusFor(error.kind), error.message);
+    if (response.status == 401)
+        response.setHeader("WWW-Authenticate", bearerChallenge());
+    return response;
+}
+
+QByteArray bearerChallenge(const QByteArray &errorCode, const QString &description)
+{
+    QByteArray challenge = R"(Bearer realm="berth")";
+    if (errorCode.isEmpty())
+        return challenge;
+    QByteArray text;
+    for (const QChar c : description) {
+        if (c.unicode() >= 0x20 && c.unicode() <= 0x7e && c != u'"' && c != u'\\')
+            text += char(c.unicode());
+    }
+    return challenge + R"(, error=")" + errorCode + R"(", error_description=")" + text + '"';
 }
 
 } // namespace berth

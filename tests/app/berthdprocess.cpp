@@ -1,6 +1,7 @@
 #include "berthdprocess.h"
 
 #include <QDeadlineTimer>
+#include <QDebug>
 #include <QRegularExpression>
 
 using namespace Qt::StringLiterals;
@@ -42,6 +43,22 @@ BerthdProcess::Outcome BerthdProcess::run(
     outcome.out = process.readAllStandardOutput();
     outcome.err = process.readAllStandardError();
     return outcome;
+}
+
+std::unique_ptr<BerthdProcess> BerthdProcess::startWithOwnerKey(const QString &dataDir, QByteArray *ownerKey)
+{
+    const Outcome key = run({u"key"_s, u"create"_s, u"--data-dir"_s, dataDir});
+    if (key.exitCode != 0) {
+        qWarning().noquote() << "berthd key create failed:" << key.err;
+        return nullptr;
+    }
+    *ownerKey = key.out.trimmed();
+    auto server = std::make_unique<BerthdProcess>(dataDir);
+    if (!server->start()) {
+        qWarning().noquote() << "berthd serve did not start:" << server->output();
+        return nullptr;
+    }
+    return server;
 }
 
 BerthdProcess::BerthdProcess(const QString &dataDir)

@@ -4,6 +4,7 @@
 #include <QProcessEnvironment>
 #include <QString>
 #include <QStringList>
+#include <memory>
 
 namespace berth::test {
 
@@ -26,6 +27,10 @@ public:
 
     // The berthd every BerthdProcess of this test runs (the crash-safety test's has fault points).
     static void setProgram(const QString &program);
+
+    // A fresh instance for a client test: `key create` on dataDir (the owner's key into *ownerKey), then start();
+    // null (with a QWARN) when either fails.
+    static std::unique_ptr<BerthdProcess> startWithOwnerKey(const QString &dataDir, QByteArray *ownerKey);
 
     explicit BerthdProcess(const QString &dataDir);
     ~BerthdProcess();

@@ -135,3 +135,16 @@ test('without a claim the page is a plain sign-in, and "Use another email" start
   assert.deepEqual(problems, []);
   await context.close();
 });
+
+test('without mail the page says sign-in by email is not available, and how to get a key', async () => {
+  const context = await browser.newContext();
+  const { page, problems } = await strictPage(context);
+  await page.goto(`${server.api}/auth/login`);
+  assert.ok(await page.isVisible('#no-mail-note'), 'no SMTP here: the page says so');
+  assert.match(await page.textContent('#no-mail-note'), /Sign-in by email is not available on this instance/);
+  assert.match(await page.textContent('#no-mail-note'), /berthd key create --user EMAIL/);
+  assert.ok(!(await page.isVisible('text=We send a 6-digit code to your email')), 'no promise of mail');
+  assert.equal(await page.innerText('#send-code'), 'Ask the owner for a code');
+  assert.deepEqual(problems, []);
+  await context.close();
+});

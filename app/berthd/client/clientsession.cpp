@@ -5,6 +5,8 @@
 #include <QDir>
 #include <QFile>
 #include <QJsonDocument>
+#include <QProcessEnvironment>
+#include <QRegularExpression>
 #include <QStandardPaths>
 
 using namespace Qt::StringLiterals;
@@ -50,6 +52,24 @@ int unreachable(const ApiClient &client, const QString &reason)
     return ExitUnreachable;
 }
 
+Identity &current()
+{
+    static Identity identity;
+    return identity;
+}
+
+// The first thing a command without BERTH_API_KEY says: whose sites it is about to touch.
+void announce(const Identity &agent)
+{
+    Cli::err() << "berthd: no BERTH_API_KEY: working as "
+               << (agent.newAgent ? u"a new agent of this machine (%1)."_s.arg(agent.agentId)
+                                  : u"agent %1 of this machine."_s.arg(agent.agentId))
+               << "\n";
+    if (!agent.claimUrl.isEmpty())
+        Cli::err() << "Keep its sites for good by signing in at " << agent.claimUrl << "\n";
+    Cli::err().flush();
+}
+
 int noKey(const ApiClient &client, const QString &why)
 {
     const QString url = client.baseUrl().toString();
@@ -93,7 +113,50 @@ std::optional<int> parse(QCommandLineParser &parser, const QStringList &argument
         return Cli::usageError(u"'%1' needs %2"_s.arg(name, usage), name);
     if (count > maxArguments)
         return Cli::usageError(u"unexpected argument '%1'"_s.arg(parser.positionalArguments().at(maxArguments)), name);
+    if (const QString variable = keyVariableNearMiss(); !variable.isEmpty())
+        return Cli::usageError(
+            u"%1 is set but BERTH_API_KEY is not; berthd reads the key from BERTH_API_KEY alone, so "
+            "nothing was sent. Set BERTH_API_KEY (export BERTH_API_KEY=\"$%1\"), or unset %1."_s.arg(variable),
+            name);
     return std::nullopt;
+}
+
+QString keyVariableNearMiss()
+{
+    if (!qgetenv("BERTH_API_KEY").trimmed().isEmpty())
+        return {};
+    // Folded to upper case without separators: BERTH or BERTHD, maybe API or ACCESS, then KEY or TOKEN (or plural).
+    static const QRegularExpression nearMiss(u"^BERTHD?(API|ACCESS)?(KEY|TOKEN)S?$"_s);
+    QStringList names = QProcessEnvironment::systemEnvironment().keys();
+    names.sort();
+    for (const QString &name : std::as_const(names)) {
+        const QString folded = name.toUpper().remove(u'_').remove(u'-');
+        if (name != u"BERTH_API_KEY"_s && nearMiss.match(folded).hasMatch()
+            && !qgetenv(name.toLocal8Bit().constData()).trimmed().isEmpty())
+            return name;
+    }
+    return {};
+}
+
+const Identity &identity()
+{
+    return current();
+}
+
+bool isAgent()
+{
+    return current().agent;
+}
+
+QString identityNote()
+{
+    const Identity &agent = current();
+    if (!agent.agent)
+        return {};
+    QString note = u"agent %1 of this machine"_s.arg(agent.agentId);
+    if (!agent.claimUrl.isEmpty())
+        note += u" (keep its sites by signing in at %1)"_s.arg(agent.claimUrl);
+    return note;
 }
 
 std::unique_ptr<ApiClient> connect(const QCommandLineParser &parser, int *exit)
@@ -108,6 +171,7 @@ std::unique_ptr<ApiClient> connect(const QCommandLineParser &parser, int *exit)
         return nullptr;
     }
     auto client = std::make_unique<ApiClient>(baseUrl);
+    current() = {};
     if (const QByteArray key = qgetenv("BERTH_API_KEY").trimmed(); !key.isEmpty()) {
         client->setKey(key);
         return client;
@@ -125,8 +189,12 @@ std::unique_ptr<ApiClient> connect(const QCommandLineParser &parser, int *exit)
             *exit = unreachable(*client, me.networkError);
             return nullptr;
         }
-        if (me.status == 200)
+        if (me.status == 200) {
+            current() = {true, false, agent.value(u"agent_id"_s).toString(me.json.value(u"id"_s).toString()),
+                agent.value(u"claim_url"_s).toString()};
+            announce(current());
             return client;
+        }
         storeAgent(instance, {}); // claimed or revoked
         client->setKey({});
     }
@@ -143,10 +211,9 @@ std::unique_ptr<ApiClient> connect(const QCommandLineParser &parser, int *exit)
     storeAgent(instance,
         {{u"api_key"_s, session.json.value(u"api_key"_s)}, {u"agent_id"_s, session.json.value(u"agent_id"_s)},
             {u"claim_url"_s, session.json.value(u"claim_url"_s)}});
-    Cli::err() << "berthd: no BERTH_API_KEY: working as a new agent of this machine ("
-               << session.json.value(u"agent_id"_s).toString() << ").\n"
-               << "Keep its sites for good by signing in at " << session.json.value(u"claim_url"_s).toString() << "\n";
-    Cli::err().flush();
+    current()
+        = {true, true, session.json.value(u"agent_id"_s).toString(), session.json.value(u"claim_url"_s).toString()};
+    announce(current());
     return client;
 }
 

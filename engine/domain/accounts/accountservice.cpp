@@ -144,44 +144,46 @@ bool AccountService::revokeKey(const QString &userId, const QString &keyId)
     return m_keys.revoke(keyId, m_clock.now()).ok();
 }
 
-std::optional<ApiKey> AccountService::liveKey(const QByteArray &authorizationHeader) const
-{
-    Result<ApiKey> key = lookupLiveKey(authorizationHeader);
-    return key ? std::optional<ApiKey>(std::move(key).value()) : std::nullopt;
-}
-
 QString AccountService::databaseUnavailableMessage()
 {
     return u"The database is unavailable; try again in a moment"_s;
 }
 
-Result<ApiKey> AccountService::lookupLiveKey(const QByteArray &authorizationHeader) const
+QByteArray AccountService::bearerSecret(const QByteArray &authorizationHeader)
 {
-    const Error unauthorized {Error::Kind::Unauthorized, u"Unauthorized"_s};
     static constexpr QByteArrayView kScheme = "bearer ";
     if (authorizationHeader.size() <= kScheme.size()
         || !authorizationHeader.first(kScheme.size()).toLower().startsWith(kScheme))
-        return unauthorized;
-    const QByteArray secret = authorizationHeader.mid(kScheme.size()).trimmed();
+        return {};
+    return authorizationHeader.mid(kScheme.size()).trimmed();
+}
+
+Result<ApiKey> AccountService::liveKey(const QByteArray &authorizationHeader) const
+{
+    const QByteArray secret = bearerSecret(authorizationHeader);
+    if (secret.isEmpty())
+        return Error {Error::Kind::Unauthorized, notBearerMessage()};
+    const Error unknown {Error::Kind::Unauthorized, unknownKeyMessage()};
     if (!secret.startsWith("bk_") || secret.size() > 128)
-        return unauthorized;
+        return unknown;
 
     const Result<std::optional<ApiKey>> found = m_keys.lookupByHash(hashSecret(secret));
     if (!found) {
         qCWarning(lcAccounts).noquote() << "key lookup failed:" << found.error().message;
         return Error {Error::Kind::Unavailable, databaseUnavailableMessage()};
     }
+    // A revoked key reads as an unknown one: its holder learns nothing of what became of it (docs/auth-and-keys.md).
     const std::optional<ApiKey> &key = found.value();
     if (!key || !key->revokedAt.isNull())
-        return unauthorized;
+        return unknown;
     if (!key->expiresAt.isNull() && key->expiresAt <= m_clock.now())
-        return unauthorized;
+        return Error {Error::Kind::Unauthorized, expiredKeyMessage()};
     return *key;
 }
 
 Result<User> AccountService::authenticate(const QByteArray &authorizationHeader)
 {
-    const Result<ApiKey> key = lookupLiveKey(authorizationHeader);
+    const Result<ApiKey> key = liveKey(authorizationHeader);
     if (!key)
         return key.error();
     const QDateTime now = m_clock.now();
@@ -193,7 +195,7 @@ Result<User> AccountService::authenticate(const QByteArray &authorizationHeader)
         return Error {Error::Kind::Unavailable, databaseUnavailableMessage()};
     }
     if (!user.value())
-        return Error {Error::Kind::Unauthorized, u"Unauthorized"_s};
+        return Error {Error::Kind::Unauthorized, unknownKeyMessage()};
     return *user.value();
 }
 

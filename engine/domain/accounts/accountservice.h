@@ -57,11 +57,18 @@ public:
     bool revokeKey(const QString &userId, const QString &keyId);
 
     // The user behind an "Authorization: Bearer <key>" value: Unauthorized when the key is not live (or unknown),
-    // Unavailable (503) when the database could not be asked, so that an outage never reads as a wrong key.
+    // Unavailable (503) when the database could not be asked, so that an outage never reads as a wrong key. An
+    // Unauthorized error's message says why, in words fit for an RFC 6750 error_description: notBearerMessage(),
+    // unknownKeyMessage() (never telling an unknown key from a revoked one) or expiredKeyMessage().
     Result<User> authenticate(const QByteArray &authorizationHeader);
     static QString databaseUnavailableMessage();
-    // The live key behind such a value (nothing is recorded).
-    std::optional<ApiKey> liveKey(const QByteArray &authorizationHeader) const;
+    // The live key behind such a value (nothing is recorded); fails as authenticate() does.
+    Result<ApiKey> liveKey(const QByteArray &authorizationHeader) const;
+    // The secret of a "Bearer <secret>" value (the scheme in any case); empty when the value is not of that form.
+    static QByteArray bearerSecret(const QByteArray &authorizationHeader);
+    static QString notBearerMessage() { return QStringLiteral("The Authorization header must be: Bearer <API key>"); }
+    static QString unknownKeyMessage() { return QStringLiteral("The API key is unknown or has been revoked"); }
+    static QString expiredKeyMessage() { return QStringLiteral("The API key has expired"); }
 
     std::optional<User> findUser(const QString &id) const;
     std::optional<User> findUserByEmail(const QString &email) const; // case-insensitive
@@ -76,7 +83,6 @@ public:
     static QByteArray hashSecret(const QByteArray &secret);
 
 private:
-    Result<ApiKey> lookupLiveKey(const QByteArray &authorizationHeader) const;
     QList<ApiKey> liveKeys(const QString &userId) const;
 
     UserRepository &m_users;

@@ -32,6 +32,20 @@ Error limitReached()
     return {Error::Kind::Forbidden, DeploymentService::limitReachedMessage(), Error::Code::DeploymentLimitReached};
 }
 
+// What a deploy reports back beside going through: the skipped lines of its rules files, and a root address that
+// answers 404 (no index.html, and no _redirects rule that answers "/"; is_spa falls back to index.html alone).
+QStringList deployWarnings(const Site &site)
+{
+    QStringList warnings = site.ruleWarnings;
+    if (site.file(u"index.html"_s))
+        return warnings;
+    if (const auto root = site.redirects.match(u"/", {}, false); root && root->kind != RedirectMatch::Kind::NotFound)
+        return warnings;
+    const QString warning = u"no index.html: the site's root address answers 404"_s;
+    warnings.append(site.deployment.isSpa ? warning + u", and is_spa has no page to fall back to"_s : warning);
+    return warnings;
+}
+
 template<typename T>
 QFuture<Result<T>> ready(Result<T> result)
 {
@@ -234,7 +248,7 @@ Result<Deployment> DeploymentService::commitCreate(
             return refuse(slugTaken(slug));
         return refuse(DeploymentAccess::writeFailed(inserted.error(), u"Could not save the deployment"_s));
     }
-    deployment.warnings = m_sites.serve(deployment, files)->ruleWarnings;
+    deployment.warnings = deployWarnings(*m_sites.serve(deployment, files));
     return deployment;
 }
 
@@ -273,7 +287,7 @@ Result<Deployment> DeploymentService::commitUpdate(
     m_garbage.addCandidates(released);
 
     const QList<StoredFile> files = replacesContent ? *staged.value().files : m_repository.files(deployment.versionId);
-    deployment.warnings = m_sites.serve(deployment, files)->ruleWarnings;
+    deployment.warnings = deployWarnings(*m_sites.serve(deployment, files));
     return deployment;
 }
 

@@ -58,7 +58,9 @@ public:
     {
         ++authorizations;
         // Answered from another thread, as the engine's key check is.
-        (void)QtConcurrent::run([done, ok = head.authorization == "Bearer good"] { done(ok); });
+        (void)QtConcurrent::run([done, ok = head.authorization == "Bearer good"] {
+            done(ok ? std::nullopt : std::optional(HttpResponse::jsonError(401, u"Unauthorized"_s)));
+        });
     }
 
     QList<ResponseSink> takeLater()
