@@ -47,12 +47,16 @@ test_packages+=(dbus avahi-daemon avahi-utils iproute2 curl bc)
 
 # The dashboard's CTest check of its AppStream metadata.
 test_packages+=(appstream)
+# The manual pages render without a warning (man -l --warnings).
+test_packages+=(man-db)
 
 # The browser tests: Debian's Chromium driven by playwright-core (pinned in tests/browser/package-lock.json).
 test_packages+=(chromium)
 
 # The QR tests read codes back with zbarimg; the HTTPS tests make their certificates with openssl and fetch with curl.
 test_packages+=(zbar-tools openssl curl)
+# The documentation test reads JSON answers in its examples with jq.
+test_packages+=(jq)
 
 # The sign-in tests: a real SMTP server on loopback (Debian's /usr/bin/python3 -m aiosmtpd).
 test_packages+=(python3-aiosmtpd)

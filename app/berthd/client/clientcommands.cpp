@@ -6,7 +6,10 @@
 #include "app/berthd/client/livefolder.h"
 #include "app/berthd/client/mcpproxy.h"
 #include "app/berthd/client/prepublish.h"
+#include "app/berthd/client/sitecommands.h"
 #include "app/berthd/client/sitefolder.h"
+#include "app/berthd/client/sitesession.h"
+#include "app/berthd/client/submissioncommands.h"
 #include "qr/qrcode.h"
 
 #include <QFileInfo>
@@ -23,34 +26,6 @@ namespace {
 
 using Cli::err;
 using Cli::out;
-
-// A deployment named by id (dep_...) or by slug: its id, or an exit status (the reason printed).
-struct Target
-{
-    QString id;
-    int exit = ExitOk;
-};
-
-Target resolve(ApiClient &client, const QString &name)
-{
-    if (name.startsWith(u"dep_"_s))
-        return {name};
-    const ApiClient::Reply list = client.request("GET", u"/deploys"_s);
-    if (list.status != 200)
-        return {{}, ClientSession::failure(client, list)};
-    for (const QJsonValue &deployment : list.json.value(u"deployments"_s).toArray()) {
-        if (deployment[u"slug"_s].toString() == name)
-            return {deployment[u"id"_s].toString()};
-    }
-    Cli::failure(u"Deployment not found"_s);
-    return {{}, ExitNotFound};
-}
-
-QString size(qint64 bytes)
-{
-    return bytes < 1024 * 1024 ? u"%1 KB"_s.arg(QString::number(double(bytes) / 1024, 'f', 1))
-                               : u"%1 MB"_s.arg(QString::number(double(bytes) / (1024 * 1024), 'f', 1));
-}
 
 // The first few of a list of paths, for one line of output.
 QString shownList(const QStringList &paths)
@@ -88,8 +63,12 @@ int deploy(const QStringList &arguments)
     if (parser.isSet(update) && parser.isSet(slug))
         return Cli::usageError(u"--slug names a new site; rename with the API (PATCH /deploy/:id/slug)"_s, u"deploy"_s);
 
-    // Everything local first: what the checks find is shown (and confirmed) and a file over a limit is refused
-    // before a byte goes out.
+    // Who publishes is said first (an agent of this machine when there is no BERTH_API_KEY); then everything local:
+    // what the checks find is shown (and confirmed) and a file over a limit is refused before any content goes out.
+    int exit = ExitOk;
+    const auto client = ClientSession::connect(parser, &exit);
+    if (!client)
+        return exit;
     if (const int unconfirmed = PrePublish::confirm(parser.positionalArguments().constFirst(), parser.isSet(yes)))
         return unconfirmed;
     const auto content = SiteFolder::read(parser.positionalArguments().constFirst());
@@ -110,16 +89,12 @@ int deploy(const QStringList &arguments)
     if (parser.isSet(spa))
         body.insert(u"is_spa"_s, true);
 
-    int exit = ExitOk;
-    const auto client = ClientSession::connect(parser, &exit);
-    if (!client)
-        return exit;
     const bool progress = isatty(fileno(stderr));
     ApiClient::Reply reply;
     int sentFiles
         = content.value().folder.fileCount; // content goes only for the files the server lacks (IncrementalUpload)
     if (parser.isSet(update)) {
-        const Target target = resolve(*client, parser.value(update));
+        const SiteTarget target = resolveSite(*client, parser.value(update));
         if (target.exit != ExitOk)
             return target.exit;
         reply = IncrementalUpload::send(*client, "PUT", u"/deploy/"_s + target.id, body, progress, &sentFiles);
@@ -134,21 +109,22 @@ int deploy(const QStringList &arguments)
     const QJsonObject &site = reply.json;
     out() << (parser.isSet(update) ? "Updated " : "Published ") << site[u"slug"_s].toString() << " ("
           << site[u"id"_s].toString() << "): " << content.value().folder.fileCount
-          << (content.value().folder.fileCount == 1 ? " file, " : " files, ") << size(content.value().folder.totalBytes)
-          << "\n"
+          << (content.value().folder.fileCount == 1 ? " file, " : " files, ")
+          << sizeText(content.value().folder.totalBytes) << "\n"
           << "URL:        " << site[u"url"_s].toString() << "\n";
     if (site.contains(u"share_url"_s))
         out() << "Share link: " << site[u"share_url"_s].toString() << "\n";
+    if (const QString as = ClientSession::identityNote(); !as.isEmpty())
+        out() << "As:         " << as << "\n";
     out().flush();
-    // Lines of _redirects or _headers the server skipped: published all the same, worth fixing.
+    // What the server found worth fixing (lines of _redirects or _headers it skipped, no index.html): published
+    // all the same.
     for (const QJsonValue &warning : site[u"warnings"_s].toArray())
         err() << "berthd: warning: " << warning.toString() << "\n";
     if (content.value().folder.skippedHidden > 0)
         err() << "berthd: left out " << content.value().folder.skippedHidden << " hidden file(s) or folder(s)\n";
     if (const QStringList &links = content.value().folder.linksOutside; !links.isEmpty())
         err() << "berthd: left out " << links.size() << " link(s) to outside the folder: " << shownList(links) << "\n";
-    if (!content.value().folder.hasIndex)
-        err() << "berthd: no index.html: the site's root address shows Not found\n";
     err().flush();
     if (sentFiles < content.value().folder.fileCount) {
         out() << "Sent " << sentFiles << " of " << content.value().folder.fileCount
@@ -197,7 +173,7 @@ int status(const QStringList &arguments)
     const auto client = ClientSession::connect(parser, &exit);
     if (!client)
         return exit;
-    const Target target = resolve(*client, parser.positionalArguments().constFirst());
+    const SiteTarget target = resolveSite(*client, parser.positionalArguments().constFirst());
     if (target.exit != ExitOk)
         return target.exit;
     const ApiClient::Reply reply = client->request("GET", u"/deploy/"_s + target.id);
@@ -234,7 +210,7 @@ int teardown(const QStringList &arguments)
     if (!client)
         return exit;
     const QString name = parser.positionalArguments().constFirst();
-    const Target target = resolve(*client, name);
+    const SiteTarget target = resolveSite(*client, name);
     if (target.exit != ExitOk)
         return target.exit;
     if (!parser.isSet(yes)) {
@@ -263,7 +239,7 @@ int siteLink(const QCommandLineParser &parser, QString *link)
     const auto client = ClientSession::connect(parser, &exit);
     if (!client)
         return exit;
-    const Target target = resolve(*client, parser.positionalArguments().constFirst());
+    const SiteTarget target = resolveSite(*client, parser.positionalArguments().constFirst());
     if (target.exit != ExitOk)
         return target.exit;
     const ApiClient::Reply reply = client->request("GET", u"/deploy/"_s + target.id);
@@ -325,6 +301,13 @@ const ClientCommand kCommands[] = {
     {"teardown", &teardown, "Take a site offline (asks unless --yes)."},
     {"open", &open, "Open a site in the browser."},
     {"qr", &qr, "Print a QR code of a site's address."},
+    {"versions", &SiteCommands::versions, "A site's kept versions, newest first."},
+    {"rollback", &SiteCommands::rollback, "Serve a kept version of a site again."},
+    {"rename", &SiteCommands::rename, "Give a site a new slug (and address)."},
+    {"protect", &SiteCommands::protect, "Make a site private; print its share link."},
+    {"unprotect", &SiteCommands::unprotect, "Make a private site public again."},
+    {"submissions", &SubmissionCommands::submissions, "A site's form submissions (--csv, --delete)."},
+    {"counters", &SubmissionCommands::counters, "A site's counters and their values."},
     {"mcp", &McpProxy::run, "MCP on stdin/stdout for desktop AI clients."},
 };
 

@@ -5,7 +5,8 @@
 
 namespace berth {
 
-// The commands that talk to a running instance over its HTTP API: deploy, list, status, teardown, open (and mcp).
+// The commands that talk to a running instance over its HTTP API: deploy, list, status, teardown, open, qr, the
+// site commands (versions, rollback, rename, protect, unprotect), submissions, counters (and mcp).
 // arguments: the program name, then the command line. nullopt when the first word names none of them.
 std::optional<int> runClientCommand(const QStringList &arguments);
 
