@@ -415,16 +415,8 @@ Im lokalen Netzwerk: %1</translation>
         <translation>Die Beschreibung darf höchstens %1 Zeichen lang sein; sie hat %2.</translation>
     </message>
     <message>
-        <source>QR code of the site&apos;s address</source>
-        <translation>QR-Code der Adresse der Website</translation>
-    </message>
-    <message>
-        <source>Scan to open the share link on a phone</source>
-        <translation>Zum Öffnen des Freigabelinks auf einem Telefon scannen</translation>
-    </message>
-    <message>
-        <source>Scan to open on a phone</source>
-        <translation>Zum Öffnen auf einem Telefon scannen</translation>
+        <source>Only for a site published from a folder: this site is a single HTML page.</source>
+        <translation>Nur für Websites, die aus einem Ordner veröffentlicht wurden: Diese Website ist eine einzelne HTML-Seite.</translation>
     </message>
 </context>
 <context>
@@ -1162,8 +1154,8 @@ Im lokalen Netzwerk: %1</translation>
 <context>
     <name>berth::PublishDialog</name>
     <message>
-        <source>Some lines of _redirects or _headers were skipped:</source>
-        <translation>Einige Zeilen von _redirects oder _headers wurden übersprungen:</translation>
+        <source>Published, with something worth fixing:</source>
+        <translation>Veröffentlicht, mit etwas, das sich zu beheben lohnt:</translation>
     </message>
     <message>
         <source>Before you publish, have a look at these:</source>
@@ -1236,10 +1228,6 @@ Im lokalen Netzwerk: %1</translation>
     <message>
         <source>Password</source>
         <translation>Passwort</translation>
-    </message>
-    <message>
-        <source>Optional: visitors also need this password</source>
-        <translation>Optional: Besucher brauchen zusätzlich dieses Passwort</translation>
     </message>
     <message>
         <source>&amp;Slug:</source>
@@ -1362,6 +1350,14 @@ Im lokalen Netzwerk: %1</translation>
             <numerusform>%n Verknüpfungen aus dem Ordner hinaus ausgelassen</numerusform>
         </translation>
     </message>
+    <message>
+        <source>Optional: visitors may type it instead of using the share link</source>
+        <translation>Optional: Besucher können es statt des Freigabelinks eingeben</translation>
+    </message>
+    <message>
+        <source>A password makes the site private: visitors come in with its share link or with the password.</source>
+        <translation>Ein Passwort macht die Website privat: Besucher kommen mit ihrem Freigabelink oder mit dem Passwort hinein.</translation>
+    </message>
 </context>
 <context>
     <name>berth::PublishIssueText</name>
@@ -1470,6 +1466,21 @@ Im lokalen Netzwerk: %1</translation>
     </message>
 </context>
 <context>
+    <name>berth::QrPanel</name>
+    <message>
+        <source>QR code of the site&apos;s address</source>
+        <translation>QR-Code der Adresse der Website</translation>
+    </message>
+    <message>
+        <source>Scan to open the share link on a phone</source>
+        <translation>Zum Öffnen des Freigabelinks auf einem Telefon scannen</translation>
+    </message>
+    <message>
+        <source>Scan to open on a phone</source>
+        <translation>Zum Öffnen auf einem Telefon scannen</translation>
+    </message>
+</context>
+<context>
     <name>berth::RenameDialog</name>
     <message>
         <source>Rename Site</source>
@@ -1499,10 +1510,6 @@ Im lokalen Netzwerk: %1</translation>
         <translation>Wo Berth ausliefert</translation>
     </message>
     <message>
-        <source>&lt;b&gt;Serving&lt;/b&gt; · API &lt;a href=&quot;%1&quot;&gt;%1&lt;/a&gt; · Sites %2 · Data %3</source>
-        <translation>&lt;b&gt;Online&lt;/b&gt; · API &lt;a href=&quot;%1&quot;&gt;%1&lt;/a&gt; · Websites %2 · Daten %3</translation>
-    </message>
-    <message>
         <source>Filter sites</source>
         <translation>Websites filtern</translation>
     </message>
@@ -1529,6 +1536,10 @@ Im lokalen Netzwerk: %1</translation>
     <message>
         <source>API %1 · Sites at &amp;lt;slug&amp;gt;.local:%2 and on ports of their own</source>
         <translation>API %1 · Websites unter &amp;lt;slug&amp;gt;.local:%2 und auf eigenen Ports</translation>
+    </message>
+    <message>
+        <source>&lt;b&gt;Serving&lt;/b&gt; · API %1 · Sites %2 · Data %3</source>
+        <translation>&lt;b&gt;Online&lt;/b&gt; · API %1 · Websites %2 · Daten %3</translation>
     </message>
 </context>
 <context>

@@ -414,15 +414,7 @@ On the local network: %1</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <source>QR code of the site&apos;s address</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <source>Scan to open the share link on a phone</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <source>Scan to open on a phone</source>
+        <source>Only for a site published from a folder: this site is a single HTML page.</source>
         <translation type="unfinished"></translation>
     </message>
 </context>
@@ -1217,10 +1209,6 @@ On the local network: %1</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <source>Optional: visitors also need this password</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
         <source>&amp;Slug:</source>
         <translation type="unfinished"></translation>
     </message>
@@ -1343,7 +1331,7 @@ On the local network: %1</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <source>Some lines of _redirects or _headers were skipped:</source>
+        <source>Published, with something worth fixing:</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
@@ -1360,6 +1348,14 @@ On the local network: %1</source>
             <numerusform>%n link out of the folder left out</numerusform>
             <numerusform>%n links out of the folder left out</numerusform>
         </translation>
+    </message>
+    <message>
+        <source>Optional: visitors may type it instead of using the share link</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>A password makes the site private: visitors come in with its share link or with the password.</source>
+        <translation type="unfinished"></translation>
     </message>
 </context>
 <context>
@@ -1469,6 +1465,21 @@ On the local network: %1</source>
     </message>
 </context>
 <context>
+    <name>berth::QrPanel</name>
+    <message>
+        <source>QR code of the site&apos;s address</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Scan to open the share link on a phone</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Scan to open on a phone</source>
+        <translation type="unfinished"></translation>
+    </message>
+</context>
+<context>
     <name>berth::RenameDialog</name>
     <message>
         <source>Rename Site</source>
@@ -1498,10 +1509,6 @@ On the local network: %1</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <source>&lt;b&gt;Serving&lt;/b&gt; · API &lt;a href=&quot;%1&quot;&gt;%1&lt;/a&gt; · Sites %2 · Data %3</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
         <source>Filter sites</source>
         <translation type="unfinished"></translation>
     </message>
@@ -1527,6 +1534,10 @@ On the local network: %1</source>
     </message>
     <message>
         <source>API %1 · Sites at &amp;lt;slug&amp;gt;.local:%2 and on ports of their own</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>&lt;b&gt;Serving&lt;/b&gt; · API %1 · Sites %2 · Data %3</source>
         <translation type="unfinished"></translation>
     </message>
 </context>

@@ -10,7 +10,9 @@
 #include <QAbstractScrollArea>
 #include <QAbstractSpinBox>
 #include <QDir>
+#include <QLabel>
 #include <QMimeData>
+#include <QTextDocument>
 
 using namespace Qt::StringLiterals;
 
@@ -98,6 +100,24 @@ QStringList unnamedControls(QWidget *root)
                 u"%1 (%2)"_s.arg(widget->objectName(), QString::fromLatin1(widget->metaObject()->className())));
     }
     return unnamed;
+}
+
+QStringList literalMnemonics(QWidget *root)
+{
+    QStringList found;
+    const auto labels = root->findChildren<QLabel *>();
+    for (QLabel *label : labels) {
+        const QString text = label->text();
+        const bool plain = label->textFormat() == Qt::PlainText
+            || (label->textFormat() == Qt::AutoText && !Qt::mightBeRichText(text));
+        if (!label->isVisible() || !plain || label->buddy())
+            continue;
+        QString rest = text;
+        rest.remove(u"&&"_s);
+        if (rest.contains(u'&'))
+            found.append(u"%1: %2"_s.arg(label->objectName(), text));
+    }
+    return found;
 }
 
 QList<QStringList> parseCsv(const QByteArray &csv)

@@ -55,6 +55,10 @@ void dropPaths(QWidget *widget, const QPoint &pos, const QStringList &paths);
 // accessible name, or a button's text), as "objectName (Class)"; empty when every one has one.
 QStringList unnamedControls(QWidget *root);
 
+// The visible labels under root that would show a literal '&': a mnemonic ("&Port:") in plain text with no buddy
+// to give it to, as "objectName: text"; empty when there is none. "&&" is an ampersand, not a mnemonic.
+QStringList literalMnemonics(QWidget *root);
+
 // RFC 4180 CSV read back as a spreadsheet would: rows of cells.
 QList<QStringList> parseCsv(const QByteArray &csv);
 

@@ -5,6 +5,7 @@
 #include "ui/widgets/iconlabel.h"
 #include "ui/widgets/icons.h"
 
+#include <QAbstractTextDocumentLayout>
 #include <QClipboard>
 #include <QDialogButtonBox>
 #include <QFontDatabase>
@@ -15,6 +16,7 @@
 #include <QLineEdit>
 #include <QPlainTextEdit>
 #include <QPushButton>
+#include <QTextBlock>
 #include <QVBoxLayout>
 
 using namespace Qt::StringLiterals;
@@ -23,7 +25,6 @@ namespace berth {
 
 namespace {
 constexpr int kHeaderIconSize = 40;
-constexpr int kExampleLines = 4;
 } // namespace
 
 FirstKeyDialog::FirstKeyDialog(const DashboardContext &context, const QString &key, QWidget *parent)
@@ -63,8 +64,7 @@ FirstKeyDialog::FirstKeyDialog(const DashboardContext &context, const QString &k
     m_example->setReadOnly(true);
     m_example->setFont(fixed);
     m_example->setLineWrapMode(QPlainTextEdit::NoWrap);
-    m_example->setFixedHeight(m_example->fontMetrics().lineSpacing() * kExampleLines + 2 * m_example->frameWidth()
-        + int(m_example->document()->documentMargin() * 2));
+    fitExample();
     auto *copyExample = new QPushButton(Icons::icon(u"copy"_s), tr("Copy &Example"), this);
     copyExample->setObjectName(u"copyExampleButton"_s);
     connect(copyExample, &QPushButton::clicked, this,
@@ -99,9 +99,31 @@ FirstKeyDialog::FirstKeyDialog(const DashboardContext &context, const QString &k
 
 FirstKeyDialog::~FirstKeyDialog() = default;
 
+void FirstKeyDialog::fitExample()
+{
+    // Every line whole, the key's included: no scrolling, sideways or down, to see the command or copy it by eye.
+    const QTextDocument *document = m_example->document();
+    const QAbstractTextDocumentLayout *layout = document->documentLayout();
+    qreal width = 0;
+    qreal height = 0;
+    for (QTextBlock block = document->begin(); block.isValid(); block = block.next()) {
+        const QRectF bounds = layout->blockBoundingRect(block);
+        width = std::max(width, bounds.width());
+        height += bounds.height();
+    }
+    const int margins = 2 * m_example->frameWidth() + qCeil(2 * document->documentMargin());
+    m_example->setMinimumWidth(qCeil(width) + margins + m_example->cursorWidth());
+    m_example->setFixedHeight(qCeil(height) + margins);
+    // It all fits, so scroll bars could only take room from it (and, shown once, keep each other shown).
+    m_example->setHorizontalScrollBarPolicy(Qt::ScrollBarAlwaysOff);
+    m_example->setVerticalScrollBarPolicy(Qt::ScrollBarAlwaysOff);
+}
+
 QString FirstKeyDialog::curlExample(const QString &baseUrl, const QString &key)
 {
-    return u"curl -s %1/deploy -H \"Authorization: Bearer %2\" \\\n"
+    // The key on a line of its own, so that it is seen whole where the example is shown.
+    return u"curl -s %1/deploy \\\n"
+           "     -H \"Authorization: Bearer %2\" \\\n"
            "     -H 'Content-Type: application/json' \\\n"
            "     -d '{\"html\": \"<h1>Hello, world</h1>\", \"slug\": \"hello-world\"}'"_s.arg(baseUrl, key);
 }

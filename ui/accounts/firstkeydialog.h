@@ -25,6 +25,8 @@ public:
     static QString curlExample(const QString &baseUrl, const QString &key);
 
 private:
+    void fitExample();
+
     QLineEdit *m_key;
     QPlainTextEdit *m_example;
 };

@@ -4,12 +4,12 @@
 #include "instance/engine.h"
 #include "ui/widgets/icons.h"
 #include "ui/widgets/prompter.h"
+#include "ui/widgets/treelist.h"
 
 #include <QClipboard>
 #include <QDialogButtonBox>
 #include <QGuiApplication>
 #include <QHBoxLayout>
-#include <QHeaderView>
 #include <QLabel>
 #include <QLineEdit>
 #include <QLocale>
@@ -34,7 +34,8 @@ QString when(const QDateTime &time)
 KeysDialog::KeysDialog(const DashboardContext &context, QWidget *parent)
     : QDialog(parent)
     , m_context(context)
-    , m_keys(new QTreeWidget(this))
+    , m_keys(TreeList::make(
+          this, u"keysTreeWidget"_s, tr("API keys"), {tr("Label"), tr("Created"), tr("Last used"), tr("Status")}))
     , m_label(new QLineEdit(this))
     , m_createButton(new QPushButton(Icons::icon(u"key"_s), tr("&Create Key"), this))
     , m_revokeButton(new QPushButton(Icons::icon(u"delete"_s), tr("&Revoke…"), this))
@@ -50,11 +51,6 @@ KeysDialog::KeysDialog(const DashboardContext &context, QWidget *parent)
                                 "<code>Authorization: Bearer bk_…</code>. Berth keeps only a hash of each key."),
         this);
     intro->setWordWrap(true);
-    m_keys->setObjectName(u"keysTreeWidget"_s);
-    m_keys->setAccessibleName(tr("API keys"));
-    m_keys->setRootIsDecorated(false);
-    m_keys->setHeaderLabels({tr("Label"), tr("Created"), tr("Last used"), tr("Status")});
-    m_keys->header()->setSectionResizeMode(0, QHeaderView::Stretch);
     m_label->setObjectName(u"labelLineEdit"_s);
     m_label->setAccessibleName(tr("Label of the new key"));
     m_label->setPlaceholderText(tr("Label, e.g. deploy script"));

@@ -185,15 +185,13 @@ void MainWindow::buildMenus()
     toolbar->addAction(publishFolder);
     toolbar->addSeparator();
     toolbar->addActions({m_actions->openAction, m_actions->copyUrlAction});
-    // Only a private site has a share link: the button is there while one is selected.
+    // Only a private site has a share link; the button stays in its place all the same, greyed out for a public
+    // site, so that the buttons after it never move when a site turns private.
     auto *shareButton = new QToolButton(toolbar);
     shareButton->setObjectName(u"copyShareLinkToolButton"_s);
     shareButton->setDefaultAction(m_actions->copyShareLinkAction);
     shareButton->setToolButtonStyle(Qt::ToolButtonTextBesideIcon);
-    QAction *share = toolbar->addWidget(shareButton);
-    const auto showShare = [share, this] { share->setVisible(m_actions->copyShareLinkAction->isEnabled()); };
-    connect(m_actions->copyShareLinkAction, &QAction::changed, this, showShare);
-    showShare();
+    toolbar->addWidget(shareButton);
     toolbar->addActions(
         {m_actions->privateAction, m_actions->renameAction, m_actions->submissionsAction, m_actions->deleteAction});
 }

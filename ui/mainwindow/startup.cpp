@@ -55,21 +55,38 @@ EngineSettings Startup::effectiveSettings() const
     return settings;
 }
 
+QString Startup::label(Choice choice)
+{
+    switch (choice) {
+    case AnotherPort:
+        return tr("Use Another &Port…");
+    case ChooseDataFolder:
+        return tr("Choose &Data Folder…");
+    case OpenSettings:
+        return tr("&Settings…");
+    case Retry:
+        return tr("&Try Again");
+    case QuitBerth:
+        break;
+    }
+    return tr("&Quit");
+}
+
 Startup::Outcome Startup::run()
 {
     for (;;) {
         bool raised = false;
-        const QString failure = tryStart(&raised);
+        const Failure failure = tryStart(&raised);
         if (raised)
             return Outcome::RaisedOther;
-        if (failure.isEmpty())
+        if (failure.text.isEmpty())
             return Outcome::Started;
         if (!offerWayOut(failure))
             return Outcome::Quit;
     }
 }
 
-QString Startup::tryStart(bool *raised)
+Startup::Failure Startup::tryStart(bool *raised)
 {
     m_engine.reset();
     m_channel.reset();
@@ -81,43 +98,61 @@ QString Startup::tryStart(bool *raised)
             *raised = true;
             return {};
         }
+        // Held by another program: only another folder helps (or stopping that program and trying again).
         if (m_lock->holderPid() > 0)
-            return tr("The data folder %1 is in use by %2 (process %3). One data folder serves from one program "
-                      "at a time: stop the other one, or choose another data folder.")
-                .arg(dataDir, m_lock->holderName(), QString::number(m_lock->holderPid()));
-        return tr("Berth cannot use the data folder %1: %2").arg(dataDir, m_lock->error());
+            return {tr("The data folder %1 is in use by %2 (process %3). One data folder serves from one program "
+                       "at a time: stop the other one, or choose another data folder.")
+                        .arg(dataDir, m_lock->holderName(), QString::number(m_lock->holderPid())),
+                {ChooseDataFolder, Retry, QuitBerth}};
+        return {tr("Berth cannot use the data folder %1: %2").arg(dataDir, m_lock->error()),
+            {ChooseDataFolder, OpenSettings, Retry, QuitBerth}};
     }
-    // As berthd checks --database: the URL may hold a password, so only what is wrong with it is said, and the
-    // database is named without it.
-    const Result<DatabaseUrl> database = settings.databaseUrl.isEmpty() ? Result<DatabaseUrl>(DatabaseUrl())
-                                                                        : DatabaseUrl::parse(settings.databaseUrl);
-    if (!database)
-        return tr("Berth cannot use the database given by --database or BERTH_DATABASE: %1")
-            .arg(database.error().message);
-    m_engine = std::make_unique<Engine>(settings);
-    if (const Result<void> opened = m_engine->open(); !opened) {
-        m_engine.reset();
-        if (!settings.databaseUrl.isEmpty())
-            return tr("Berth cannot use the database %1: %2").arg(database.value().redacted(), opened.error().message);
-        return tr("Berth cannot use the data folder %1: %2").arg(dataDir, opened.error().message);
-    }
-    if (const Result<void> started = m_engine->start(); !started) {
-        m_engine.reset();
-        return tr("Berth cannot listen on %1: %2")
-            .arg(listenText(settings.listenAddress, settings.listenPort), started.error().message);
-    }
+    Failure failure = openEngine(settings, dataDir);
+    if (!failure.text.isEmpty())
+        return failure;
     m_channel = std::make_unique<InstanceChannel>(m_lock->dataDir());
     if (!m_channel->listen())
         qWarning("berth: a second Berth on this data folder cannot reach this one");
     return {};
 }
 
-bool Startup::offerWayOut(const QString &failure)
+Startup::Failure Startup::openEngine(const EngineSettings &settings, const QString &dataDir)
+{
+    // As berthd checks --database: the URL may hold a password, so only what is wrong with it is said, and the
+    // database is named without it. It comes from the command line or the environment: nothing here mends it.
+    const Result<DatabaseUrl> database = settings.databaseUrl.isEmpty() ? Result<DatabaseUrl>(DatabaseUrl())
+                                                                        : DatabaseUrl::parse(settings.databaseUrl);
+    if (!database)
+        return {
+            tr("Berth cannot use the database given by --database or BERTH_DATABASE: %1").arg(database.error().message),
+            {Retry, QuitBerth}};
+    m_engine = std::make_unique<Engine>(settings);
+    if (const Result<void> opened = m_engine->open(); !opened) {
+        m_engine.reset();
+        if (!settings.databaseUrl.isEmpty())
+            return {tr("Berth cannot use the database %1: %2").arg(database.value().redacted(), opened.error().message),
+                {Retry, QuitBerth}};
+        return {tr("Berth cannot use the data folder %1: %2").arg(dataDir, opened.error().message),
+            {ChooseDataFolder, OpenSettings, Retry, QuitBerth}};
+    }
+    if (const Result<void> started = m_engine->start(); !started) {
+        m_engine.reset();
+        return {tr("Berth cannot listen on %1: %2")
+                    .arg(listenText(settings.listenAddress, settings.listenPort), started.error().message),
+            {AnotherPort, OpenSettings, Retry, QuitBerth}};
+    }
+    return {};
+}
+
+bool Startup::offerWayOut(const Failure &failure)
 {
     m_lock.reset(); // Settings may choose another folder; the next attempt locks again
-    const int choice = m_prompter.choose(nullptr, QMessageBox::Critical, tr("Berth Cannot Start"), failure,
-        {tr("Use Another &Port…"), tr("Choose &Data Folder…"), tr("&Settings…"), tr("&Try Again"), tr("&Quit")}, Retry);
-    switch (choice) {
+    QStringList buttons;
+    for (const Choice choice : failure.wayOut)
+        buttons.append(label(choice));
+    const int index = m_prompter.choose(nullptr, QMessageBox::Critical, tr("Berth Cannot Start"), failure.text, buttons,
+        int(failure.wayOut.indexOf(Retry)));
+    switch (failure.wayOut.value(index, QuitBerth)) {
     case AnotherPort:
         useAnotherPort();
         return true;
@@ -129,9 +164,10 @@ bool Startup::offerWayOut(const QString &failure)
         return true;
     case Retry:
         return true;
-    default:
-        return false;
+    case QuitBerth:
+        break;
     }
+    return false;
 }
 
 void Startup::useAnotherPort()

@@ -15,8 +15,8 @@ class InstanceChannel;
 class Prompter;
 
 // Starts the dashboard's engine: takes the data folder's lock (or asks the Berth that holds it to show
-// itself), then opens the data and listens. When that fails it says what failed and offers a way out
-// (another port, another data folder, Settings) and tries again, so a bad saved value never locks
+// itself), then opens the data and listens. When that fails it says what failed and offers the ways out that
+// apply to it (another port, another data folder, Settings) and tries again, so a bad saved value never locks
 // the owner out.
 class Startup final
 {
@@ -31,7 +31,7 @@ public:
         RaisedOther, // a Berth already runs on this data folder and was asked to show itself
         Quit, // the owner gave up
     };
-    // The choices offered when starting fails, in the order of the buttons.
+    // The ways out when starting fails; each failure offers those that can mend it, in this order.
     enum Choice
     {
         AnotherPort,
@@ -52,11 +52,19 @@ public:
     // The settings in effect: the saved ones with the command line's over them.
     EngineSettings effectiveSettings() const;
     const Overrides &overrides() const { return m_overrides; }
+    // A choice's button.
+    static QString label(Choice choice);
 
 private:
-    // Empty when started; otherwise what failed, in a sentence. *raised when another Berth was asked instead.
-    QString tryStart(bool *raised);
-    bool offerWayOut(const QString &failure);
+    struct Failure
+    {
+        QString text; // what failed, in a sentence; empty: started
+        QList<Choice> wayOut; // what is offered for it
+    };
+    // *raised when another Berth was asked instead.
+    Failure tryStart(bool *raised);
+    Failure openEngine(const EngineSettings &settings, const QString &dataDir);
+    bool offerWayOut(const Failure &failure);
     void useAnotherPort();
     void chooseDataFolder();
     void openSettings();

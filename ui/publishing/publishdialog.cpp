@@ -8,11 +8,13 @@
 #include "ui/settings/appsettings.h"
 #include "ui/widgets/errortext.h"
 #include "ui/widgets/prompter.h"
+#include "ui/widgets/qrpanel.h"
 #include "ui/widgets/theme.h"
 
 #include <QCheckBox>
 #include <QFileInfo>
 #include <QLabel>
+#include <QLayout>
 #include <QLineEdit>
 #include <QListWidget>
 #include <QLocale>
@@ -100,11 +102,11 @@ void PublishDialog::deploy()
         if (!m_title->text().trimmed().isEmpty())
             request.title = m_title->text().trimmed();
         request.isSpa = m_spa->isChecked();
-        if (m_private->isChecked()) {
+        // As `berthd deploy --password`: a password makes the site private.
+        if (m_private->isChecked() || !m_password->text().isEmpty())
             request.protect = true;
-            if (!m_password->text().isEmpty())
-                request.password = m_password->text();
-        }
+        if (!m_password->text().isEmpty())
+            request.password = m_password->text();
     }
     m_committing = false;
     m_cancelling = false;
@@ -173,21 +175,41 @@ void PublishDialog::onDeployed(const Result<Deployment> &result)
         return;
     }
     m_published = result.value();
-    const SiteAddresses &addresses = m_context.engine.addresses();
     m_context.settings.setSourcePath(m_published->id, m_packager.result()->value().sourcePath);
+    showResult();
+    setStage(Stage::Done);
+    Q_EMIT published(m_published->id);
+}
+
+void PublishDialog::showResult()
+{
+    const SiteAddresses &addresses = m_context.engine.addresses();
     m_resultHeading->setText(m_target ? tr("“%1” is updated").arg(m_published->slug) : tr("Your site is live"));
     m_url->setText(addresses.siteUrl(m_published->slug));
     m_shareRow->setVisible(m_published->isProtected);
     if (m_published->isProtected)
         m_shareUrl->setText(addresses.shareUrl(m_published->slug, m_published->shareToken));
+    m_shareUrl->setToolTip(m_shareUrl->text());
     m_shareUrl->setCursorPosition(0);
+    m_qrPanel->showSite(m_context.engine, *m_published);
     // The site is live; what the rules files say that Berth does not follow is worth a look all the same.
     m_ruleWarnings->setVisible(!m_published->warnings.isEmpty());
     if (!m_published->warnings.isEmpty())
         m_ruleWarnings->setText(
-            tr("Some lines of _redirects or _headers were skipped:") + u"\n"_s + m_published->warnings.join(u'\n'));
-    setStage(Stage::Done);
-    Q_EMIT published(m_published->id);
+            tr("Published, with something worth fixing:") + u"\n"_s + m_published->warnings.join(u'\n'));
+}
+
+void PublishDialog::fitToResult()
+{
+    // The form (with its findings) may be much taller than the answer: it leaves the pages, so that only the answer
+    // is measured from now on.
+    if (m_pages->count() > 1) {
+        QWidget *form = m_pages->widget(0);
+        m_pages->setCurrentIndex(1);
+        m_pages->removeWidget(form);
+    }
+    QCoreApplication::sendPostedEvents(nullptr, QEvent::LayoutRequest); // the answer's new texts laid out first
+    adjustSize();
 }
 
 void PublishDialog::showIssues()
@@ -220,18 +242,35 @@ void PublishDialog::setStage(Stage stage)
         m_progress->setRange(0, 0); // until the engine reports its first step
         m_summary->setText(m_target ? tr("Replacing the content…") : tr("Publishing…"));
     }
-    const bool editable = (stage == Stage::Reading || stage == Stage::Ready) && !m_publishRequested;
+    const bool editable = isEditable();
     for (QWidget *field : {static_cast<QWidget *>(m_slug), static_cast<QWidget *>(m_title),
-             static_cast<QWidget *>(m_spa), static_cast<QWidget *>(m_private)}) {
+             static_cast<QWidget *>(m_spa), static_cast<QWidget *>(m_password)}) {
         if (field)
             field->setEnabled(editable);
     }
-    if (m_password)
-        m_password->setEnabled(editable && m_private->isChecked());
+    if (m_private)
+        updateAccess();
     if (stage == Stage::Done)
-        m_pages->setCurrentIndex(1);
+        fitToResult();
     updateButtons();
     Q_EMIT stageChanged(stage);
+}
+
+bool PublishDialog::isEditable() const
+{
+    return (m_stage == Stage::Reading || m_stage == Stage::Ready) && !m_publishRequested;
+}
+
+void PublishDialog::updateAccess()
+{
+    // As `berthd deploy --password`: a password makes the site private, so Private stays ticked while there is one
+    // (unticking it would drop what was typed) and a line under the field says why.
+    const bool hasPassword = !m_password->text().isEmpty();
+    if (hasPassword)
+        m_private->setChecked(true);
+    m_private->setEnabled(isEditable() && !hasPassword);
+    m_private->setToolTip(hasPassword ? m_passwordHint->text() : QString());
+    m_passwordHint->setVisible(hasPassword);
 }
 
 void PublishDialog::showFinishing()

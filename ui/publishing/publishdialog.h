@@ -23,11 +23,13 @@ QT_END_NAMESPACE
 
 namespace berth {
 
+class QrPanel;
 class SlugEdit;
 
 // The sheet shown for a dropped folder or .html file: proposes a slug and options for a new site
 // (or confirms replacing an existing site's content), reads the files in the background, deploys
-// with progress and cancel, then shows the live address with Copy and Open.
+// with progress and cancel, then shows the live address with Copy and Open, a private site's share link, and a QR
+// code for a phone.
 class PublishDialog final : public QDialog
 {
     Q_OBJECT
@@ -66,11 +68,16 @@ private:
     void build();
     QWidget *buildForm();
     QWidget *buildResult();
+    QWidget *buildShareRow(QWidget *page);
     void onPackaged();
     void requestPublish();
     void deploy();
     void onDeployProgress(DeployProgress::Step step, qint64 done, qint64 total);
     void onDeployed(const Result<Deployment> &result);
+    void showResult();
+    void fitToResult();
+    void updateAccess();
+    bool isEditable() const;
     void showMessage(const QString &text, bool error);
     void showIssues();
     void setStage(Stage stage);
@@ -97,6 +104,7 @@ private:
     QCheckBox *m_spa = nullptr;
     QCheckBox *m_private = nullptr;
     QLineEdit *m_password = nullptr;
+    QLabel *m_passwordHint = nullptr; // a password makes the site private: said while there is one
     QLabel *m_message = nullptr;
     QLabel *m_issuesHeading = nullptr;
     QListWidget *m_issues = nullptr; // what the pre-publish checks found
@@ -109,6 +117,7 @@ private:
     QLineEdit *m_shareUrl = nullptr;
     QLabel *m_ruleWarnings = nullptr; // lines of _redirects or _headers the engine skipped
     QWidget *m_shareRow = nullptr;
+    QrPanel *m_qrPanel = nullptr;
 };
 
 } // namespace berth

@@ -7,6 +7,7 @@
 #include "ui/widgets/iconlabel.h"
 #include "ui/widgets/icons.h"
 #include "ui/widgets/prompter.h"
+#include "ui/widgets/qrpanel.h"
 
 #include <QCheckBox>
 #include <QClipboard>
@@ -134,9 +135,14 @@ QWidget *PublishDialog::buildForm()
         m_password->setAccessibleName(tr("Password"));
         m_password->setEchoMode(QLineEdit::Password);
         m_password->setMaxLength(kMaxPasswordLength);
-        m_password->setPlaceholderText(tr("Optional: visitors also need this password"));
-        m_password->setEnabled(false);
-        connect(m_private, &QCheckBox::toggled, m_password, &QWidget::setEnabled);
+        m_password->setPlaceholderText(tr("Optional: visitors may type it instead of using the share link"));
+        m_passwordHint = new QLabel(tr("A password makes the site private: visitors come in with its share link or "
+                                       "with the password."),
+            page);
+        m_passwordHint->setObjectName(u"passwordHintLabel"_s);
+        m_passwordHint->setWordWrap(true);
+        m_passwordHint->hide();
+        connect(m_password, &QLineEdit::textChanged, this, &PublishDialog::updateAccess);
 
         auto *form = new QFormLayout;
         form->addRow(tr("&Slug:"), m_slug);
@@ -144,6 +150,7 @@ QWidget *PublishDialog::buildForm()
         form->addRow(QString(), m_spa);
         form->addRow(QString(), m_private);
         form->addRow(tr("Pass&word:"), m_password);
+        form->addRow(QString(), m_passwordHint);
         layout->addLayout(form);
         setFocusProxy(m_slug);
     }
@@ -192,23 +199,7 @@ QWidget *PublishDialog::buildResult()
     connect(copy, &QPushButton::clicked, this, [this] { QGuiApplication::clipboard()->setText(m_url->text()); });
     connect(open, &QPushButton::clicked, this, [this] { m_context.prompter.openUrl(QUrl(m_url->text())); });
 
-    m_shareRow = new QWidget(page);
-    m_shareUrl = new QLineEdit(m_shareRow);
-    m_shareUrl->setObjectName(u"shareUrlLineEdit"_s);
-    m_shareUrl->setAccessibleName(tr("Share link"));
-    m_shareUrl->setReadOnly(true);
-    auto *copyShare = new QPushButton(Icons::icon(u"link"_s), tr("Copy &Share Link"), m_shareRow);
-    copyShare->setObjectName(u"copyShareLinkButton"_s);
-    connect(
-        copyShare, &QPushButton::clicked, this, [this] { QGuiApplication::clipboard()->setText(m_shareUrl->text()); });
-    auto *shareLayout = new QVBoxLayout(m_shareRow);
-    shareLayout->setContentsMargins(0, 0, 0, 0);
-    shareLayout->addWidget(new QLabel(tr("The site is private. Visitors need this share link:"), m_shareRow));
-    auto *shareUrlRow = new QHBoxLayout;
-    shareUrlRow->addWidget(m_shareUrl, 1);
-    shareUrlRow->addWidget(copyShare);
-    shareLayout->addLayout(shareUrlRow);
-
+    m_shareRow = buildShareRow(page);
     auto *header = new QGridLayout;
     header->addWidget(new IconLabel(Icons::icon(u"check"_s), kHeaderIconSize, page), 0, 0, 2, 1, Qt::AlignTop);
     header->addWidget(m_resultHeading, 0, 1);
@@ -218,19 +209,49 @@ QWidget *PublishDialog::buildResult()
     actions->addWidget(copy);
     actions->addWidget(open);
     actions->addStretch();
-    auto *layout = new QVBoxLayout(page);
-    layout->setContentsMargins(0, 0, 0, 0);
-    layout->addLayout(header);
-    layout->addLayout(actions);
-    layout->addWidget(m_shareRow);
     m_ruleWarnings = new QLabel(page);
     m_ruleWarnings->setObjectName(u"ruleWarningsLabel"_s);
     m_ruleWarnings->setWordWrap(true);
     m_ruleWarnings->setTextInteractionFlags(Qt::TextSelectableByMouse);
     m_ruleWarnings->hide();
+    auto *answer = new QVBoxLayout;
+    answer->addLayout(header);
+    answer->addLayout(actions);
+    answer->addStretch();
+    // Beside the answer, the address (a private site's share link) for a phone to scan; the share link below both,
+    // with the whole width.
+    m_qrPanel = new QrPanel(page);
+    auto *top = new QHBoxLayout;
+    top->addLayout(answer, 1);
+    top->addWidget(m_qrPanel, 0, Qt::AlignTop);
+    auto *layout = new QVBoxLayout(page);
+    layout->setContentsMargins(0, 0, 0, 0);
+    layout->addLayout(top);
+    layout->addWidget(m_shareRow);
     layout->addWidget(m_ruleWarnings);
     layout->addStretch();
     return page;
+}
+
+QWidget *PublishDialog::buildShareRow(QWidget *page)
+{
+    auto *row = new QWidget(page);
+    m_shareUrl = new QLineEdit(row);
+    m_shareUrl->setObjectName(u"shareUrlLineEdit"_s);
+    m_shareUrl->setAccessibleName(tr("Share link"));
+    m_shareUrl->setReadOnly(true);
+    auto *copyShare = new QPushButton(Icons::icon(u"link"_s), tr("Copy &Share Link"), row);
+    copyShare->setObjectName(u"copyShareLinkButton"_s);
+    connect(
+        copyShare, &QPushButton::clicked, this, [this] { QGuiApplication::clipboard()->setText(m_shareUrl->text()); });
+    auto *shareLayout = new QVBoxLayout(row);
+    shareLayout->setContentsMargins(0, 0, 0, 0);
+    shareLayout->addWidget(new QLabel(tr("The site is private. Visitors need this share link:"), row));
+    auto *shareUrlRow = new QHBoxLayout;
+    shareUrlRow->addWidget(m_shareUrl, 1);
+    shareUrlRow->addWidget(copyShare);
+    shareLayout->addLayout(shareUrlRow);
+    return row;
 }
 
 } // namespace berth

@@ -35,6 +35,17 @@ using namespace Qt::StringLiterals;
 
 namespace berth {
 
+namespace {
+// The label of a row whose field is a layout (a field and its button): a layout cannot be a buddy, so the label is
+// given the field, and its mnemonic moves there.
+QLabel *labelFor(const QString &text, QWidget *field, QWidget *parent)
+{
+    auto *label = new QLabel(text, parent);
+    label->setBuddy(field);
+    return label;
+}
+} // namespace
+
 SettingsDialog::SettingsDialog(const DashboardContext &context, QWidget *parent, Scope scope)
     : QDialog(parent)
     , m_context(context)
@@ -108,15 +119,13 @@ SettingsDialog::SettingsDialog(const DashboardContext &context, QWidget *parent,
     auto *form = new QFormLayout(server);
     form->addRow(tr("&Listen on:"), m_listen);
     form->addRow(tr("Site &domain:"), m_siteDomain);
-    auto *dataLabel = new QLabel(tr("Data &folder:"), server); // a layout cannot be a buddy: name the field
-    dataLabel->setBuddy(m_dataDir);
-    form->addRow(dataLabel, dataRow);
+    form->addRow(labelFor(tr("Data &folder:"), m_dataDir, server), dataRow);
     form->addRow(tr("Serving &threads:"), m_threads);
     form->addRow(m_lanSharing);
-    form->addRow(
-        tr("HTTPS ce&rtificate:"), pemFileRow(m_tlsCert, u"tlsCertBrowseButton"_s, tr("HTTPS Certificate (PEM)")));
-    form->addRow(
-        tr("HTTPS private &key:"), pemFileRow(m_tlsKey, u"tlsKeyBrowseButton"_s, tr("HTTPS Private Key (PEM)")));
+    form->addRow(labelFor(tr("HTTPS ce&rtificate:"), m_tlsCert, server),
+        pemFileRow(m_tlsCert, u"tlsCertBrowseButton"_s, tr("HTTPS Certificate (PEM)")));
+    form->addRow(labelFor(tr("HTTPS private &key:"), m_tlsKey, server),
+        pemFileRow(m_tlsKey, u"tlsKeyBrowseButton"_s, tr("HTTPS Private Key (PEM)")));
     form->addRow(tr("HTTPS p&ort:"), m_httpsPort);
 
     // What the command line set wins for this run: say so, or the fields would seem to be in effect.

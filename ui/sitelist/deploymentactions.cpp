@@ -97,6 +97,8 @@ DeploymentActions::DeploymentActions(const DashboardContext &context, Deployment
         }
     });
     connect(deleteAction, &QAction::triggered, this, &DeploymentActions::remove);
+    // The shortcuts belong to the window itself: they work wherever the focus is in it, whatever the menu bar does.
+    window->addActions(findChildren<QAction *>(QString(), Qt::FindDirectChildrenOnly));
     // A change made elsewhere (the API, another dialog) can change what applies.
     connect(&m_model, &QAbstractItemModel::dataChanged, this, &DeploymentActions::updateActions);
     connect(&m_model, &QAbstractItemModel::rowsRemoved, this, &DeploymentActions::updateActions);

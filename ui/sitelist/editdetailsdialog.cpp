@@ -3,8 +3,7 @@
 #include "domain/deploy/deploymentservice.h"
 #include "instance/engine.h"
 #include "ui/widgets/errortext.h"
-#include "ui/widgets/qraddress.h"
-#include "ui/widgets/qrcodeview.h"
+#include "ui/widgets/qrpanel.h"
 #include "ui/widgets/theme.h"
 
 #include <QCheckBox>
@@ -48,7 +47,16 @@ EditDetailsDialog::EditDetailsDialog(const DashboardContext &context, const Depl
     m_favicon->setPlaceholderText(tr("An emoji, e.g. ⚓"));
     m_spa->setObjectName(u"spaCheckBox"_s);
     m_spa->setChecked(deployment.isSpa);
-    m_spa->setEnabled(deployment.storageType == u"files");
+    // A single HTML page has one path: there is nothing else for index.html to answer.
+    const bool folder = deployment.storageType == u"files";
+    m_spa->setEnabled(folder);
+    auto *spaHint = new QLabel(tr("Only for a site published from a folder: this site is a single HTML page."), this);
+    spaHint->setObjectName(u"spaHintLabel"_s);
+    spaHint->setWordWrap(true);
+    spaHint->setForegroundRole(QPalette::PlaceholderText);
+    spaHint->setVisible(!folder);
+    if (!folder)
+        m_spa->setToolTip(spaHint->text());
     m_message->setObjectName(u"messageLabel"_s);
     m_message->setWordWrap(true);
     m_message->hide();
@@ -65,24 +73,13 @@ EditDetailsDialog::EditDetailsDialog(const DashboardContext &context, const Depl
     form->addRow(tr("&Description:"), m_description);
     form->addRow(tr("&Favicon:"), m_favicon);
     form->addRow(QString(), m_spa);
+    form->addRow(QString(), spaHint);
     // The site's address as a QR code beside the form: a phone on the same network opens it by scanning.
-    auto *qrCode = new QrCodeView(this);
-    qrCode->setObjectName(u"qrCodeView"_s);
-    qrCode->setAccessibleName(tr("QR code of the site's address"));
-    qrCode->setText(qrAddress(context.engine, deployment));
-    qrCode->setFixedSize(qrCode->sizeHint()); // four pixels a module: read from a screen at arm's length
-    auto *qrCaption = new QLabel(
-        deployment.isProtected ? tr("Scan to open the share link on a phone") : tr("Scan to open on a phone"), this);
-    qrCaption->setObjectName(u"qrCaptionLabel"_s);
-    qrCaption->setAlignment(Qt::AlignHCenter);
-    qrCaption->setWordWrap(true);
-    auto *qrColumn = new QVBoxLayout;
-    qrColumn->addWidget(qrCode);
-    qrColumn->addWidget(qrCaption);
-    qrColumn->addStretch();
+    auto *qrPanel = new QrPanel(this);
+    qrPanel->showSite(context.engine, deployment);
     auto *top = new QHBoxLayout;
     top->addLayout(form, 1);
-    top->addLayout(qrColumn);
+    top->addWidget(qrPanel, 0, Qt::AlignTop);
     auto *layout = new QVBoxLayout(this);
     layout->addLayout(top);
     layout->addWidget(m_message);

@@ -5,10 +5,10 @@
 #include "instance/engine.h"
 #include "ui/widgets/errortext.h"
 #include "ui/widgets/prompter.h"
+#include "ui/widgets/treelist.h"
 
 #include <QDialogButtonBox>
 #include <QHash>
-#include <QHeaderView>
 #include <QLabel>
 #include <QLocale>
 #include <QPushButton>
@@ -23,6 +23,7 @@ namespace {
 
 constexpr int kVersionRole = Qt::UserRole + 1;
 constexpr int kLiveRole = Qt::UserRole + 2;
+constexpr int kTitleColumn = 4; // takes the spare width; the others, the date's included, are shown whole
 constexpr int kShownPaths = 8; // paths named per kind of change; the rest are counted
 
 QString pathsText(const QStringList &paths)
@@ -60,7 +61,8 @@ HistoryDialog::HistoryDialog(const DashboardContext &context, const Deployment &
     : QDialog(parent)
     , m_context(context)
     , m_deployment(deployment)
-    , m_list(new QTreeWidget(this))
+    , m_list(TreeList::make(this, u"versionList"_s, tr("Versions"),
+          {tr("Version"), tr("Published"), tr("Files"), tr("Size"), tr("Title")}, kTitleColumn))
     , m_diff(new QLabel(this))
     , m_rollbackButton(new QPushButton(tr("&Roll Back to This Version"), this))
 {
@@ -68,11 +70,6 @@ HistoryDialog::HistoryDialog(const DashboardContext &context, const Deployment &
     setWindowTitle(tr("History of %1").arg(deployment.slug));
     setMinimumSize(620, 420);
 
-    m_list->setObjectName(u"versionList"_s);
-    m_list->setAccessibleName(tr("Versions"));
-    m_list->setRootIsDecorated(false);
-    m_list->setHeaderLabels({tr("Version"), tr("Published"), tr("Files"), tr("Size"), tr("Title")});
-    m_list->header()->setStretchLastSection(true);
     connect(m_list, &QTreeWidget::currentItemChanged, this, &HistoryDialog::showSelected);
 
     m_diff->setObjectName(u"diffSummary"_s);
@@ -111,7 +108,7 @@ void HistoryDialog::reload()
         item->setText(1, locale.toString(version.createdAt.toLocalTime(), QLocale::ShortFormat));
         item->setText(2, QString::number(version.fileCount));
         item->setText(3, locale.formattedDataSize(version.totalSize));
-        item->setText(4, version.title);
+        item->setText(kTitleColumn, version.title);
         item->setData(0, kVersionRole, version.number);
         item->setData(0, kLiveRole, live);
     }

@@ -7,9 +7,11 @@
 #include "ui/widgets/iconlabel.h"
 #include "ui/widgets/icons.h"
 #include "ui/widgets/prompter.h"
+#include "ui/widgets/theme.h"
 
 #include <QCheckBox>
 #include <QDir>
+#include <QEvent>
 #include <QHBoxLayout>
 #include <QLabel>
 #include <QLineEdit>
@@ -29,27 +31,21 @@ constexpr int kFilterMaxWidth = 260;
 ServingHeader::ServingHeader(Engine &engine, AppSettings &settings, Prompter &prompter, QWidget *parent)
     : QWidget(parent)
     , m_engine(engine)
+    , m_serving(new QLabel(this))
     , m_filter(new QLineEdit(this))
     , m_lanSwitch(new QCheckBox(tr("Share on &local network"), this))
     , m_lanLabel(new QLabel(this))
 {
-    const SiteAddresses &addresses = engine.addresses();
     setObjectName(u"headerWidget"_s);
     setAutoFillBackground(true);
     setBackgroundRole(QPalette::AlternateBase);
-    auto *status = new QLabel(this);
-    status->setObjectName(u"servingLabel"_s);
-    status->setAccessibleName(tr("Where Berth is serving"));
-    status->setTextFormat(Qt::RichText);
-    status->setTextInteractionFlags(Qt::TextBrowserInteraction);
-    status->setOpenExternalLinks(false);
-    QString dataDir = QDir::toNativeSeparators(engine.dataDir());
-    if (const QString home = QDir::homePath(); dataDir.startsWith(home + u'/'))
-        dataDir = u"~"_s + dataDir.mid(home.size());
-    status->setText(tr("<b>Serving</b> · API <a href=\"%1\">%1</a> · Sites %2 · Data %3")
-                        .arg(addresses.baseUrl().toHtmlEscaped(), addresses.siteUrl(u"<slug>"_s).toHtmlEscaped(),
-                            dataDir.toHtmlEscaped()));
-    connect(status, &QLabel::linkActivated, this, [&prompter](const QString &link) { prompter.openUrl(QUrl(link)); });
+    m_serving->setObjectName(u"servingLabel"_s);
+    m_serving->setAccessibleName(tr("Where Berth is serving"));
+    m_serving->setTextFormat(Qt::RichText);
+    m_serving->setTextInteractionFlags(Qt::TextBrowserInteraction);
+    m_serving->setOpenExternalLinks(false);
+    connect(
+        m_serving, &QLabel::linkActivated, this, [&prompter](const QString &link) { prompter.openUrl(QUrl(link)); });
     auto *dot = new IconLabel(Icons::icon(u"serving"_s), kDotSize, this);
     m_filter->setObjectName(u"filterLineEdit"_s);
     m_filter->setAccessibleName(tr("Filter sites"));
@@ -78,7 +74,7 @@ ServingHeader::ServingHeader(Engine &engine, AppSettings &settings, Prompter &pr
 
     auto *top = new QHBoxLayout;
     top->addWidget(dot);
-    top->addWidget(status, 1);
+    top->addWidget(m_serving, 1);
     top->addWidget(m_filter);
     auto *lan = new QHBoxLayout;
     lan->addSpacing(kDotSize + 6);
@@ -88,7 +84,33 @@ ServingHeader::ServingHeader(Engine &engine, AppSettings &settings, Prompter &pr
     layout->setContentsMargins(12, 8, 12, 8);
     layout->addLayout(top);
     layout->addLayout(lan);
+    showServing();
     showLan();
+}
+
+void ServingHeader::changeEvent(QEvent *event)
+{
+    QWidget::changeEvent(event);
+    if (event->type() == QEvent::PaletteChange) { // the links take the new palette's colour
+        showServing();
+        showLan();
+    }
+}
+
+QString ServingHeader::link(const QString &url) const
+{
+    return Theme::linkHtml(url, palette(), backgroundRole());
+}
+
+void ServingHeader::showServing()
+{
+    const SiteAddresses &addresses = m_engine.addresses();
+    QString dataDir = QDir::toNativeSeparators(m_engine.dataDir());
+    if (const QString home = QDir::homePath(); dataDir.startsWith(home + u'/'))
+        dataDir = u"~"_s + dataDir.mid(home.size());
+    m_serving->setText(
+        tr("<b>Serving</b> · API %1 · Sites %2 · Data %3")
+            .arg(link(addresses.baseUrl()), addresses.siteUrl(u"<slug>"_s).toHtmlEscaped(), dataDir.toHtmlEscaped()));
 }
 
 void ServingHeader::showLan()
@@ -104,7 +126,7 @@ void ServingHeader::showLan()
     }
     QStringList links;
     for (const QString &url : lan.apiUrls())
-        links.append(u"<a href=\"%1\">%1</a>"_s.arg(url.toHtmlEscaped()));
+        links.append(link(url));
     QString text = links.isEmpty() ? tr("No address on a local network right now.")
                                    : tr("API %1 · Sites at &lt;slug&gt;.local:%2 and on ports of their own")
                                          .arg(links.join(u" · "_s))

@@ -28,10 +28,16 @@ public:
 
     QLineEdit *filter() const { return m_filter; }
 
+protected:
+    void changeEvent(QEvent *event) override;
+
 private:
+    void showServing();
     void showLan();
+    QString link(const QString &url) const;
 
     Engine &m_engine;
+    QLabel *m_serving;
     QLineEdit *m_filter;
     QCheckBox *m_lanSwitch;
     QLabel *m_lanLabel;

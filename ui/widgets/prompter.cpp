@@ -39,8 +39,10 @@ int Prompter::choose(QWidget *parent, QMessageBox::Icon icon, const QString &tit
 {
     m_lastMessage = text;
     m_lastChoices = buttons;
-    if (!m_choices.isEmpty())
-        return m_choices.takeFirst();
+    if (!m_choices.isEmpty()) {
+        const QVariant next = m_choices.takeFirst();
+        return next.typeId() == QMetaType::QString ? int(buttons.indexOf(next.toString())) : next.toInt();
+    }
     QMessageBox box(icon, title, text, QMessageBox::NoButton, parent);
     QList<QPushButton *> pushButtons;
     for (const QString &label : buttons)

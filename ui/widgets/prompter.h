@@ -3,6 +3,7 @@
 #include <QMessageBox>
 #include <QStringList>
 #include <QUrl>
+#include <QVariant>
 #include <functional>
 #include <optional>
 
@@ -41,6 +42,8 @@ public:
     void setNextAnswer(QMessageBox::StandardButton answer) { m_answers.append(answer); }
     void setNextFileName(const QString &fileName) { m_fileNames.append(fileName); }
     void setNextChoice(int index) { m_choices.append(index); }
+    // The button of the next choose() with this text (-1, as if the box were closed, when it offers none).
+    void setNextChoice(const QString &button) { m_choices.append(button); }
     void setNextNumber(std::optional<int> number) { m_numbers.append(number); }
     void setOpenUrlHandler(std::function<bool(const QUrl &)> handler) { m_openUrl = std::move(handler); }
     void setDialogHandler(std::function<int(QDialog *)> handler) { m_dialog = std::move(handler); }
@@ -54,7 +57,7 @@ public:
 private:
     QList<QMessageBox::StandardButton> m_answers;
     QStringList m_fileNames;
-    QList<int> m_choices;
+    QVariantList m_choices; // indexes, or buttons' texts
     QList<std::optional<int>> m_numbers;
     std::function<bool(const QUrl &)> m_openUrl;
     std::function<int(QDialog *)> m_dialog;

@@ -10,10 +10,10 @@ namespace berth::TreeList {
 // Where a synced item keeps the id of its row.
 constexpr int kIdRole = Qt::UserRole + 1;
 
-// A flat, single-selection list of records in columns (users, keys, emails, sign-in requests): the first column
-// takes the spare width, the others fit their content.
-inline QTreeWidget *make(
-    QWidget *parent, const QString &objectName, const QString &accessibleName, const QStringList &headers)
+// A flat, single-selection list of records in columns (users, keys, emails, sign-in requests, versions): one column
+// (the first unless told) takes the spare width and elides what does not fit, the others fit their content whole.
+inline QTreeWidget *make(QWidget *parent, const QString &objectName, const QString &accessibleName,
+    const QStringList &headers, int stretchColumn = 0)
 {
     auto *tree = new QTreeWidget(parent);
     tree->setObjectName(objectName);
@@ -24,7 +24,7 @@ inline QTreeWidget *make(
     tree->setSelectionMode(QAbstractItemView::SingleSelection);
     tree->setHeaderLabels(headers);
     tree->header()->setSectionResizeMode(QHeaderView::ResizeToContents);
-    tree->header()->setSectionResizeMode(0, QHeaderView::Stretch);
+    tree->header()->setSectionResizeMode(stretchColumn, QHeaderView::Stretch);
     tree->header()->setStretchLastSection(false);
     return tree;
 }

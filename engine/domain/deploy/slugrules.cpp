@@ -98,6 +98,48 @@ QString pick(const char16_t *const *words, int count)
     return QString::fromUtf16(words[QRandomGenerator::system()->bounded(count)]);
 }
 
+// The name's words in slug characters, joined by single hyphens: "My Café!" -> "my-cafe".
+QString words(const QString &name)
+{
+    // NFKD splits "é" into "e" + a combining accent, which the ASCII filter below then drops.
+    const QString decomposed = name.normalized(QString::NormalizationForm_KD).toLower();
+    QString slug;
+    slug.reserve(decomposed.size());
+    for (const QChar c : decomposed) {
+        if (isSlugChar(c))
+            slug += c;
+        else if (c.unicode() < 0x80 && !slug.isEmpty() && !slug.endsWith(u'-'))
+            slug += u'-'; // other ASCII separates words; non-ASCII leftovers (accents, symbols) vanish
+    }
+    return slug;
+}
+
+// At most length characters, never ending in a hyphen.
+QString truncated(QString slug, int length)
+{
+    slug.truncate(length);
+    while (slug.endsWith(u'-'))
+        slug.chop(1);
+    return slug;
+}
+
+// Each word once, where it first comes: "site-v2-site" -> "site-v2".
+QString withoutRepeats(const QString &slug)
+{
+    QStringList parts = slug.split(u'-');
+    parts.removeDuplicates();
+    return parts.join(u'-');
+}
+
+// A slug needs a hyphen: a lone word gets "-site" after it, or "my-" before it when the word is "site" already.
+QString withSecondWord(const QString &word)
+{
+    const QString second = u"site"_s;
+    if (word == second)
+        return u"my-"_s + second;
+    return truncated(word, kMaxLength - int(second.size()) - 1) + u'-' + second;
+}
+
 } // namespace
 
 QString validate(const QString &slug)
@@ -143,29 +185,11 @@ QString fromName(const QString &name)
         }
     }
 
-    // NFKD splits "é" into "e" + a combining accent, which the ASCII filter below then drops.
-    const QString decomposed = base.normalized(QString::NormalizationForm_KD).toLower();
-    QString slug;
-    slug.reserve(decomposed.size());
-    for (const QChar c : decomposed) {
-        if (isSlugChar(c))
-            slug += c;
-        else if (c.unicode() < 0x80 && !slug.isEmpty() && !slug.endsWith(u'-'))
-            slug += u'-'; // other ASCII separates words; non-ASCII leftovers (accents, symbols) vanish
-    }
-    slug.truncate(kMaxLength);
-    while (slug.endsWith(u'-'))
-        slug.chop(1);
+    QString slug = withoutRepeats(truncated(words(base), kMaxLength));
     if (slug.isEmpty())
         return generate();
-
-    if (!slug.contains(u'-') || slug.size() < kMinLength) {
-        const QString suffix = u"-site"_s;
-        slug.truncate(kMaxLength - suffix.size());
-        while (slug.endsWith(u'-'))
-            slug.chop(1);
-        slug += suffix;
-    }
+    if (!slug.contains(u'-') || slug.size() < kMinLength)
+        slug = withSecondWord(slug);
     return validate(slug).isEmpty() ? slug : generate();
 }
 

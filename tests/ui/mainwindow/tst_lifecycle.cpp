@@ -14,6 +14,7 @@
 #include <QPlainTextEdit>
 #include <QPushButton>
 #include <QRegularExpression>
+#include <QScrollBar>
 #include <QSignalSpy>
 #include <QStatusBar>
 
@@ -133,6 +134,22 @@ private Q_SLOTS:
 
         QTest::mouseClick(berth::test::child<QPushButton>(sheet, u"doneButton"_s), Qt::LeftButton);
         QTRY_VERIFY(!berth::test::openDialog<FirstKeyDialog>(&window()));
+    }
+
+    // The example is read whole where it is shown, the key with it: no sideways (or other) scrolling.
+    void theFirstKeysExampleNeedsNoScrolling()
+    {
+        const auto key = m_dashboard->engine().ownerFirstKey();
+        QVERIFY(key);
+        FirstKeyDialog *sheet = window().showFirstKey(*key);
+        QVERIFY(QTest::qWaitForWindowExposed(sheet));
+        auto *example = berth::test::child<QPlainTextEdit>(sheet, u"curlExampleTextEdit"_s);
+        QVERIFY(example->toPlainText().contains(*key));
+        QTRY_VERIFY(example->isVisible());
+        QApplication::processEvents();
+        QCOMPARE(example->horizontalScrollBar()->maximum(), 0);
+        QCOMPARE(example->verticalScrollBar()->maximum(), 0);
+        sheet->accept();
     }
 
     void aPublishThatEndsWhileTheWindowIsHiddenIsAnnounced()

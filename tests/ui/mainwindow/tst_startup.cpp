@@ -76,7 +76,7 @@ private Q_SLOTS:
         // Another Berth with its own settings, told the same data folder on its command line.
         const auto otherSettings = settingsFor(u"second"_s, path(u"elsewhere"_s));
         Prompter otherPrompter;
-        otherPrompter.setNextChoice(Startup::QuitBerth); // would fail the test below, were it asked
+        otherPrompter.setNextChoice(Startup::label(Startup::QuitBerth)); // would fail the test below, were it asked
         Startup::Overrides overrides;
         overrides.dataDir = data + u"/"_s; // the same folder, spelled otherwise
         Startup second(*otherSettings, overrides, otherPrompter);
@@ -93,7 +93,7 @@ private Q_SLOTS:
         QVERIFY(server.tryLock());
         const auto settings = settingsFor(u"dashboard"_s, data);
         Prompter prompter;
-        prompter.setNextChoice(Startup::ChooseDataFolder);
+        prompter.setNextChoice(Startup::label(Startup::ChooseDataFolder));
         prompter.setNextFileName(path(u"mine"_s));
         Startup startup(*settings, {}, prompter);
         QCOMPARE(startup.run(), Startup::Outcome::Started);
@@ -101,6 +101,24 @@ private Q_SLOTS:
             qPrintable(prompter.lastMessage()));
         QCOMPARE(startup.engine()->dataDir(), path(u"mine"_s));
         QCOMPARE(settings->dataDir(), path(u"mine"_s)); // the next start uses it too
+    }
+
+    // A data folder that another program holds has nothing to do with ports or settings: only what helps is offered.
+    void dataFolderInUseOffersOnlyWhatApplies()
+    {
+        const QString data = path(u"data"_s);
+        DataDirLock server(data);
+        QVERIFY(server.tryLock());
+        const auto settings = settingsFor(u"dashboard"_s, data);
+        Prompter prompter;
+        prompter.setNextChoice(-1); // the box closed: as Quit
+        Startup startup(*settings, {}, prompter);
+        QCOMPARE(startup.run(), Startup::Outcome::Quit);
+        const QStringList offered = prompter.lastChoices();
+        QVERIFY2(offered.contains(u"Choose &Data Folder…"_s), qPrintable(offered.join(u", "_s)));
+        QVERIFY2(offered.contains(u"&Quit"_s), qPrintable(offered.join(u", "_s)));
+        for (const QString &unrelated : {u"Use Another &Port…"_s, u"&Settings…"_s})
+            QVERIFY2(!offered.contains(unrelated), qPrintable(offered.join(u", "_s)));
     }
 
     void portInUseOffersAnotherPort()
@@ -111,7 +129,7 @@ private Q_SLOTS:
         const QString busy = u"127.0.0.1:%1"_s.arg(occupant.serverPort());
         settings->setListen(busy);
         Prompter prompter;
-        prompter.setNextChoice(Startup::AnotherPort);
+        prompter.setNextChoice(Startup::label(Startup::AnotherPort));
         prompter.setNextNumber(0);
         Startup startup(*settings, {}, prompter);
         QCOMPARE(startup.run(), Startup::Outcome::Started);
@@ -127,7 +145,7 @@ private Q_SLOTS:
         const auto settings = settingsFor(u"dashboard"_s, path(u"data"_s));
         settings->setListen(u"127.0.0.1:8123"_s);
         Prompter prompter;
-        prompter.setNextChoice(Startup::AnotherPort);
+        prompter.setNextChoice(Startup::label(Startup::AnotherPort));
         prompter.setNextNumber(0);
         Startup::Overrides overrides;
         overrides.listen = u"127.0.0.1:%1"_s.arg(occupant.serverPort());
@@ -141,7 +159,7 @@ private Q_SLOTS:
         QVERIFY(berth::test::writeTree(m_dir->path(), {{u"not-a-folder"_s, "x"}}));
         const auto settings = settingsFor(u"dashboard"_s, path(u"not-a-folder"_s));
         Prompter prompter;
-        prompter.setNextChoice(Startup::OpenSettings);
+        prompter.setNextChoice(Startup::label(Startup::OpenSettings));
         bool sawSettings = false;
         bool sawPlanLimits = true;
         prompter.setDialogHandler([&](QDialog *dialog) {
@@ -171,8 +189,8 @@ private Q_SLOTS:
         settings->setTlsKeyFile(certs.otherKey); // not the certificate's: the engine refuses to start
         settings->setHttpsPort(0);
         Prompter prompter;
-        prompter.setNextChoice(Startup::OpenSettings);
-        prompter.setNextChoice(Startup::QuitBerth); // would fail the test, were it asked
+        prompter.setNextChoice(Startup::label(Startup::OpenSettings));
+        prompter.setNextChoice(Startup::label(Startup::QuitBerth)); // would fail the test, were it asked
         prompter.setNextFileName(certs.serverCert);
         prompter.setNextFileName(certs.serverKey);
         QString refusal;
@@ -235,7 +253,7 @@ private Q_SLOTS:
 
         const auto settings = settingsFor(u"dashboard"_s, path(u"data"_s));
         Prompter prompter;
-        prompter.setNextChoice(Startup::QuitBerth); // would fail the test, were it asked
+        prompter.setNextChoice(Startup::label(Startup::QuitBerth)); // would fail the test, were it asked
         Startup::Overrides overrides;
         overrides.database = url;
         Startup startup(*settings, overrides, prompter);
@@ -269,8 +287,8 @@ private Q_SLOTS:
         QFETCH(QString, words);
         const auto settings = settingsFor(u"dashboard"_s, path(u"data"_s));
         Prompter prompter;
-        prompter.setNextChoice(Startup::Retry); // the same failure again
-        prompter.setNextChoice(Startup::QuitBerth);
+        prompter.setNextChoice(Startup::label(Startup::Retry)); // the same failure again
+        prompter.setNextChoice(Startup::label(Startup::QuitBerth));
         Startup::Overrides overrides;
         overrides.database = url.contains(u"%1"_s) ? url.arg(path(u"no-server-here"_s)) : url;
         Startup startup(*settings, overrides, prompter);
@@ -285,8 +303,8 @@ private Q_SLOTS:
         QVERIFY(berth::test::writeTree(m_dir->path(), {{u"not-a-folder"_s, "x"}}));
         const auto settings = settingsFor(u"dashboard"_s, path(u"not-a-folder"_s));
         Prompter prompter;
-        prompter.setNextChoice(Startup::Retry); // the same failure again
-        prompter.setNextChoice(Startup::QuitBerth);
+        prompter.setNextChoice(Startup::label(Startup::Retry)); // the same failure again
+        prompter.setNextChoice(Startup::label(Startup::QuitBerth));
         Startup startup(*settings, {}, prompter);
         QCOMPARE(startup.run(), Startup::Outcome::Quit);
         QVERIFY(!startup.engine());

@@ -132,6 +132,36 @@ private Q_SLOTS:
         QCOMPARE(title.data().toString(), u"⚓  Our App"_s);
     }
 
+    // A single HTML page has no other paths: its Single-page app box is off, and says why.
+    void singlePageAppSaysWhyItIsOffForAPage()
+    {
+        DeployRequest page;
+        page.slug = u"one-pager"_s;
+        page.html = u"<h1>One page</h1>"_s;
+        const auto future = m_dashboard->engine().deployments().create(m_dashboard->owner(), page);
+        QTRY_VERIFY(future.isFinished());
+        QVERIFY(future.result());
+        const QString files = m_dashboard->deploy(u"many-files"_s, {{u"index.html"_s, "f"}});
+        for (const QString &id : {future.result().value().id, files}) {
+            m_dashboard->select(id);
+            window().actions().editDetailsAction->trigger();
+            EditDetailsDialog *dialog = nullptr;
+            QTRY_VERIFY((dialog = openDialog<EditDetailsDialog>(&window())));
+            QVERIFY(QTest::qWaitForWindowExposed(dialog));
+            auto *spa = dialog->findChild<QCheckBox *>(u"spaCheckBox"_s);
+            auto *hint = berth::test::child<QLabel>(dialog, u"spaHintLabel"_s);
+            QVERIFY(hint);
+            QCOMPARE(hint->isVisible(), !spa->isEnabled());
+            QCOMPARE(spa->isEnabled(), id == files);
+            if (!spa->isEnabled()) {
+                QVERIFY2(hint->text().contains(u"single HTML page"_s), qPrintable(hint->text()));
+                QCOMPARE(spa->toolTip(), hint->text());
+            }
+            dialog->reject();
+            QTRY_VERIFY(!openDialog<EditDetailsDialog>(&window()));
+        }
+    }
+
     // Saving sends only what changed: a title left as it was keeps following the document's <title>.
     void editDetailsSendsOnlyWhatChanged()
     {

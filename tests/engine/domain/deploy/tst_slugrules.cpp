@@ -21,6 +21,8 @@ private Q_SLOTS:
     void fromNameFallsBackToGenerated();
     void fromNameIsAlwaysValid_data();
     void fromNameIsAlwaysValid();
+    void fromNameNeverRepeatsAWord_data();
+    void fromNameNeverRepeatsAWord();
 };
 
 void TestSlugRules::validate_data()
@@ -106,6 +108,10 @@ void TestSlugRules::fromName_data()
     QTest::newRow("long words") << (QString(40, u'a') + u' ' + QString(40, u'b'))
                                 << (QString(40, u'a') + u'-' + QString(22, u'b'));
     QTest::newRow("cut at a hyphen") << (QString(62, u'a') + u" bc"_s) << (QString(58, u'a') + u"-site"_s);
+    QTest::newRow("a folder named site") << u"site"_s << u"my-site"_s;
+    QTest::newRow("Site.html") << u"Site.html"_s << u"my-site"_s;
+    QTest::newRow("a word twice") << u"Hello hello world"_s << u"hello-world"_s;
+    QTest::newRow("site twice") << u"site-v2-site"_s << u"site-v2"_s;
 }
 
 void TestSlugRules::fromName()
@@ -150,6 +156,28 @@ void TestSlugRules::fromNameIsAlwaysValid()
     QFETCH(QString, name);
     const QString slug = SlugRules::fromName(name);
     QVERIFY2(SlugRules::validate(slug).isEmpty(), qPrintable(slug));
+}
+
+void TestSlugRules::fromNameNeverRepeatsAWord_data()
+{
+    QTest::addColumn<QString>("name");
+    QTest::newRow("site") << u"site"_s;
+    QTest::newRow("SITE") << u"SITE"_s;
+    QTest::newRow("site site") << u"site site"_s;
+    QTest::newRow("my site site") << u"my site site"_s;
+    QTest::newRow("blog blog") << u"blog_blog"_s;
+    QTest::newRow("my") << u"my"_s;
+    QTest::newRow("www site") << u"www.site"_s;
+    QTest::newRow("long then repeated") << (QString(40, u'a') + u" b "_s + QString(40, u'a'));
+}
+
+void TestSlugRules::fromNameNeverRepeatsAWord()
+{
+    QFETCH(QString, name);
+    const QString slug = SlugRules::fromName(name);
+    QVERIFY2(SlugRules::validate(slug).isEmpty(), qPrintable(slug));
+    const QStringList words = slug.split(u'-');
+    QCOMPARE(QSet<QString>(words.cbegin(), words.cend()).size(), words.size());
 }
 
 QTEST_APPLESS_MAIN(TestSlugRules)
