@@ -111,6 +111,14 @@ private Q_SLOTS:
         QVERIFY(list.out.contains("folder-site"));
     }
 
+    void deployHelpSaysEveryExitStatus()
+    {
+        const auto help = client({u"deploy"_s, u"--help"_s});
+        QCOMPARE(help.exitCode, 0);
+        QVERIFY2(help.out.contains("7 slug taken,\n8 not published"), help.out.constData());
+        QVERIFY2(!help.out.contains("https://SLUG"), help.out.constData()); // the scheme is the instance's
+    }
+
     void linksOutOfTheFolderAreNotPublished()
     {
         const QString site = m_work.filePath(u"linked-site"_s);
@@ -155,6 +163,7 @@ private Q_SLOTS:
         outcome = client({u"deploy"_s, page, u"--slug"_s, u"single-page"_s});
         QCOMPARE(outcome.exitCode, 7);
         QVERIFY2(outcome.err.contains("already taken"), outcome.err.constData());
+        QVERIFY2(outcome.err.contains("replace its content with --update single-page"), outcome.err.constData());
         outcome = client({u"deploy"_s, page, u"--update"_s, u"no-such-site"_s});
         QCOMPARE(outcome.exitCode, 6);
         QVERIFY(outcome.err.contains("Deployment not found"));

@@ -39,8 +39,7 @@ QString shownList(const QStringList &paths)
 
 int deploy(const QStringList &arguments)
 {
-    const QCommandLineOption slug(
-        u"slug"_s, u"The site's address: https://SLUG.<site domain> (new sites)."_s, u"SLUG"_s);
+    const QCommandLineOption slug(u"slug"_s, u"The site's address: SLUG.<site domain> (new sites)."_s, u"SLUG"_s);
     const QCommandLineOption title(u"title"_s, u"Page title."_s, u"TEXT"_s);
     const QCommandLineOption description(u"description"_s, u"Meta description."_s, u"TEXT"_s);
     const QCommandLineOption isPrivate(u"private"_s, u"Only visitors with the share link get in."_s);
@@ -55,8 +54,10 @@ int deploy(const QStringList &arguments)
     QCommandLineParser parser;
     if (const auto exit = ClientSession::parse(parser, arguments, u"deploy"_s, u"PATH"_s,
             u"Publish a folder or an .html file to a running Berth and print its address.\n"
-            "Hidden files (.git, .DS_Store) are left out; sizes are checked before anything is sent."_s,
-            {slug, title, description, isPrivate, password, spa, update, yes, watch}, 1, 1))
+            "Hidden files (.git, .DS_Store) and links out of the folder are left out; sizes are checked before "
+            "anything is sent."_s,
+            {slug, title, description, isPrivate, password, spa, update, yes, watch}, 1, 1,
+            u",\n8 not published: the checks found something and there was no terminal to ask on, nor --yes"_s))
         return *exit;
     if (parser.isSet(watch) && !QFileInfo(parser.positionalArguments().value(0)).isDir())
         return Cli::usageError(u"--watch needs a folder"_s, u"deploy"_s);
@@ -103,8 +104,12 @@ int deploy(const QStringList &arguments)
             body.insert(u"slug"_s, parser.value(slug));
         reply = IncrementalUpload::send(*client, "POST", u"/deploy"_s, body, progress, &sentFiles);
     }
-    if (reply.status != 200)
-        return ClientSession::failure(*client, reply);
+    if (reply.status != 200) {
+        const int failed = ClientSession::failure(*client, reply);
+        if (failed == ExitConflict && parser.isSet(slug))
+            err() << "berthd: if that site is yours, replace its content with --update " << parser.value(slug) << "\n";
+        return failed;
+    }
 
     const QJsonObject &site = reply.json;
     out() << (parser.isSet(update) ? "Updated " : "Published ") << site[u"slug"_s].toString() << " ("

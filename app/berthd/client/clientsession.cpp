@@ -91,7 +91,7 @@ const QCommandLineOption &urlOption()
 
 std::optional<int> parse(QCommandLineParser &parser, const QStringList &arguments, const QString &name,
     const QString &usage, const QString &description, const QList<QCommandLineOption> &options, int minArguments,
-    int maxArguments)
+    int maxArguments, const QString &moreExitStatuses)
 {
     parser.setApplicationDescription(description);
     parser.addHelpOption();
@@ -104,7 +104,8 @@ std::optional<int> parse(QCommandLineParser &parser, const QStringList &argument
     if (parser.isSet(u"help"_s)) {
         Cli::out() << parser.helpText().replace(u"berthd [options]"_s, u"berthd "_s + name + u" [options]"_s)
                    << "\nExit status: 0 done, 1 failure, 2 bad usage or input, 3 server unreachable, 4 no key or "
-                      "key refused,\n5 over a limit, 6 not found, 7 slug taken.\n";
+                      "key refused,\n5 over a limit, 6 not found, 7 slug taken"
+                   << moreExitStatuses << ".\n";
         Cli::out().flush();
         return ExitOk;
     }

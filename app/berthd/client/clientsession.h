@@ -31,9 +31,10 @@ const QCommandLineOption &urlOption();
 
 // Parses a client command's line (the program name first); an exit code when there is nothing more to do: help
 // printed, bad usage, or BERTH_API_KEY unset while a near miss of it (keyVariableNearMiss()) is set (exit 2).
+// `moreExitStatuses` goes on the --help text's list of exit statuses (a command's own, such as deploy's 8).
 std::optional<int> parse(QCommandLineParser &parser, const QStringList &arguments, const QString &name,
     const QString &usage, const QString &description, const QList<QCommandLineOption> &options, int minArguments,
-    int maxArguments);
+    int maxArguments, const QString &moreExitStatuses = {});
 
 // The name of a set environment variable that looks meant for BERTH_API_KEY (BERTH_KEY, BERTH_APIKEY, BERTH_TOKEN,
 // BERTH_API_TOKEN, BERTHD_API_KEY, berth_api_key, ...) while BERTH_API_KEY itself is unset or empty; else empty.
