@@ -1072,6 +1072,10 @@ Im lokalen Netzwerk: %1</translation>
         <source>Published %1</source>
         <translation>%1 veröffentlicht</translation>
     </message>
+    <message>
+        <source>&amp;Keyboard Shortcuts</source>
+        <translation>&amp;Tastenkürzel</translation>
+    </message>
 </context>
 <context>
     <name>berth::PlanText</name>
@@ -1751,6 +1755,25 @@ Im lokalen Netzwerk: %1</translation>
     <message>
         <source>“%1” is not a file Berth can read.</source>
         <translation>„%1“ ist keine Datei, die Berth lesen kann.</translation>
+    </message>
+</context>
+<context>
+    <name>berth::ShortcutsDialog</name>
+    <message>
+        <source>Keyboard Shortcuts</source>
+        <translation>Tastenkürzel</translation>
+    </message>
+    <message>
+        <source>Keyboard shortcuts</source>
+        <translation>Tastenkürzel</translation>
+    </message>
+    <message>
+        <source>Action</source>
+        <translation>Aktion</translation>
+    </message>
+    <message>
+        <source>Shortcut</source>
+        <translation>Kürzel</translation>
     </message>
 </context>
 <context>

@@ -1071,6 +1071,10 @@ On the local network: %1</source>
         <source>Published %1</source>
         <translation type="unfinished"></translation>
     </message>
+    <message>
+        <source>&amp;Keyboard Shortcuts</source>
+        <translation type="unfinished"></translation>
+    </message>
 </context>
 <context>
     <name>berth::PlanText</name>
@@ -1749,6 +1753,25 @@ On the local network: %1</source>
     </message>
     <message>
         <source>“%1” is not a file Berth can read.</source>
+        <translation type="unfinished"></translation>
+    </message>
+</context>
+<context>
+    <name>berth::ShortcutsDialog</name>
+    <message>
+        <source>Keyboard Shortcuts</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Keyboard shortcuts</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Action</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Shortcut</source>
         <translation type="unfinished"></translation>
     </message>
 </context>

@@ -6,6 +6,7 @@
 #include "ui/accounts/accountsdialog.h"
 #include "ui/accounts/firstkeydialog.h"
 #include "ui/accounts/keysdialog.h"
+#include "ui/mainwindow/shortcutsdialog.h"
 #include "ui/mainwindow/traycontroller.h"
 #include "ui/publishing/publishdialog.h"
 #include "ui/settings/appsettings.h"
@@ -175,7 +176,15 @@ void MainWindow::buildMenus()
         m_filter->setFocus();
         m_filter->selectAll();
     });
-    menuBar()->addMenu(tr("&Help"))->addAction(tr("&About Berth"), this, &MainWindow::about);
+    QMenu *help = menuBar()->addMenu(tr("&Help"));
+    help->addAction(tr("&Keyboard Shortcuts"), this,
+            [this] {
+                auto *dialog = new ShortcutsDialog(this);
+                dialog->setAttribute(Qt::WA_DeleteOnClose);
+                dialog->open();
+            })
+        ->setObjectName(u"shortcutsAction"_s);
+    help->addAction(tr("&About Berth"), this, &MainWindow::about);
 
     QToolBar *toolbar = addToolBar(tr("Main"));
     toolbar->setObjectName(u"mainToolBar"_s);

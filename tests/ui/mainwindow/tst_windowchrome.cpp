@@ -1,5 +1,6 @@
 // The main window's fixed parts: the toolbar keeps every button in its place whatever the site, the header's API
 // link reads on the dark palette, and the site shortcuts work wherever the focus is in the window.
+#include "ui/mainwindow/shortcutsdialog.h"
 #include "ui/settings/settingsdialog.h"
 #include "ui/sitelist/deploymentactions.h"
 #include "ui/sitelist/deploymenttablemodel.h"
@@ -16,6 +17,7 @@
 #include <QPushButton>
 #include <QToolBar>
 #include <QToolButton>
+#include <QTreeWidget>
 #include <cmath>
 
 using namespace Qt::StringLiterals;
@@ -165,6 +167,30 @@ private Q_SLOTS:
         // The shortcut belongs to the window, not to the menu bar: it works with the menu bar out of sight too.
         window().menuBar()->hide();
         QVERIFY2(historyOpensFrom(window().tableView()), "without the menu bar");
+    }
+
+    void helpListsEveryShortcutOfTheWindow()
+    {
+        window().findChild<QAction *>(u"shortcutsAction"_s)->trigger();
+        auto *dialog = openDialog<ShortcutsDialog>(&window());
+        QVERIFY(dialog);
+        auto *list = child<QTreeWidget>(dialog, u"shortcutsList"_s);
+        QHash<QString, QString> listed;
+        for (int i = 0; i < list->topLevelItemCount(); ++i)
+            listed.insert(list->topLevelItem(i)->text(0), list->topLevelItem(i)->text(1));
+        // Every action of the window with a shortcut is there, with that shortcut, by the name its menu shows.
+        int withShortcut = 0;
+        for (const QAction *action : window().findChildren<QAction *>()) {
+            if (action->shortcut().isEmpty() || action->text().isEmpty())
+                continue;
+            ++withShortcut;
+            const QString name = QString(action->text()).remove(u'&');
+            QVERIFY2(listed.contains(name), qPrintable(name));
+            QCOMPARE(listed.value(name), action->shortcut().toString(QKeySequence::NativeText));
+        }
+        QVERIFY(withShortcut >= 5);
+        QCOMPARE(listed.value(u"History…"_s), u"Ctrl+H"_s);
+        dialog->close();
     }
 };
 
