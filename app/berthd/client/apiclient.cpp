@@ -49,7 +49,10 @@ ApiClient::Reply ApiClient::exchange(const QByteArray &method, const QString &pa
     const QList<QPair<QByteArray, QByteArray>> &headers, bool progress)
 {
     QUrl url = m_baseUrl;
-    url.setPath(m_baseUrl.path().chopped(m_baseUrl.path().endsWith(u'/') ? 1 : 0) + path);
+    const qsizetype queryMark = path.indexOf(u'?'); // "/deploy/x/submissions?format=csv"
+    url.setPath(m_baseUrl.path().chopped(m_baseUrl.path().endsWith(u'/') ? 1 : 0) + path.left(queryMark));
+    if (queryMark >= 0)
+        url.setQuery(path.mid(queryMark + 1));
     QNetworkRequest request(url);
     request.setTransferTimeout(kTransferTimeoutMs);
     for (const auto &[name, value] : headers)

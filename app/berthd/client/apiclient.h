@@ -32,7 +32,8 @@ public:
     QByteArray key() const { return m_key; }
     bool isLoopback() const; // the base URL names this machine
 
-    // body: sent as JSON when set. showProgress: upload progress on standard error (for a terminal).
+    // path may end in a query ("?format=csv"). body: sent as JSON when set. showProgress: upload progress on standard
+    // error (for a terminal).
     Reply request(const QByteArray &method, const QString &path, const std::optional<QJsonObject> &body = {},
         bool showProgress = false);
     // A raw body with extra headers (the MCP proxy).

@@ -174,16 +174,12 @@ int status(const QStringList &arguments)
     if (const auto exit = ClientSession::parse(
             parser, arguments, u"status"_s, u"ID|SLUG"_s, u"One deployment's address and settings."_s, {}, 1, 1))
         return *exit;
-    int exit = ExitOk;
-    const auto client = ClientSession::connect(parser, &exit);
-    if (!client)
-        return exit;
-    const SiteTarget target = resolveSite(*client, parser.positionalArguments().constFirst());
-    if (target.exit != ExitOk)
-        return target.exit;
-    const ApiClient::Reply reply = client->request("GET", u"/deploy/"_s + target.id);
+    SiteSession site(parser);
+    if (site.exit() != ExitOk)
+        return site.exit();
+    const ApiClient::Reply reply = site.request("GET", {});
     if (reply.status != 200)
-        return ClientSession::failure(*client, reply);
+        return site.failure(reply);
     QList<QStringList> rows;
     for (const char *field : {"id", "slug", "url", "share_url", "status", "storage_type", "title", "description",
              "is_spa", "protected", "has_password", "created_at", "updated_at"}) {
@@ -240,16 +236,12 @@ int teardown(const QStringList &arguments)
 // exit status other than ExitOk when there is none (the reason printed).
 int siteLink(const QCommandLineParser &parser, QString *link)
 {
-    int exit = ExitOk;
-    const auto client = ClientSession::connect(parser, &exit);
-    if (!client)
-        return exit;
-    const SiteTarget target = resolveSite(*client, parser.positionalArguments().constFirst());
-    if (target.exit != ExitOk)
-        return target.exit;
-    const ApiClient::Reply reply = client->request("GET", u"/deploy/"_s + target.id);
+    SiteSession site(parser);
+    if (site.exit() != ExitOk)
+        return site.exit();
+    const ApiClient::Reply reply = site.request("GET", {});
     if (reply.status != 200)
-        return ClientSession::failure(*client, reply);
+        return site.failure(reply);
     *link = reply.json.value(u"share_url"_s).toString(reply.json.value(u"url"_s).toString());
     return ExitOk;
 }

@@ -57,20 +57,18 @@ ApiClient::Reply SiteSession::request(
     const QByteArray &method, const QString &subPath, const std::optional<QJsonObject> &body, const QString &query)
 {
     const QString path = u"/deploy/"_s + m_id + subPath;
-    if (query.isEmpty())
-        return m_client->request(method, path, body);
-    // ApiClient sends a path; the query goes with the base address, which it keeps.
-    QUrl base = m_client->baseUrl();
-    base.setQuery(query);
-    ApiClient withQuery(base);
-    withQuery.setKey(m_client->key());
-    return withQuery.request(method, path, body);
+    return m_client->request(method, query.isEmpty() ? path : path + u'?' + query, body);
+}
+
+int SiteSession::failure(const ApiClient::Reply &reply) const
+{
+    return ClientSession::failure(*m_client, reply);
 }
 
 int SiteSession::finish(const ApiClient::Reply &reply, const Printer &print)
 {
     if (reply.status != 200)
-        return ClientSession::failure(*m_client, reply);
+        return failure(reply);
     if (m_parser.isSet(jsonOption()))
         printBody(reply);
     else

@@ -46,6 +46,8 @@ public:
     ApiClient::Reply request(const QByteArray &method, const QString &subPath,
         const std::optional<QJsonObject> &body = {}, const QString &query = {});
 
+    // Why a request failed, printed; its exit status (ClientSession::failure).
+    int failure(const ApiClient::Reply &reply) const;
     // The command's end: a refusal's exit status (ClientSession::failure), else the answer printed (as it came with
     // --json, else by `print`) and ExitOk.
     int finish(const ApiClient::Reply &reply, const Printer &print);
