@@ -1,5 +1,6 @@
 #include "api/authcontroller.h"
 
+#include "api/apiorigins.h"
 #include "domain/accounts/agentservice.h"
 #include "domain/accounts/otpservice.h"
 #include "domain/accounts/signinpolicy.h"
@@ -53,12 +54,13 @@ QJsonObject claimedJson(const AgentService::Claimed &claimed)
 } // namespace
 
 AuthController::AuthController(AgentService &agents, OtpService &otp, SignInPolicy &policy, RateLimitService &limits,
-    const SiteAddresses &addresses, QList<QHostAddress> trustedProxies)
+    const SiteAddresses &addresses, const ApiOrigins &origins, QList<QHostAddress> trustedProxies)
     : m_agents(agents)
     , m_otp(otp)
     , m_policy(policy)
     , m_limits(limits)
     , m_addresses(addresses)
+    , m_origins(origins)
     , m_trustedProxies(std::move(trustedProxies))
 {
 }
@@ -80,6 +82,20 @@ void AuthController::session(ApiCall &call)
 {
     if (!m_policy.allowsAgentSessionFrom(clientAddress(call.request, m_trustedProxies))) {
         call.sink.send(HttpResponse::jsonError(403, u"Agent sessions are not available from this address"_s));
+        return;
+    }
+    // A web page the local user opens may post here without asking (no body, no preflight): its Origin tells.
+    if (!m_origins.allows(call.request)) {
+        call.sink.send(HttpResponse::jsonError(403, u"Origin not allowed"_s));
+        return;
+    }
+    const Result<int> wait = m_agents.secondsUntilNextAgent(m_policy.agentsPerHour());
+    if (!wait) {
+        call.sink.send(errorResponse(wait.error()));
+        return;
+    }
+    if (wait.value() > 0) {
+        call.sink.send(rateLimited({false, wait.value()}, u"Too many new agents on this instance this hour"_s));
         return;
     }
     const auto session = m_agents.createSession();

@@ -9,6 +9,7 @@
 namespace berth {
 
 class AgentService;
+class ApiOrigins;
 class OtpService;
 class RateLimitService;
 class SignInPolicy;
@@ -17,11 +18,13 @@ class SiteAddresses;
 // The sign-in endpoints: POST /auth/session (an agent identity), POST /auth/otp (mail a code), POST /auth/verify
 // (a code for a key), GET /auth/login (the sign-in page), all public and limited per client IP before anything
 // else, so that every request counts; and POST /auth/claim (a signed-in user takes over an agent's deployments).
+// POST /auth/session also refuses a browser page of another origin than the API's own, and makes at most the
+// owner's number of agents an hour for the whole instance.
 class AuthController final
 {
 public:
     AuthController(AgentService &agents, OtpService &otp, SignInPolicy &policy, RateLimitService &limits,
-        const SiteAddresses &addresses, QList<QHostAddress> trustedProxies);
+        const SiteAddresses &addresses, const ApiOrigins &origins, QList<QHostAddress> trustedProxies);
     Q_DISABLE_COPY_MOVE(AuthController)
 
     void registerRoutes(ApiRouter &router);
@@ -33,13 +36,12 @@ private:
     void login(ApiCall &call);
     void claim(ApiCall &call);
 
-    // Counts the request against the client IP's limit for this endpoint; false (429 sent) when over it.
-
     AgentService &m_agents;
     OtpService &m_otp;
     SignInPolicy &m_policy;
     RateLimitService &m_limits;
     const SiteAddresses &m_addresses;
+    const ApiOrigins &m_origins;
     const QList<QHostAddress> m_trustedProxies;
 };
 

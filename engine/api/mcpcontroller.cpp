@@ -1,15 +1,13 @@
 #include "api/mcpcontroller.h"
 
+#include "api/apiorigins.h"
 #include "api/mcptools.h"
 #include "domain/accounts/accountservice.h"
-#include "domain/common/clock.h"
-#include "domain/common/randomid.h"
-#include "domain/siterules/siteaddresses.h"
 #include "web/apierror.h"
+#include "web/ratelimited.h"
 
 #include <QJsonArray>
 #include <QJsonDocument>
-#include <QUrl>
 #include <memory>
 
 using namespace Qt::StringLiterals;
@@ -18,9 +16,7 @@ namespace berth {
 
 namespace {
 
-constexpr int kMaxSessions = 1000;
-constexpr qint64 kSessionIdleSeconds = 24 * 60 * 60;
-constexpr int kSessionIdBytes = 24;
+constexpr int kFullRetrySeconds = 60; // a full session table: sessions end as their clients stop
 
 // JSON-RPC 2.0 error codes.
 constexpr int kParseError = -32700;
@@ -67,12 +63,11 @@ QByteArray bearerSecret(const QByteArray &authorization)
 
 } // namespace
 
-McpController::McpController(
-    ApiRouter &router, AccountService &accounts, const SiteAddresses &addresses, const Clock &clock)
+McpController::McpController(ApiRouter &router, AccountService &accounts, const ApiOrigins &origins, const Clock &clock)
     : m_router(router)
     , m_accounts(accounts)
-    , m_addresses(addresses)
-    , m_clock(clock)
+    , m_origins(origins)
+    , m_sessions(clock)
 {
 }
 
@@ -93,58 +88,33 @@ void McpController::registerRoutes(ApiRouter &router)
     router.addRoutes(this, kRoutes);
 }
 
-bool McpController::originAllowed(const HttpRequest &request) const
+bool McpController::admitted(ApiCall &call) const
 {
-    if (!request.hasHeader("origin"))
-        return true; // not a browser page: nothing to rebind
-    const QString host = QUrl(QString::fromLatin1(request.header("origin"))).host().toLower();
-    return !host.isEmpty() && m_addresses.isApiHost(host) && !m_addresses.slugForHost(host);
+    if (!m_origins.allows(call.request)) {
+        call.sink.send(HttpResponse::jsonError(403, u"Origin not allowed"_s));
+        return false;
+    }
+    // Parameters (charset) aside, exactly JSON: a page may post text/plain anywhere without a preflight.
+    const QByteArray mediaType = call.request.header("content-type").split(';').constFirst().trimmed().toLower();
+    if (call.request.method == "POST" && mediaType != "application/json") {
+        call.sink.send(HttpResponse::jsonError(415, u"Content-Type must be application/json"_s));
+        return false;
+    }
+    return true;
 }
 
-void McpController::evictIdle()
-{
-    const QDateTime now = m_clock.now();
-    for (auto it = m_sessions.begin(); it != m_sessions.end();) {
-        if (it->lastUsed.secsTo(now) > kSessionIdleSeconds)
-            it = m_sessions.erase(it);
-        else
-            ++it;
-    }
-    while (m_sessions.size() >= kMaxSessions) {
-        auto oldest = m_sessions.begin();
-        for (auto it = m_sessions.begin(); it != m_sessions.end(); ++it) {
-            if (it->lastUsed < oldest->lastUsed)
-                oldest = it;
-        }
-        m_sessions.erase(oldest);
-    }
-}
-
-McpController::Session *McpController::findSession(const HttpRequest &request, QByteArray *id)
+McpSessions::Session *McpController::findSession(const HttpRequest &request, QByteArray *id)
 {
     *id = request.header("mcp-session-id");
-    const auto it = m_sessions.find(*id);
-    if (it == m_sessions.end())
-        return nullptr;
-    // Bound to the Authorization it was made with: another key (or none) cannot use it.
     const QByteArray authorization = request.header("authorization");
-    if ((authorization.isEmpty() ? QByteArray() : AccountService::hashSecret(authorization)) != it->authorizationHash)
-        return nullptr;
-    if (it->lastUsed.secsTo(m_clock.now()) > kSessionIdleSeconds) {
-        m_sessions.erase(it);
-        return nullptr;
-    }
-    it->lastUsed = m_clock.now();
-    return &*it;
+    return m_sessions.use(*id, authorization.isEmpty() ? QByteArray() : AccountService::hashSecret(authorization));
 }
 
 void McpController::post(ApiCall &call)
 {
     const HttpRequest &request = call.request;
-    if (!originAllowed(request)) {
-        call.sink.send(HttpResponse::jsonError(403, u"Origin not allowed"_s));
+    if (!admitted(call))
         return;
-    }
     if (const QByteArray version = request.header("mcp-protocol-version");
         !version.isEmpty() && !supportedVersions().contains(QString::fromLatin1(version))) {
         call.sink.send(
@@ -211,10 +181,8 @@ void McpController::post(ApiCall &call)
 
 void McpController::remove(ApiCall &call)
 {
-    if (!originAllowed(call.request)) {
-        call.sink.send(HttpResponse::jsonError(403, u"Origin not allowed"_s));
+    if (!admitted(call))
         return;
-    }
     if (!call.request.hasHeader("mcp-session-id")) {
         call.sink.send(HttpResponse::jsonError(400, u"Bad Request: Mcp-Session-Id header is required"_s));
         return;
@@ -230,35 +198,40 @@ void McpController::remove(ApiCall &call)
     call.sink.send(std::move(done));
 }
 
+void McpController::open(const ResponseSink &sink, const QJsonValue &id, McpSessions::Session session)
+{
+    const QString version = session.protocolVersion;
+    const Result<QByteArray> sessionId = m_sessions.open(std::move(session));
+    if (!sessionId) {
+        HttpResponse refused = rateLimited({false, kFullRetrySeconds}, sessionId.error().message);
+        if (sessionId.error().kind != Error::Kind::RateLimited)
+            refused.status = 503;
+        sink.send(std::move(refused));
+        return;
+    }
+    HttpResponse response = jsonValue(200,
+        rpcResult(id,
+            {{u"protocolVersion"_s, version},
+                {u"capabilities"_s, QJsonObject {{u"tools"_s, QJsonObject {{u"listChanged"_s, false}}}}},
+                {u"serverInfo"_s,
+                    QJsonObject {{u"name"_s, u"berth"_s}, {u"title"_s, u"Berth"_s},
+                        {u"version"_s, QStringLiteral(BERTH_VERSION)}}},
+                {u"instructions"_s,
+                    u"Berth publishes static sites to live URLs. deploy takes html or files and "
+                    "answers with the url (and share_url for private sites); whoami shows what is left "
+                    "of the plan's limits."_s}}));
+    response.setHeader("Mcp-Session-Id", sessionId.value());
+    sink.send(std::move(response));
+}
+
 void McpController::initialize(ApiCall &call, const QJsonObject &message)
 {
     const QJsonValue id = message.value(u"id"_s);
     const QString requested = message.value(u"params"_s).toObject().value(u"protocolVersion"_s).toString();
-    Session session;
+    McpSessions::Session session;
     session.protocolVersion = supportedVersions().contains(requested) ? requested : supportedVersions().constFirst();
-    session.lastUsed = m_clock.now();
 
     const ResponseSink sink = call.sink;
-    const auto open = [this, sink, id](Session opened) {
-        evictIdle();
-        const QByteArray sessionId = RandomId::token(kSessionIdBytes);
-        const QString version = opened.protocolVersion;
-        m_sessions.insert(sessionId, std::move(opened));
-        HttpResponse response = jsonValue(200,
-            rpcResult(id,
-                {{u"protocolVersion"_s, version},
-                    {u"capabilities"_s, QJsonObject {{u"tools"_s, QJsonObject {{u"listChanged"_s, false}}}}},
-                    {u"serverInfo"_s,
-                        QJsonObject {{u"name"_s, u"berth"_s}, {u"title"_s, u"Berth"_s},
-                            {u"version"_s, QStringLiteral(BERTH_VERSION)}}},
-                    {u"instructions"_s,
-                        u"Berth publishes static sites to live URLs. deploy takes html or files and "
-                        "answers with the url (and share_url for private sites); whoami shows what is left "
-                        "of the plan's limits."_s}}));
-        response.setHeader("Mcp-Session-Id", sessionId);
-        sink.send(std::move(response));
-    };
-
     if (const QByteArray authorization = call.request.header("authorization"); !authorization.isEmpty()) {
         const Result<User> user = m_accounts.authenticate(authorization);
         if (!user) {
@@ -266,19 +239,25 @@ void McpController::initialize(ApiCall &call, const QJsonObject &message)
             return;
         }
         session.authorizationHash = AccountService::hashSecret(authorization);
-        open(std::move(session));
+        session.keyHash = AccountService::hashSecret(AccountService::bearerSecret(authorization));
+        session.userId = user.value().id;
+        open(sink, id, std::move(session));
         return;
     }
     // No key: an agent identity, exactly as POST /auth/session gives one (its policy and its rate limit).
     callApi(call.request, sink.context(), {}, "POST", u"/auth/session"_s, {}, {},
-        [sink, open, session](int status, const QJsonObject &json, const QByteArray &) mutable {
+        [this, sink, id, session](int status, const QJsonObject &json, const HttpResponse &answer) mutable {
             if (status == 200) {
                 session.key = json.value(u"api_key"_s).toString().toLatin1();
-                open(std::move(session));
+                session.keyHash = AccountService::hashSecret(session.key);
+                session.userId = json.value(u"agent_id"_s).toString();
+                open(sink, id, std::move(session));
                 return;
             }
             if (status == 429) {
-                sink.send(HttpResponse::jsonError(429, json.value(u"error"_s).toString()));
+                HttpResponse limited = HttpResponse::jsonError(429, json.value(u"error"_s).toString());
+                limited.setHeader("Retry-After", answer.header("retry-after"));
+                sink.send(std::move(limited));
                 return;
             }
             // No key was offered: the challenge carries no error code (RFC 6750 section 3.1).
@@ -335,12 +314,12 @@ void McpController::callTool(const HttpRequest &request, QObject *context, const
         reply(toolError(invalid));
         return;
     }
-    const auto found = m_sessions.find(sessionId);
-    if (found == m_sessions.end()) { // ended by a DELETE of an earlier message in the same batch
+    McpSessions::Session *found = m_sessions.find(sessionId);
+    if (!found) { // ended by a DELETE of an earlier message in the same batch
         reply(toolError(u"Session not found"_s));
         return;
     }
-    Session &session = *found;
+    McpSessions::Session &session = *found;
     if (tool->name == u"logout"_s) {
         session.signedInKey.clear();
         reply(toolResult({{u"signed_out"_s, true}}));
@@ -352,22 +331,22 @@ void McpController::callTool(const HttpRequest &request, QObject *context, const
     const McpTools::ApiRequest api = McpTools::apiRequest(*tool, arguments.toObject());
     const bool signsIn = tool->name == u"verify"_s;
     callApi(request, context, key, api.method, api.path, api.query, api.body,
-        [this, reply, sessionId, signsIn](int status, const QJsonObject &json, const QByteArray &text) {
+        [this, reply, sessionId, signsIn](int status, const QJsonObject &json, const HttpResponse &answer) {
             if (status / 100 != 2) {
                 reply(toolError(json.value(u"error"_s).toString(u"HTTP status %1"_s.arg(status))));
                 return;
             }
             if (signsIn) {
-                if (const auto it = m_sessions.find(sessionId); it != m_sessions.end())
-                    it->signedInKey = json.value(u"api_key"_s).toString().toLatin1();
+                if (McpSessions::Session *signedIn = m_sessions.find(sessionId))
+                    signedIn->signedInKey = json.value(u"api_key"_s).toString().toLatin1();
             }
-            reply(toolResult(json, text.trimmed()));
+            reply(toolResult(json, answer.body.trimmed()));
         });
 }
 
 void McpController::callApi(const HttpRequest &outer, QObject *context, const QByteArray &key, const QByteArray &method,
     const QString &path, const QByteArray &query, const QByteArray &body,
-    const std::function<void(int, const QJsonObject &, const QByteArray &)> &done)
+    const std::function<void(int, const QJsonObject &, const HttpResponse &)> &done)
 {
     HttpRequest inner;
     inner.method = method;
@@ -383,7 +362,7 @@ void McpController::callApi(const HttpRequest &outer, QObject *context, const QB
     inner.body = body;
     inner.peer = outer.peer;
     m_router.handle(inner, ResponseSink(context, [done](HttpResponse response) {
-        done(response.status, QJsonDocument::fromJson(response.body).object(), response.body);
+        done(response.status, QJsonDocument::fromJson(response.body).object(), response);
     }));
 }
 

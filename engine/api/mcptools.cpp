@@ -3,6 +3,7 @@
 #include "api/openapitext.h"
 
 #include <QJsonDocument>
+#include <QRegularExpression>
 #include <QUrl>
 #include <cmath>
 
@@ -33,6 +34,35 @@ QJsonValue inlined(const QJsonValue &value, const QJsonObject &components)
     return result;
 }
 
+// The schema of an argument that goes into the API's path, which a call must fit before any path is built: the
+// shape of a deployment's id or of a slug (domain/deploy/slugrules.h), a submission's id. None can hold a '/', '?',
+// '%' or dot segment, so none can name another route.
+QJsonObject pathArgumentSchema(const QString &name)
+{
+    if (name == u"submission_id")
+        return {{u"type"_s, u"string"_s}, {u"pattern"_s, u"^sub_[0-9A-Za-z]{1,40}$"_s},
+            {u"description"_s, u"The submission id (sub_...)."_s}};
+    return {{u"type"_s, u"string"_s}, {u"pattern"_s, u"^(dep_[0-9A-Za-z]{1,40}|[a-z0-9]+(-[a-z0-9]+)+)$"_s},
+        {u"maxLength"_s, 63}, {u"description"_s, u"The deployment id (dep_...)."_s}};
+}
+
+// The input schema with every argument the path names ({id}) held to pathArgumentSchema().
+QJsonObject inputSchema(const QJsonObject &input, const QString &path)
+{
+    static const QRegularExpression kPlaceholder(u"\\{([a-z_]+)\\}"_s);
+    QJsonObject properties = input.value(u"properties"_s).toObject();
+    for (const QRegularExpressionMatch &match : kPlaceholder.globalMatch(path)) {
+        const QString name = match.captured(1);
+        QJsonObject schema = pathArgumentSchema(name);
+        if (const QJsonValue description = properties.value(name)[u"description"_s]; description.isString())
+            schema.insert(u"description"_s, description);
+        properties.insert(name, schema);
+    }
+    QJsonObject result = input;
+    result.insert(u"properties"_s, properties);
+    return result;
+}
+
 QList<Tool> parseTools()
 {
     const QJsonObject components = QJsonDocument::fromJson(OpenApiText::components()).object();
@@ -43,7 +73,8 @@ QList<Tool> parseTools()
         tool.name = entry.value(u"name"_s).toString();
         tool.call = entry.value(u"call"_s).toObject();
         tool.definition = {{u"name"_s, tool.name}, {u"title"_s, entry.value(u"title"_s)},
-            {u"description"_s, entry.value(u"description"_s)}, {u"inputSchema"_s, entry.value(u"input"_s)},
+            {u"description"_s, entry.value(u"description"_s)},
+            {u"inputSchema"_s, inputSchema(entry.value(u"input"_s).toObject(), tool.call.value(u"path"_s).toString())},
             {u"outputSchema"_s, inlined(components.value(entry.value(u"output"_s).toString()), components)},
             {u"annotations"_s, entry.value(u"annotations"_s)}};
         tools.append(tool);
@@ -82,7 +113,7 @@ QString article(const QString &type)
 }
 
 // The subset of JSON Schema the tool table uses: type, required, properties, additionalProperties: false, items,
-// enum, minimum, maximum.
+// enum, minimum, maximum, maxLength, pattern.
 QString check(const QJsonObject &schema, const QJsonValue &value, const QString &where)
 {
     const QString type = schema.value(u"type"_s).toString();
@@ -95,6 +126,13 @@ QString check(const QJsonObject &schema, const QJsonValue &value, const QString 
         return u"\"%1\" must be at least %2"_s.arg(where).arg(schema.value(u"minimum"_s).toDouble());
     if (schema.contains(u"maximum"_s) && value.toDouble() > schema.value(u"maximum"_s).toDouble())
         return u"\"%1\" must be at most %2"_s.arg(where).arg(schema.value(u"maximum"_s).toDouble());
+    if (schema.contains(u"maxLength"_s) && value.toString().size() > schema.value(u"maxLength"_s).toInt())
+        return u"\"%1\" must be at most %2 characters"_s.arg(where).arg(schema.value(u"maxLength"_s).toInt());
+    // The table's patterns are whole-value ones (^...$); anchored so that, as in JSON Schema, "$" does not also
+    // match before a final newline as it does in PCRE.
+    if (const QString pattern = schema.value(u"pattern"_s).toString(); !pattern.isEmpty()
+        && !QRegularExpression(QRegularExpression::anchoredPattern(pattern)).match(value.toString()).hasMatch())
+        return u"\"%1\" must match %2"_s.arg(where, pattern);
     if (value.isArray()) {
         const QJsonArray array = value.toArray();
         for (qsizetype i = 0; i < array.size(); ++i) {

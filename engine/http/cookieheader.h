@@ -2,6 +2,7 @@
 
 #include <QByteArray>
 #include <QByteArrayView>
+#include <QList>
 
 namespace berth {
 
@@ -10,6 +11,10 @@ namespace berth {
 // The value of the first cookie called `name` (case-sensitive), without surrounding whitespace; empty when there
 // is none. Pairs are split at every ';' and nothing is unquoted: a value is compared only with what Berth issued.
 QByteArray cookieValue(QByteArrayView cookieHeader, QByteArrayView name);
+// The values of every cookie called `name`, in the order sent, at most `maxValues` of them: a browser sends
+// several cookies of one name when they differ in domain or path, and which one comes first is not a choice of the
+// site that set it.
+QList<QByteArray> cookieValues(QByteArrayView cookieHeader, QByteArrayView name, qsizetype maxValues);
 
 // Adds one more Cookie field's value to the fields joined so far, with "; " between them (RFC 9113, 8.2.3); an
 // empty value adds nothing.

@@ -2,6 +2,8 @@
 
 #include "http/hostheader.h"
 
+#include <algorithm>
+
 namespace berth {
 
 QByteArray HttpRequest::header(QByteArrayView lowerName) const
@@ -33,8 +35,12 @@ void HttpRequest::splitTarget(const QByteArray &target, QString *path, QByteArra
     const QByteArray rawPath = mark < 0 ? target : target.first(mark);
     *query = mark < 0 ? QByteArray() : target.sliced(mark + 1);
     // Decoded exactly once, from the raw target: "%252e" stays "%2e"; handlers reject "..", NUL and '\'.
-    *path = rawPath.contains('%') ? QString::fromUtf8(QByteArray::fromPercentEncoding(rawPath))
-                                  : QString::fromUtf8(rawPath);
+    const QByteArray decoded = rawPath.contains('%') ? QByteArray::fromPercentEncoding(rawPath) : rawPath;
+    *path = QString::fromUtf8(decoded);
+    // In NFC, the one spelling deployed file paths are stored in, so a link written decomposed ("e" and U+0301, as
+    // macOS writes names) finds the composed file. ASCII, nearly every request, is NFC already.
+    if (!std::all_of(decoded.cbegin(), decoded.cend(), [](char c) { return uchar(c) < 0x80; }))
+        *path = path->normalized(QString::NormalizationForm_C);
 }
 
 QHostAddress HttpRequest::normalisedPeer(const QHostAddress &address)

@@ -16,7 +16,8 @@ struct HttpRequest
 {
     QByteArray method; // as sent, upper case: "GET", "HEAD", "POST", ...
     QByteArray target; // the raw request-target, e.g. "/a%20b/?x=1"
-    QString path; // the target's path, percent-decoded exactly once; handlers must still reject "..", NUL, '\'
+    QString path; // the target's path, percent-decoded exactly once, in Unicode NFC; handlers must still reject "..",
+                  // NUL, '\'
     QByteArray query; // the target's query after '?', still encoded; empty when none
     HttpHeaders headers; // names lower-cased, in arrival order
     QByteArray body;
@@ -46,15 +47,26 @@ struct RequestHead
     QByteArray contentType;
 };
 
+// What a request is for, as the metrics count it: a site's files, the management API, a site's built-in endpoints
+// (/_submit, /_counter, /_gate), or none of these (an unknown host).
+enum class RequestKind : quint8
+{
+    Site,
+    Api,
+    Builtin,
+    Other,
+};
+
 // What the front door must know of a request from its head alone: the largest body it may carry (and the text of
 // its 413), whether it is for the management API (which may use the connections kept in reserve), and whether its
-// caller must be authorised before a large body is read (RequestHandler::authorizeUpload).
+// caller must be authorised before a large body is read (RequestHandler::authorizeUpload); and its kind, counted.
 struct BodyLimit
 {
     qint64 maxBytes = 0;
     QString message;
     bool forApi = false;
     bool needsAuthorization = false;
+    RequestKind kind = RequestKind::Other;
 };
 
 } // namespace berth

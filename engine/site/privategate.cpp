@@ -7,13 +7,13 @@
 #include "http/clientaddress.h"
 #include "http/cookieheader.h"
 #include "http/formencoding.h"
+#include "site/gatechecks.h"
 #include "site/localtarget.h"
+#include "site/sitelimits.h"
 #include "web/builtinpages.h"
 #include "web/ratelimited.h"
 
-#include <QThreadPool>
 #include <QUrlQuery>
-#include <QtConcurrent>
 
 using namespace Qt::StringLiterals;
 
@@ -33,10 +33,10 @@ QString safeNext(const QString &next)
 } // namespace
 
 PrivateGate::PrivateGate(
-    const AccessControl &access, RateLimitService &limits, QThreadPool &workers, QList<QHostAddress> trustedProxies)
+    const AccessControl &access, RateLimitService &limits, GateChecks &checks, QList<QHostAddress> trustedProxies)
     : m_access(access)
     , m_limits(limits)
-    , m_workers(workers)
+    , m_checks(checks)
     , m_trustedProxies(std::move(trustedProxies))
 {
 }
@@ -71,7 +71,11 @@ bool PrivateGate::admit(const HttpRequest &request, const Site &site, ResponseSi
         sink.send(std::move(redirect));
         return false;
     }
-    if (m_access.cookieGrantsAccess(deployment, cookieValue(request.header("cookie"), AccessControl::kCookieName)))
+    // Every access cookie sent counts (a sibling site may plant one of the same name for the whole domain).
+    const QByteArray cookies = request.header("cookie");
+    if (m_access.anyCookieGrantsAccess(deployment,
+            cookieValues(cookies, AccessControl::kSecureCookieName, AccessControl::kMaxCookieValues)
+                + cookieValues(cookies, AccessControl::kCookieName, AccessControl::kMaxCookieValues)))
         return true;
 
     if (request.path == QLatin1String(kGatePath) && request.method == "POST" && !deployment.passwordHash.isEmpty()) {
@@ -82,47 +86,81 @@ bool PrivateGate::admit(const HttpRequest &request, const Site &site, ResponseSi
     return false;
 }
 
+// One password attempt, on its way through the limits and the queue to its check.
+struct PrivateGate::Attempt
+{
+    Deployment deployment;
+    QString password;
+    QString next;
+    bool prefersPage = false; // the gate's own form posted it: refusals are pages
+    bool secure = false;
+    GateChecks::Client client;
+};
+
 void PrivateGate::checkPassword(const HttpRequest &request, const Site &site, ResponseSink &sink)
 {
     const FormFields fields = parseUrlEncoded(request.body);
-    const QString next = safeNext(formValue(fields, u"next"_s));
-    const QString password = formValue(fields, u"password"_s);
-    const bool prefersPage = BuiltinPages::prefersPage(request);
-    const bool secure = m_secureCookies || request.secure;
-    // Every attempt counts, right or wrong, before any work is done for it. Shared limits are asked on the engine's
-    // thread (a database round trip), so the decision may come later and from there.
+    const auto attempt = std::make_shared<const Attempt>(
+        Attempt {site.deployment, formValue(fields, u"password"_s), safeNext(formValue(fields, u"next"_s)),
+            BuiltinPages::prefersPage(request), m_secureCookies || request.secure, GateChecks::clientHere(sink)});
+    // Every attempt counts, right or wrong, before any work is done for it: against the client's address, and once
+    // let through, against the site, so that many addresses together cannot try more than the site's limit. Shared
+    // limits are asked on the engine's thread (a database round trip), so a decision may come later and from there.
     const QString client = clientAddress(request, m_trustedProxies).toString();
-    m_limits.hitFromAnyThread(u"gate:"_s + client, RateLimits::kPasswordAttemptsPerIp,
-        [this, sink, deployment = site.deployment, next, password, prefersPage, secure](RateDecision decision) {
-            if (!decision.allowed) {
-                // The gate's own form posts here: the visitor reads why on a page, a script asking for JSON gets JSON.
-                const HttpResponse refused = rateLimited(decision);
-                sink.send(prefersPage ? BuiltinPages::refusalPage(refused, next) : refused);
-                return;
-            }
-            verifyPassword(deployment, password, next, secure, sink);
+    m_limits.hitFromAnyThread(
+        u"gate:"_s + client, RateLimits::kPasswordAttemptsPerIp, [this, attempt](RateDecision decision) {
+            if (!decision.allowed)
+                return refuse(*attempt, rateLimited(decision));
+            countForSite(attempt);
         });
 }
 
-void PrivateGate::verifyPassword(
-    const Deployment &deployment, const QString &password, const QString &next, bool secure, const ResponseSink &sink)
+void PrivateGate::countForSite(const std::shared_ptr<const Attempt> &attempt)
 {
-    QtConcurrent::run(&m_workers, [hash = deployment.passwordHash, password] {
-        return PasswordHasher::verify(hash, password);
-    }).then([this, sink, deployment, next, secure](bool correct) {
-        // On the worker that checked: what follows is thread-safe, and send() carries the answer to the connection's
-        // thread, or drops it when the visitor has left.
-        if (!correct) {
-            sink.send(denied(deployment, next, u"That password is not right. Try again."_s));
-            return;
-        }
-        HttpResponse response;
-        response.status = 303;
-        response.setHeader("Location", next.toUtf8());
-        response.setHeader("Set-Cookie", m_access.setCookieHeader(deployment, secure));
-        response.setHeader("Cache-Control", "no-store");
-        sink.send(std::move(response));
+    m_limits.hitFromAnyThread(u"gate-site:"_s + attempt->deployment.id, RateLimits::kPasswordAttemptsPerSite,
+        [this, attempt](RateDecision decision) {
+            if (!decision.allowed)
+                return refuse(*attempt, rateLimited(decision, u"Too many password attempts on this site"_s));
+            queueCheck(*attempt);
+        });
+}
+
+void PrivateGate::queueCheck(const Attempt &attempt)
+{
+    const GateChecks::Admission admission = m_checks.submit(attempt.deployment.id, attempt.client, [this, attempt] {
+        answer(attempt, PasswordHasher::verify(attempt.deployment.passwordHash, attempt.password));
     });
+    if (admission == GateChecks::Admission::Queued)
+        return;
+    HttpResponse busy = HttpResponse::jsonError(503,
+        admission == GateChecks::Admission::SiteFull
+            ? u"Too many passwords are being checked for this site; try again in a few seconds"_s
+            : u"Too many passwords are being checked; try again in a few seconds"_s);
+    busy.setHeader("Retry-After", QByteArray::number(kGateBusyRetrySeconds));
+    refuse(attempt, busy);
+}
+
+void PrivateGate::answer(const Attempt &attempt, bool correct) const
+{
+    // What follows is thread-safe, and send() carries the answer to the connection's thread, or drops it when the
+    // visitor has left.
+    const ResponseSink &sink = attempt.client.sink;
+    if (!correct) {
+        sink.send(denied(attempt.deployment, attempt.next, u"That password is not right. Try again."_s));
+        return;
+    }
+    HttpResponse response;
+    response.status = 303;
+    response.setHeader("Location", attempt.next.toUtf8());
+    response.setHeader("Set-Cookie", m_access.setCookieHeader(attempt.deployment, attempt.secure));
+    response.setHeader("Cache-Control", "no-store");
+    sink.send(std::move(response));
+}
+
+void PrivateGate::refuse(const Attempt &attempt, const HttpResponse &refusal)
+{
+    // The gate's own form posts here: the visitor reads why on a page, a script asking for JSON gets JSON.
+    attempt.client.sink.send(attempt.prefersPage ? BuiltinPages::refusalPage(refusal, attempt.next) : refusal);
 }
 
 HttpResponse PrivateGate::denied(const Deployment &deployment, const QString &next, const QString &message) const

@@ -4,14 +4,12 @@
 
 #include <QHostAddress>
 #include <QList>
-
-QT_BEGIN_NAMESPACE
-class QThreadPool;
-QT_END_NAMESPACE
+#include <memory>
 
 namespace berth {
 
 class AccessControl;
+class GateChecks;
 class RateLimitService;
 struct Deployment;
 struct Site;
@@ -19,15 +17,17 @@ struct Site;
 // The door of a private site. A visitor passes with a valid access cookie; a share link
 // (?_token=...) sets that cookie and redirects to the same URL without the token; the password gate
 // (POST /_gate) sets it for the right password. Everyone else gets the 403 page, or the gate when
-// the site has a password. Password checks (Argon2id, slow on purpose) run on the worker pool; with shared rate
-// limits, the attempt is counted on the engine's thread first (a database round trip), never on the serving one.
+// the site has a password. An attempt counts against the client's address and then against the site, whatever its
+// answer; then its check (Argon2id, slow on purpose) waits its site's turn in GateChecks, or is refused with 503 when
+// the queues are full. With shared rate limits, the attempt is counted on the engine's thread first (a database round
+// trip), never on the serving one.
 class PrivateGate final
 {
 public:
     static constexpr char kGatePath[] = "/_gate";
 
-    PrivateGate(const AccessControl &access, RateLimitService &limits, QThreadPool &workers,
-        QList<QHostAddress> trustedProxies);
+    PrivateGate(
+        const AccessControl &access, RateLimitService &limits, GateChecks &checks, QList<QHostAddress> trustedProxies);
     Q_DISABLE_COPY_MOVE(PrivateGate)
 
     void setSecureCookies(bool secure) { m_secureCookies = secure; }
@@ -36,16 +36,21 @@ public:
     bool admit(const HttpRequest &request, const Site &site, ResponseSink &sink);
 
 private:
+    struct Attempt;
+
     void checkPassword(const HttpRequest &request, const Site &site, ResponseSink &sink);
-    // From any thread: hashes on the worker pool, answers through sink.
-    void verifyPassword(const Deployment &deployment, const QString &password, const QString &next, bool secure,
-        const ResponseSink &sink);
+    // From any thread: the attempt counted against its site, then its check queued.
+    void countForSite(const std::shared_ptr<const Attempt> &attempt);
+    void queueCheck(const Attempt &attempt);
+    void answer(const Attempt &attempt, bool correct) const; // on the worker that checked
+    // A JSON refusal, or its page for the gate's own form.
+    static void refuse(const Attempt &attempt, const HttpResponse &refusal);
     HttpResponse denied(const Deployment &deployment, const QString &next, const QString &message) const;
     static QString targetWithoutToken(const HttpRequest &request);
 
     const AccessControl &m_access;
     RateLimitService &m_limits;
-    QThreadPool &m_workers;
+    GateChecks &m_checks;
     QList<QHostAddress> m_trustedProxies;
     bool m_secureCookies = false;
 };

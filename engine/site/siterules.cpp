@@ -33,6 +33,7 @@ HttpResponse redirect(const Site &site, const RedirectMatch &match)
     HttpResponse response;
     response.status = match.status;
     response.setHeader("Location", asciiLocation(match.location));
+    markVersion(response, site);
     if (site.deployment.isProtected) { // only admitted visitors get here: not for shared caches either
         response.setHeader("Cache-Control", "private, no-store");
         response.setHeader("Vary", "Cookie");
@@ -40,13 +41,20 @@ HttpResponse redirect(const Site &site, const RedirectMatch &match)
     return response;
 }
 
+void markVersion(HttpResponse &response, const Site &site)
+{
+    if (site.version > 0)
+        response.setHeader("X-Robots-Tag", "noindex");
+}
+
 void applyHeaders(HttpResponse &response, const Site &site, const QString &requestPath)
 {
+    markVersion(response, site);
     if (site.headers.isEmpty())
         return;
     const bool isPrivate = site.deployment.isProtected;
     for (const auto &[name, value] : site.headers.match(requestPath)) {
-        if (isPrivate && name.compare("cache-control", Qt::CaseInsensitive) == 0)
+        if (isPrivate && HeaderRules::isCachePolicy(name))
             continue;
         response.setHeader(name, value);
     }

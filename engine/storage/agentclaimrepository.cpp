@@ -2,6 +2,7 @@
 
 #include "storage/database.h"
 #include "storage/sqlhelpers.h"
+#include "storage/transaction.h"
 
 #include <QSqlQuery>
 
@@ -48,6 +49,55 @@ Result<void> AgentClaimRepository::markClaimed(const QString &agentId, const QSt
     query.addBindValue(claimedBy);
     query.addBindValue(agentId);
     return sql::execAffecting(query, Error::Code::Other, u"Claim token not found or already used"_s);
+}
+
+Result<AgentClaimRepository::Made> AgentClaimRepository::madeSince(const QDateTime &since) const
+{
+    QSqlQuery query(m_db.connection());
+    query.setForwardOnly(true);
+    query.prepare(u"SELECT COUNT(*), MIN(created_at) FROM agent_claims WHERE created_at > ?"_s);
+    query.addBindValue(sql::timeOrNull(since));
+    if (const auto done = sql::exec(query); !done)
+        return done.error();
+    if (!query.next())
+        return sql::loggedFailure(query, "counting recent agents");
+    return Made {query.value(0).toInt(), sql::time(query, 1)};
+}
+
+Result<int> AgentClaimRepository::removeIdle(
+    const QDateTime &madeBefore, const QDateTime &now, const QDateTime &forgetBefore)
+{
+    // An agent: plan agent, no email, not the owner, with an unspent claim; idle: nothing deployed.
+    const QString idle = uR"(SELECT u.id FROM users u JOIN agent_claims c ON c.agent_id = u.id
+                              WHERE u.plan = 'agent' AND u.email IS NULL AND u.is_owner = 0
+                                AND c.claimed_at IS NULL AND c.created_at <= ?
+                                AND NOT EXISTS (SELECT 1 FROM deployments d WHERE d.user_id = u.id))"_s;
+    Transaction transaction(m_db.connection());
+    if (const Result<void> begun = transaction.begun(); !begun)
+        return begun.error();
+    QSqlQuery keep(m_db.connection());
+    keep.prepare(
+        u"INSERT INTO removed_agent_keys (key_hash, removed_at) SELECT key_hash, CAST(? AS TEXT) FROM api_keys "
+        "WHERE user_id IN ("_s
+        + idle + u") ON CONFLICT (key_hash) DO NOTHING"_s); // another server's sweep may have kept them
+    keep.addBindValue(sql::timeOrNull(now));
+    keep.addBindValue(sql::timeOrNull(madeBefore));
+    if (const auto done = sql::exec(keep); !done)
+        return done.error();
+    QSqlQuery remove(m_db.connection());
+    remove.prepare(u"DELETE FROM users WHERE id IN ("_s + idle + u")"_s);
+    remove.addBindValue(sql::timeOrNull(madeBefore));
+    if (const auto done = sql::exec(remove); !done)
+        return done.error();
+    const int removed = remove.numRowsAffected();
+    QSqlQuery forget(m_db.connection());
+    forget.prepare(u"DELETE FROM removed_agent_keys WHERE removed_at < ?"_s);
+    forget.addBindValue(sql::timeOrNull(forgetBefore));
+    if (const auto done = sql::exec(forget); !done)
+        return done.error();
+    if (const Result<void> committed = transaction.commit(); !committed)
+        return committed.error();
+    return removed;
 }
 
 std::optional<AgentClaim> AgentClaimRepository::findWhere(const QString &column, const QString &value) const

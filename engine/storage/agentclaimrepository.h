@@ -34,6 +34,18 @@ public:
     // Spends the token: NotFound when there is no such agent or it was spent already.
     Result<void> markClaimed(const QString &agentId, const QString &claimedBy, const QDateTime &when);
 
+    // How many agents were made after `since`, and when the first of them was (null when none).
+    struct Made
+    {
+        int count = 0;
+        QDateTime first;
+    };
+    Result<Made> madeSince(const QDateTime &since) const;
+    // Removes, in one transaction, every unclaimed agent made at or before `madeBefore` that holds no deployment,
+    // with its keys and claim; each key's hash is kept in removed_agent_keys (at `now`), and the hashes kept since
+    // before `forgetBefore` are dropped. The number of agents removed.
+    Result<int> removeIdle(const QDateTime &madeBefore, const QDateTime &now, const QDateTime &forgetBefore);
+
 private:
     std::optional<AgentClaim> findWhere(const QString &column, const QString &value) const;
 

@@ -66,6 +66,17 @@ Result<std::optional<ApiKey>> ApiKeyRepository::lookupByHash(const QByteArray &h
     return keys.value().isEmpty() ? std::nullopt : std::optional<ApiKey>(keys.value().constFirst());
 }
 
+Result<bool> ApiKeyRepository::isRemovedAgentKey(const QByteArray &hash) const
+{
+    QSqlQuery query(m_db.connection());
+    query.setForwardOnly(true);
+    query.prepare(u"SELECT 1 FROM removed_agent_keys WHERE key_hash = ?"_s);
+    query.addBindValue(sql::text(hash));
+    if (const auto done = sql::exec(query); !done)
+        return done.error();
+    return query.next();
+}
+
 std::optional<ApiKey> ApiKeyRepository::find(const QString &id) const
 {
     const QList<ApiKey> keys = select(u"WHERE id = ?"_s, id);

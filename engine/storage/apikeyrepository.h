@@ -24,6 +24,8 @@ public:
     std::optional<ApiKey> findByHash(const QByteArray &hash) const;
     // The same, telling a failed read (an Error: the database is unreachable, say) from no such key (nullopt).
     Result<std::optional<ApiKey>> lookupByHash(const QByteArray &hash) const;
+    // Whether a key of this hash belonged to an agent removed for holding nothing (its row is gone, its hash kept).
+    Result<bool> isRemovedAgentKey(const QByteArray &hash) const;
     std::optional<ApiKey> find(const QString &id) const;
     QList<ApiKey> listForUser(const QString &userId) const; // newest first
     QList<ApiKey> listAll() const; // newest first

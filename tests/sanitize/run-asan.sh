@@ -22,7 +22,8 @@ ci_targets=(tst_requestframer tst_headervalues tst_frontdoor tst_connections tst
             tst_servingthreads tst_ratelimiter tst_sitehosting tst_privatesites tst_builtinendpoints tst_byterange
             tst_siterules tst_deploymentsapi tst_deploymentcontent tst_versions tst_submissions tst_counters tst_authkeys
             tst_authotp tst_mcp tst_deployrequest tst_liftedcontent tst_htmlscanner tst_pagemetadata tst_filepath
-            tst_submissionscsv tst_siterulesparsing)
+            tst_submissionscsv tst_siterulesparsing tst_gatefairness tst_siblingsites tst_sitepaths tst_apiorigins
+            tst_mcpsessions tst_encodings tst_accesslog tst_metrics tst_versionaddresses tst_webhooks tst_analytics)
 ci_regex="^($(IFS='|'; echo "${ci_targets[*]}")|tst_sitehosting@4threads|tst_privatesites@4threads)\$"
 build=1 ci=
 while [ $# -gt 0 ]; do

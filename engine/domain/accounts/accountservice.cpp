@@ -174,7 +174,12 @@ Result<ApiKey> AccountService::liveKey(const QByteArray &authorizationHeader) co
     }
     // A revoked key reads as an unknown one: its holder learns nothing of what became of it (docs/auth-and-keys.md).
     const std::optional<ApiKey> &key = found.value();
-    if (!key || !key->revokedAt.isNull())
+    if (!key) {
+        // Only the refusal path asks: a removed agent's key is told why it stopped, a made-up one learns nothing.
+        const Result<bool> removed = m_keys.isRemovedAgentKey(hashSecret(secret));
+        return removed && removed.value() ? Error {Error::Kind::Unauthorized, agentRemovedMessage()} : unknown;
+    }
+    if (!key->revokedAt.isNull())
         return unknown;
     if (!key->expiresAt.isNull() && key->expiresAt <= m_clock.now())
         return Error {Error::Kind::Unauthorized, expiredKeyMessage()};

@@ -59,7 +59,8 @@ public:
     // The user behind an "Authorization: Bearer <key>" value: Unauthorized when the key is not live (or unknown),
     // Unavailable (503) when the database could not be asked, so that an outage never reads as a wrong key. An
     // Unauthorized error's message says why, in words fit for an RFC 6750 error_description: notBearerMessage(),
-    // unknownKeyMessage() (never telling an unknown key from a revoked one) or expiredKeyMessage().
+    // unknownKeyMessage() (never telling an unknown key from a revoked one), expiredKeyMessage() or
+    // agentRemovedMessage() (the key of an agent removed for holding nothing a day after it was made).
     Result<User> authenticate(const QByteArray &authorizationHeader);
     static QString databaseUnavailableMessage();
     // The live key behind such a value (nothing is recorded); fails as authenticate() does.
@@ -69,6 +70,10 @@ public:
     static QString notBearerMessage() { return QStringLiteral("The Authorization header must be: Bearer <API key>"); }
     static QString unknownKeyMessage() { return QStringLiteral("The API key is unknown or has been revoked"); }
     static QString expiredKeyMessage() { return QStringLiteral("The API key has expired"); }
+    static QString agentRemovedMessage()
+    {
+        return QStringLiteral("The API key has expired: its agent was removed after a day without a deployment");
+    }
 
     std::optional<User> findUser(const QString &id) const;
     std::optional<User> findUserByEmail(const QString &email) const; // case-insensitive

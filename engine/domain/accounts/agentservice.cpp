@@ -20,6 +20,9 @@ namespace {
 
 constexpr QStringView kClaimPrefix = u"clm_";
 constexpr int kClaimTokenLength = 40; // base62 characters: ~238 bits
+constexpr qint64 kHourMs = 60 * 60 * 1000;
+// A removed agent's key answers "expired" this long; after that it reads as any unknown key.
+constexpr qint64 kRemovedKeyMemoryMs = 30 * 24 * kHourMs;
 
 Error unknownToken()
 {
@@ -79,6 +82,26 @@ Result<AgentService::Session> AgentService::createSession()
     if (!m_claims.insert(claim) || !transaction.commit())
         return Error {Error::Kind::Internal, u"Could not create the agent"_s};
     return session;
+}
+
+Result<int> AgentService::secondsUntilNextAgent(int perHour) const
+{
+    const QDateTime now = m_clock.now();
+    if (perHour <= 0)
+        return int(kHourMs / 1000);
+    const Result<AgentClaimRepository::Made> made = m_claims.madeSince(now.addMSecs(-kHourMs));
+    if (!made)
+        return Error {Error::Kind::Unavailable, AccountService::databaseUnavailableMessage()};
+    if (made.value().count < perHour)
+        return 0;
+    const qint64 waitMs = now.msecsTo(made.value().first.addMSecs(kHourMs));
+    return int(qMax<qint64>(1, (waitMs + 999) / 1000));
+}
+
+Result<int> AgentService::removeIdleAgents()
+{
+    const QDateTime now = m_clock.now();
+    return m_claims.removeIdle(now.addMSecs(-kIdleAgentLifetimeMs), now, now.addMSecs(-kRemovedKeyMemoryMs));
 }
 
 Result<AgentService::Claimed> AgentService::claim(const User &claimer, const QString &claimToken)

@@ -37,6 +37,14 @@ public:
     };
     // A new agent with its first key and its claim token, in one transaction.
     Result<Session> createSession();
+    // How long until one more agent may be made when the instance makes at most `perHour` in any hour: 0 now, else
+    // whole seconds (at least 1) until the first agent of the last hour leaves it.
+    Result<int> secondsUntilNextAgent(int perHour) const;
+
+    // An agent that holds no deployment a day after it was made, and was not claimed, is removed with its keys:
+    // those then answer agentRemovedMessage(). Returns how many went. Run now and then, on the database's thread.
+    static constexpr qint64 kIdleAgentLifetimeMs = 24 * 60 * 60 * 1000;
+    Result<int> removeIdleAgents();
 
     struct Claimed
     {

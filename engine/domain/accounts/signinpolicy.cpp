@@ -15,6 +15,7 @@ namespace {
 
 const QString kSignupsOpen = u"signups_open"_s;
 const QString kAgentSessions = u"agent_sessions"_s;
+const QString kAgentsPerHour = u"agents_per_hour"_s;
 const QString kSmtp = u"smtp"_s;
 const QString kSmtpLastError = u"smtp_last_error"_s;
 
@@ -98,6 +99,20 @@ AgentSessionScope SignInPolicy::agentSessionScope() const
 bool SignInPolicy::setAgentSessionScope(AgentSessionScope scope)
 {
     return m_settings.setValue(kAgentSessions, scopeName(scope)).ok();
+}
+
+int SignInPolicy::agentsPerHour() const
+{
+    bool ok = false;
+    const int count = m_settings.value(kAgentsPerHour).toInt(&ok);
+    return ok && count >= 0 && count <= kMaxAgentsPerHour ? count : kDefaultAgentsPerHour;
+}
+
+bool SignInPolicy::setAgentsPerHour(int count)
+{
+    if (count < 0 || count > kMaxAgentsPerHour)
+        return false;
+    return m_settings.setValue(kAgentsPerHour, QString::number(count)).ok();
 }
 
 bool SignInPolicy::allowsAgentSessionFrom(const QHostAddress &client) const

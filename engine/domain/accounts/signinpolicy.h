@@ -47,6 +47,12 @@ public:
     static bool isLanAddress(const QHostAddress &address); // loopback, RFC 1918, link-local, IPv6 unique local
     static QString scopeName(AgentSessionScope scope); // "loopback", "lan", "anywhere"
     static std::optional<AgentSessionScope> scopeFromName(const QString &name);
+    // How many agents the whole instance makes in an hour (POST /auth/session and MCP without a key, from every
+    // address together): a bound on what anonymous callers can hold, whatever addresses they come from.
+    static constexpr int kDefaultAgentsPerHour = 60;
+    static constexpr int kMaxAgentsPerHour = 100000;
+    int agentsPerHour() const;
+    bool setAgentsPerHour(int count); // false when out of 0..kMaxAgentsPerHour (0: no new agents) or not stored
 
     SmtpConfig smtp() const; // not configured (empty host) by default
     Result<SmtpConfig> setSmtp(const SmtpConfig &config); // 400 with the reason when it cannot be used

@@ -14,7 +14,8 @@ constexpr int kMaxPathBytes = 1024;
 
 // The normalised relative path ("./a//b.css" -> "a/b.css", in Unicode NFC), or a BadRequest Error naming the path
 // when it is empty, absolute, climbs out (".."), names a directory, or holds a backslash, a control character or an
-// invisible one (a byte order mark U+FEFF, zero-width U+200B-U+200D, U+2060, bidirectional controls).
+// invisible one (any Unicode Default_Ignorable_Code_Point, such as a soft hyphen, a zero-width space, a bidirectional
+// control, a variation selector or a tag, and the line and paragraph separators U+2028 and U+2029).
 Result<QString> normalise(const QString &path);
 
 } // namespace FilePath

@@ -20,6 +20,7 @@ constexpr qint64 kMinuteMs = 60'000;
 constexpr RateRule kSubmitPerIp {10, kMinuteMs}; // POST /_submit
 constexpr RateRule kCounterIncrementsPerIp {60, kMinuteMs}; // POST /_counter/:name/increment
 constexpr RateRule kPasswordAttemptsPerIp {10, kMinuteMs}; // the password gate of a private site
+constexpr RateRule kPasswordAttemptsPerSite {30, kMinuteMs}; // the same, per site: all addresses together
 constexpr RateRule kAuthSession {5, kMinuteMs}; // POST /auth/session
 constexpr RateRule kAuthOtp {3, kMinuteMs}; // POST /auth/otp
 constexpr RateRule kAuthVerify {10, kMinuteMs}; // POST /auth/verify

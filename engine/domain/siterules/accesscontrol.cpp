@@ -3,6 +3,7 @@
 #include "domain/common/clock.h"
 
 #include <QMessageAuthenticationCode>
+#include <algorithm>
 
 namespace berth {
 
@@ -59,9 +60,18 @@ bool AccessControl::cookieGrantsAccess(const Deployment &deployment, const QByte
     return constantTimeEquals(value.mid(dot + 1), signature(deployment, expiry));
 }
 
+bool AccessControl::anyCookieGrantsAccess(const Deployment &deployment, const QList<QByteArray> &values) const
+{
+    if (!deployment.isProtected)
+        return true;
+    return std::any_of(
+        values.cbegin(), values.cend(), [&](const QByteArray &value) { return cookieGrantsAccess(deployment, value); });
+}
+
 QByteArray AccessControl::setCookieHeader(const Deployment &deployment, bool secure) const
 {
-    QByteArray header = QByteArray(kCookieName) + '=' + issueCookie(deployment)
+    // "__Host-" needs Secure, Path=/ and no Domain, which this header always has over https.
+    QByteArray header = QByteArray(secure ? kSecureCookieName : kCookieName) + '=' + issueCookie(deployment)
         + "; Path=/; Max-Age=" + QByteArray::number(kCookieLifetimeSeconds) + "; HttpOnly; SameSite=Lax";
     if (secure)
         header += "; Secure";

@@ -3,6 +3,7 @@
 #include "storage/deployment.h"
 
 #include <QByteArray>
+#include <QList>
 
 namespace berth {
 
@@ -12,10 +13,18 @@ class Clock;
 // visitor gets a cookie for that site's host alone, signed with the instance's secret and bound to
 // the deployment's current protection: turning protection off and on (a new token) or changing the
 // password invalidates every cookie issued before.
+//
+// All sites share one parent domain, so a sibling site's script can set a cookie of the same name for the whole
+// domain. It cannot spoil a visit: every value sent is tried, not only the first. Over HTTPS the cookie is
+// "__Host-berth_access", which browsers accept only host-only and Secure, so no sibling can set one at all.
 class AccessControl final
 {
 public:
     static constexpr char kCookieName[] = "berth_access";
+    static constexpr char kSecureCookieName[] = "__Host-berth_access";
+    // Values tried per cookie name in one request (each costs an HMAC): enough for a visitor's own cookie behind a
+    // few planted ones, bounded against a request that carries thousands.
+    static constexpr qsizetype kMaxCookieValues = 8;
     static constexpr qint64 kCookieLifetimeSeconds = 7 * 24 * 3600;
 
     explicit AccessControl(const Clock &clock);
@@ -27,7 +36,10 @@ public:
     static bool tokenMatches(const Deployment &deployment, const QByteArray &token); // constant time
     QByteArray issueCookie(const Deployment &deployment) const; // the cookie's value
     bool cookieGrantsAccess(const Deployment &deployment, const QByteArray &value) const;
-    // The Set-Cookie header value for a site: host-only, HttpOnly, SameSite=Lax, Secure over https.
+    // Whether any of the values (of either cookie name, as read from the request) grants access.
+    bool anyCookieGrantsAccess(const Deployment &deployment, const QList<QByteArray> &values) const;
+    // The Set-Cookie header value for a site: host-only, HttpOnly, SameSite=Lax; over https Secure, and named with the
+    // "__Host-" prefix.
     QByteArray setCookieHeader(const Deployment &deployment, bool secure) const;
 
 private:

@@ -6,24 +6,44 @@ namespace berth {
 
 namespace {
 
-// Names a _headers file may not set, lower case: what the server must decide to frame, encode, cache-validate and
-// route responses correctly, and cookies (a site must not set cookies for other sites under the same domain).
-constexpr QByteArrayView kReservedNames[]
-    = {"accept-ranges", "age", "allow", "alt-svc", "connection", "content-encoding", "content-length", "content-range",
-        "date", "etag", "keep-alive", "location", "proxy-authenticate", "server", "set-cookie", "trailer",
-        "transfer-encoding", "upgrade", "vary", "www-authenticate"};
+// Names a _headers file may not set, lower case: what the server must decide to encode, cache-validate and route
+// responses correctly, and cookies (a site must not set cookies for other sites under the same domain).
+constexpr QByteArrayView kSetByBerth[]
+    = {"accept-ranges", "age", "allow", "alt-svc", "content-encoding", "content-range", "date", "etag", "location",
+        "proxy-authenticate", "server", "set-cookie", "vary", "www-authenticate"};
+// Hop-by-hop and framing names: they describe one connection, not a file, and sent from a site's rules they could
+// make a proxy or client frame or route the stream wrongly.
+constexpr QByteArrayView kConnectionNames[] = {"connection", "content-length", "expect", "host", "http2-settings",
+    "keep-alive", "proxy-connection", "status", "te", "trailer", "transfer-encoding", "upgrade"};
+// Names whose effect reaches past this site: browsers apply Clear-Site-Data to the whole registrable domain, that
+// is, to every site of the instance.
+constexpr QByteArrayView kCrossSiteNames[] = {"clear-site-data"};
+
+template<std::size_t N>
+bool isOneOf(const QByteArray &lowerName, const QByteArrayView (&names)[N])
+{
+    return std::any_of(std::begin(names), std::end(names), [&](QByteArrayView name) { return lowerName == name; });
+}
+
+// Why a name cannot be set, or empty when it can.
+QString reservedReason(const QByteArray &name)
+{
+    const QByteArray lower = name.toLower();
+    const QString shown = QString::fromLatin1(name);
+    if (isOneOf(lower, kSetByBerth))
+        return u"%1 is set by Berth and cannot be changed here"_s.arg(shown);
+    if (isOneOf(lower, kConnectionNames))
+        return u"%1 belongs to the connection, not to a file, and cannot be set here"_s.arg(shown);
+    if (isOneOf(lower, kCrossSiteNames))
+        return u"%1 would reach every site under the same domain and cannot be set here"_s.arg(shown);
+    return {};
+}
 
 bool isTokenChar(char c)
 {
     if ((c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9'))
         return true;
     return QByteArrayView("!#$%&'*+-.^_`|~").contains(c);
-}
-
-bool isReserved(const QByteArray &lowerName)
-{
-    return std::any_of(std::begin(kReservedNames), std::end(kReservedNames),
-        [&](QByteArrayView reserved) { return lowerName == reserved; });
 }
 
 bool isValidValue(const QByteArray &value)
@@ -115,12 +135,12 @@ HeaderRules HeaderRules::parse(const QByteArray &text, QStringList *warnings)
             warn(lineNumber, u"the value of %1 contains control characters"_s.arg(QString::fromLatin1(name)));
             continue;
         }
-        const QByteArray lower = name.toLower();
-        if (isReserved(lower)) {
-            warn(lineNumber, u"%1 is set by Berth and cannot be changed here"_s.arg(QString::fromLatin1(name)));
+        if (const QString reason = reservedReason(name); !reason.isEmpty()) {
+            warn(lineNumber, reason);
             continue;
         }
-        if (lower == "x-content-type-options" && value.compare("nosniff", Qt::CaseInsensitive) != 0) {
+        if (name.compare("x-content-type-options", Qt::CaseInsensitive) == 0
+            && value.compare("nosniff", Qt::CaseInsensitive) != 0) {
             warn(lineNumber, u"X-Content-Type-Options is always \"nosniff\" on Berth"_s);
             continue;
         }
@@ -132,6 +152,14 @@ HeaderRules HeaderRules::parse(const QByteArray &text, QStringList *warnings)
             warn(lineNumber, u"a path may have at most %1 headers"_s.arg(kMaxHeadersPerRule));
     }
     return rules;
+}
+
+bool HeaderRules::isCachePolicy(QByteArrayView name)
+{
+    static constexpr QByteArrayView kCachePolicyNames[]
+        = {"cache-control", "cdn-cache-control", "surrogate-control", "expires", "pragma"};
+    const QByteArray lower = name.toByteArray().toLower();
+    return isOneOf(lower, kCachePolicyNames) || lower.endsWith("-cdn-cache-control");
 }
 
 HeaderRules::Headers HeaderRules::match(QStringView path) const

@@ -16,9 +16,11 @@ namespace berth {
 // rule whose pattern matches the request path adds its headers; a name given more than once (in one rule or in
 // several) gets the values joined by ", ".
 //
-// Headers that Berth itself must set (framing, ranges, encodings, ETag, Vary, cookies, Location) cannot be set
-// here, and X-Content-Type-Options only to "nosniff": such lines are skipped with a warning. On a private site the
-// Cache-Control that keeps its pages out of shared caches stays (the site layer skips a custom one there).
+// Headers that Berth itself must set (ranges, encodings, ETag, Vary, cookies, Location), hop-by-hop and framing
+// names (Connection, Content-Length, Transfer-Encoding, TE, Host, Status...) and Clear-Site-Data cannot be set here,
+// and X-Content-Type-Options only to "nosniff": such lines are skipped with a warning. On a private site the
+// Cache-Control that keeps its pages out of shared caches stays: the site layer skips every cache policy of the
+// rules there (isCachePolicy), as the site can turn private after the rules were read.
 class HeaderRules final
 {
 public:
@@ -38,6 +40,9 @@ public:
     qsizetype size() const { return m_rules.size(); }
     // The headers for a request path (decoded, without its query), in the order of the file.
     Headers match(QStringView path) const;
+    // Whether a name tells caches how to keep a response: Cache-Control and what CDNs read before it
+    // (CDN-Cache-Control, any "<vendor>-CDN-Cache-Control", Surrogate-Control), Expires and Pragma.
+    static bool isCachePolicy(QByteArrayView name);
 
 private:
     struct Rule

@@ -80,7 +80,7 @@ private Q_SLOTS:
             = post({{u"jsonrpc"_s, u"2.0"_s}, {u"id"_s, 3}, {u"method"_s, u"tools/list"_s}}, m_userKey, session)
                   .json()[u"result"_s][u"tools"_s]
                   .toArray();
-        QCOMPARE(tools.size(), 16);
+        QCOMPARE(tools.size(), 17);
         for (const QJsonValue &tool : tools) {
             QCOMPARE(tool[u"inputSchema"_s][u"type"_s].toString(), u"object"_s);
             QCOMPARE(tool[u"outputSchema"_s][u"type"_s].toString(), u"object"_s);
@@ -153,6 +153,55 @@ private Q_SLOTS:
         QCOMPARE(listed.value(u"isError"_s), QJsonValue(false));
         QVERIFY2(text(listed).contains(uR"("data":{"zeta":"1","alpha":"2","mid":"3"})"_s), qPrintable(text(listed)));
         QCOMPARE(QJsonDocument::fromJson(text(listed).toUtf8()).object(), listed[u"structuredContent"_s].toObject());
+    }
+
+    // An argument that goes into the API's path fits its schema first: nothing else reaches a path, so a tool cannot
+    // be turned into another route of the API (here: deleting a counter, listing versions).
+    void pathArgumentsFitTheirSchema()
+    {
+        const QByteArray session = open(m_userKey);
+        const QString id = m_fixture.deploySite(m_userKey, u"mcp-paths"_s);
+        QVERIFY(!id.isEmpty());
+        const QString host = m_fixture.siteHost(u"mcp-paths"_s);
+        QCOMPARE(m_fixture.client().request("POST", host, u"/_counter/visits/increment"_s).status, 200);
+
+        const QString tooFar = id + u"/counters/visits"_s;
+        const QJsonObject refused = callTool(m_userKey, session, u"teardown"_s, {{u"id"_s, tooFar}});
+        QCOMPARE(refused.value(u"isError"_s), QJsonValue(true));
+        QVERIFY2(text(refused).startsWith(u"Invalid arguments for teardown: \"id\" must match"_s),
+            qPrintable(text(refused)));
+        const QJsonArray counters = m_fixture.client()
+                                        .api("GET", u"/deploy/%1/counters"_s.arg(id), m_userKey)
+                                        .json()[u"counters"_s]
+                                        .toArray();
+        QCOMPARE(counters.size(), 1);
+        QCOMPARE(m_fixture.client().site(u"mcp-paths"_s).status, 200);
+
+        for (const QString &bad : {id + u"/versions"_s, u"../deploys"_s, id + u"%2F"_s, u"dep_x?y=1"_s,
+                 u"mcp-paths\n"_s, u"MCP-PATHS"_s, QString(64, u'a')}) {
+            const QJsonObject status = callTool(m_userKey, session, u"get_status"_s, {{u"id"_s, bad}});
+            QVERIFY2(text(status).startsWith(u"Invalid arguments for get_status: \"id\" must"_s),
+                qPrintable(bad + u": "_s + text(status)));
+        }
+        QCOMPARE(text(callTool(m_userKey, session, u"delete_submission"_s,
+                          {{u"id"_s, id}, {u"submission_id"_s, u"sub_1/../../counters/visits"_s}}))
+                     .left(53),
+            u"Invalid arguments for delete_submission: \"submission_"_s);
+
+        // A deployment's id fits; so does the shape of a slug, which the API then answers itself.
+        QCOMPARE(callTool(m_userKey, session, u"get_status"_s, {{u"id"_s, id}}).value(u"isError"_s), QJsonValue(false));
+        QCOMPARE(text(callTool(m_userKey, session, u"get_status"_s, {{u"id"_s, u"mcp-paths"_s}})),
+            berth::DeploymentService::notFoundMessage());
+        const QJsonArray tools
+            = post({{u"jsonrpc"_s, u"2.0"_s}, {u"id"_s, 3}, {u"method"_s, u"tools/list"_s}}, m_userKey, session)
+                  .json()[u"result"_s][u"tools"_s]
+                  .toArray();
+        for (const QJsonValue &tool : tools) {
+            const QJsonObject properties = tool[u"inputSchema"_s][u"properties"_s].toObject();
+            if (properties.contains(u"id"_s))
+                QVERIFY2(properties[u"id"_s][u"pattern"_s].toString().startsWith(u"^(dep_"_s),
+                    qPrintable(tool[u"name"_s].toString()));
+        }
     }
 
     void sessionsAreBoundToTheirKey()

@@ -19,6 +19,7 @@ private Q_SLOTS:
     void cookie_data();
     void cookie();
     void cookieFieldsJoin();
+    void everyCookieOfAName();
 };
 
 void TestHeaderValues::host_data()
@@ -86,6 +87,16 @@ void TestHeaderValues::cookieFieldsJoin()
     appendCookieField(joined, "b=2; c=3");
     QCOMPARE(joined, QByteArray("a=1; b=2; c=3"));
     QCOMPARE(cookieValue(joined, "c"), QByteArray("3"));
+}
+
+void TestHeaderValues::everyCookieOfAName()
+{
+    const QByteArray header = "berth_access=a; __Host-berth_access=h; x=1;berth_access=b ; berth_access=c";
+    QCOMPARE(cookieValues(header, "berth_access", 8), (QList<QByteArray> {"a", "b", "c"}));
+    QCOMPARE(cookieValues(header, "berth_access", 2), (QList<QByteArray> {"a", "b"})); // bounded
+    QCOMPARE(cookieValues(header, "__Host-berth_access", 8), QList<QByteArray> {"h"});
+    QVERIFY(cookieValues(header, "missing", 8).isEmpty());
+    QVERIFY(cookieValues(QByteArray(), "berth_access", 8).isEmpty());
 }
 
 QTEST_GUILESS_MAIN(TestHeaderValues)

@@ -127,6 +127,13 @@ private Q_SLOTS:
         QTest::newRow("backslash") << u"/\\evil.example/"_s << QByteArray();
         QTest::newRow("tab") << u"/\t/evil.example"_s << QByteArray();
         QTest::newRow("encoded slash") << u"/%2F/evil.example"_s << QByteArray();
+        // Nothing that comes to "//" once decoded and its dot segments resolved.
+        QTest::newRow("dot, encoded slash") << u"/.%2F/evil.example"_s << QByteArray();
+        QTest::newRow("dot, slash") << u"/.//evil.example"_s << QByteArray();
+        QTest::newRow("dot-dot, slash") << u"/a/..//evil.example"_s << QByteArray();
+        QTest::newRow("encoded dot-dot") << u"/%2e%2E//evil.example"_s << QByteArray();
+        QTest::newRow("dot, encoded backslash") << u"/.%5C/evil.example"_s << QByteArray();
+        QTest::newRow("dot segments on the site") << u"/a/./b/../c"_s << QByteArray("/a/./b/../c");
         QTest::newRow("same site, path //") << u"http://SITE//evil.example/"_s << QByteArray();
         QTest::newRow("same site, encoded slash") << u"http://SITE/%2F/evil.example"_s << QByteArray();
         QTest::newRow("other host") << u"https://evil.example/"_s << QByteArray();

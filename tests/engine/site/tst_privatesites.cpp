@@ -158,8 +158,8 @@ private Q_SLOTS:
         QTest::newRow("backslash") << QByteArray("/\\evil.example/") << QByteArray("/");
         QTest::newRow("three slashes") << QByteArray("///evil.example/") << QByteArray("/");
         QTest::newRow("backslash later") << QByteArray("/a\\b") << QByteArray("/");
-        QTest::newRow("encoded slashes stay a path")
-            << QByteArray("/%2F%2Fevil.example/") << QByteArray("/%2F%2Fevil.example/");
+        QTest::newRow("encoded slashes") << QByteArray("/%2F%2Fevil.example/") << QByteArray("/");
+        QTest::newRow("dot, encoded slash") << QByteArray("/.%2F/evil.example/") << QByteArray("/");
         QTest::newRow("a path") << QByteArray("/docs/") << QByteArray("/docs/");
     }
     void shareLinkRedirectStaysOnTheSite()

@@ -1,6 +1,7 @@
 #include "domain/deploy/filepath.h"
 
 #include <QTest>
+#include <algorithm>
 
 using namespace Qt::StringLiterals;
 using namespace berth;
@@ -15,6 +16,8 @@ private Q_SLOTS:
     void rejected_data();
     void rejected();
     void errorIsOptional();
+    void everyInvisibleCodePoint();
+    void visibleNeighbours();
 };
 
 void TestFilePath::accepted_data()
@@ -109,6 +112,51 @@ void TestFilePath::errorIsOptional()
 {
     QVERIFY(!FilePath::normalise(u"../x"_s));
     QCOMPARE(FilePath::normalise(u"./x"_s).value(), u"x"_s);
+}
+
+namespace {
+
+// Unicode's Default_Ignorable_Code_Point (DerivedCoreProperties.txt), and the line and paragraph separators.
+constexpr std::pair<char32_t, char32_t> kInvisibleRanges[] = {{0xAD, 0xAD}, {0x34F, 0x34F}, {0x61C, 0x61C},
+    {0x115F, 0x1160}, {0x17B4, 0x17B5}, {0x180B, 0x180F}, {0x200B, 0x200F}, {0x2028, 0x2029}, {0x202A, 0x202E},
+    {0x2060, 0x206F}, {0x3164, 0x3164}, {0xFE00, 0xFE0F}, {0xFEFF, 0xFEFF}, {0xFFA0, 0xFFA0}, {0xFFF0, 0xFFF8},
+    {0x1BCA0, 0x1BCA3}, {0x1D173, 0x1D17A}, {0xE0000, 0xE0FFF}};
+
+QString withCodePoint(char32_t u)
+{
+    return u"a"_s + QStringView(QChar::fromUcs4(u)).toString() + u"b.html"_s; // QString::fromUcs4 drops a BOM
+}
+
+} // namespace
+
+void TestFilePath::everyInvisibleCodePoint()
+{
+    int checked = 0;
+    for (const auto &[first, last] : kInvisibleRanges) {
+        for (char32_t u = first; u <= last; ++u) {
+            const Result<QString> result = FilePath::normalise(withCodePoint(u));
+            const QString expected = u"(U+%1)"_s.arg(QString::number(u, 16).toUpper().rightJustified(4, u'0'));
+            QVERIFY2(!result.ok() && result.error().message.contains(expected), qPrintable(expected));
+            QVERIFY(!result.error().message.contains(QStringView(QChar::fromUcs4(u)))); // shown escaped
+            ++checked;
+        }
+    }
+    QCOMPARE(checked, 4174 + 2); // Default_Ignorable_Code_Point has 4,174
+}
+
+void TestFilePath::visibleNeighbours()
+{
+    for (const auto &[first, last] : kInvisibleRanges) {
+        for (const char32_t u : {first - 1, last + 1}) {
+            const bool inAnother = std::any_of(std::begin(kInvisibleRanges), std::end(kInvisibleRanges),
+                [u = u](const auto &range) { return u >= range.first && u <= range.second; });
+            if (inAnother || QChar::category(u) == QChar::Other_Control
+                || QChar::category(u) == QChar::Other_NotAssigned)
+                continue;
+            const Result<QString> result = FilePath::normalise(withCodePoint(u));
+            QVERIFY2(result.ok(), qPrintable(result.error().message));
+        }
+    }
 }
 
 QTEST_APPLESS_MAIN(TestFilePath)

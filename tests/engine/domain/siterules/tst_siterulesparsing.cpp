@@ -86,6 +86,27 @@ private Q_SLOTS:
         QCOMPARE(rules.match(u"/y").size(), 2);
     }
 
+    void reservedNamesAreWarnings()
+    {
+        QStringList warnings;
+        const HeaderRules rules = HeaderRules::parse("/*\n  Clear-Site-Data: \"cookies\"\n  te: trailers\n"
+                                                     "  Proxy-Connection: close\n  X-Fine: 1\n",
+            &warnings);
+        QCOMPARE(warnings.size(), 3);
+        QVERIFY(warnings.at(0).startsWith(u"_headers line 2: Clear-Site-Data would reach every site"_s));
+        QVERIFY(warnings.at(1).startsWith(u"_headers line 3: te belongs to the connection"_s));
+        QCOMPARE(rules.match(u"/"), (HeaderRules::Headers {{"X-Fine", "1"}}));
+    }
+
+    void cachePolicyNames()
+    {
+        for (const QByteArrayView name : {"Cache-Control", "cdn-cache-control", "Cloudflare-CDN-Cache-Control",
+                 "Vercel-CDN-Cache-Control", "Surrogate-Control", "EXPIRES", "Pragma"})
+            QVERIFY2(HeaderRules::isCachePolicy(name), name.data());
+        for (const QByteArrayView name : {"X-Cache-Control", "CDN-Cache-Controls", "Surrogate-Key", "Age", ""})
+            QVERIFY2(!HeaderRules::isCachePolicy(name), name.data());
+    }
+
     void limitsAreWarnings()
     {
         QStringList warnings;
