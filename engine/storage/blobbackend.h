@@ -33,9 +33,42 @@ public:
     // just now: content-addressed, so idempotent. All of it or nothing. True when the data was written now (the blob
     // was absent, maybe removed a moment ago), false when it was there.
     virtual Result<bool> store(const QByteArray &hash, const QByteArray &suffix, const QByteArray &data) = 0;
+    // store() for many blobs (and variants) at once, on the same terms for each, in as few round trips as the store
+    // allows: a deploy's thousands of small files. All of it or nothing. Whether each piece was written now.
+    struct Piece
+    {
+        QByteArray hash;
+        QByteArray suffix;
+        QByteArray data;
+    };
+    virtual Result<QList<bool>> storeAll(const QList<Piece> &pieces)
+    {
+        QList<bool> written;
+        written.reserve(pieces.size());
+        for (const Piece &piece : pieces) {
+            const Result<bool> stored = store(piece.hash, piece.suffix, piece.data);
+            if (!stored)
+                return stored.error();
+            written.append(stored.value());
+        }
+        return written;
+    }
     // Renews the stamp of a stored blob, for a deploy that reuses it without sending it again; false when it is not
     // stored (then its content must be sent).
     virtual Result<bool> retain(const QByteArray &hash) = 0;
+    // retain() for many blobs at once (a deploy that reuses thousands): those that are stored, each renewed.
+    virtual Result<QSet<QByteArray>> retainAll(const QList<QByteArray> &hashes)
+    {
+        QSet<QByteArray> retained;
+        for (const QByteArray &hash : hashes) {
+            const Result<bool> held = retain(hash);
+            if (!held)
+                return held.error();
+            if (held.value())
+                retained.insert(hash);
+        }
+        return retained;
+    }
     virtual Result<bool> has(const QByteArray &hash, const QByteArray &suffix) = 0;
     // The sizes of the variant `suffix` of those of the blobs that have one stored.
     virtual Result<QHash<QByteArray, qint64>> variantSizes(const QList<QByteArray> &hashes, const QByteArray &suffix)

@@ -10,6 +10,7 @@
 #include <QMutex>
 #include <QRegularExpression>
 #include <QString>
+#include <array>
 #include <memory>
 
 namespace berth::blobfiles {
@@ -23,6 +24,32 @@ constexpr QFileDevice::Permissions PrivateFolder = QFileDevice::ReadOwner | QFil
 const QRegularExpression &storedPattern();
 // Makes a directory entry (a renamed-in file, a new folder) durable: fsync of the file alone does not cover it.
 bool syncDirectory(const QString &path);
+
+// Writes data as the read-only file `name` in the open folder: a temporary file, renamed to its name once whole, so a
+// reader or a crash sees all of it or nothing. With flush, its bytes and its name are durable on return; without,
+// only after the next syncFileSystem(). 0, or the errno of the step that failed.
+int writeWhole(int folder, const QByteArray &name, const QByteArray &data, bool flush);
+// Makes everything written to the file system that holds path durable: one syncfs(2) for a batch of files instead of
+// two flushes per file. 0, or the errno (EIO when an earlier write-back failed).
+int syncFileSystem(const QString &path);
+
+// The shard folders of a store, opened (and made, private, when missing) once each and kept open for *at calls: a
+// batch of blobs pays one open per folder, not a path walk per file. A new folder is durable at once with
+// flushEach, else after the next syncFileSystem().
+class ShardFolders final
+{
+    Q_DISABLE_COPY_MOVE(ShardFolders)
+public:
+    ShardFolders(const QString &root, bool flushEach);
+    ~ShardFolders();
+    // The folder of the hash's first two hex characters (a valid hash), or -errno.
+    int open(const QByteArray &hash);
+
+private:
+    const QString m_root;
+    const bool m_flushEach;
+    std::array<int, 256> m_fds;
+};
 
 } // namespace berth::blobfiles
 

@@ -10,14 +10,10 @@
 #include <QFile>
 #include <QFileInfo>
 #include <QRegularExpression>
-#include <QSaveFile>
-#include <QStorageInfo>
 #include <cerrno>
-
-#ifdef Q_OS_UNIX
 #include <fcntl.h>
+#include <sys/stat.h>
 #include <unistd.h>
-#endif
 
 using namespace Qt::StringLiterals;
 
@@ -28,7 +24,6 @@ namespace {
 using blobfiles::PrivateFolder;
 using blobfiles::ReadOnly;
 using blobfiles::storedPattern;
-using blobfiles::syncDirectory;
 
 constexpr QFileDevice::Permissions OthersAccess = QFileDevice::ReadGroup | QFileDevice::WriteGroup
     | QFileDevice::ExeGroup | QFileDevice::ReadOther | QFileDevice::WriteOther | QFileDevice::ExeOther;
@@ -45,8 +40,8 @@ const QRegularExpression &shardPattern()
     return pattern;
 }
 
-// QSaveFile writes to "<final name>.XXXXXX" when it cannot use an unnamed (O_TMPFILE) file; six characters, so
-// never mistaken for a variant suffix, which is at most four.
+// blobfiles::writeWhole writes to "<final name>.XXXXXX" first (as QSaveFile did when it could not use an unnamed
+// file); six characters, so never mistaken for a variant suffix, which is at most four.
 const QRegularExpression &temporaryPattern()
 {
     static const QRegularExpression pattern(u"^[0-9a-f]{62}(?:\\.[a-z0-9]{1,4})?\\.[A-Za-z0-9]{6}$"_s);
@@ -83,21 +78,6 @@ const QRegularExpression &blobfiles::storedPattern()
 {
     static const QRegularExpression pattern(u"^([0-9a-f]{62})(?:\\.([a-z0-9]{1,4}))?$"_s);
     return pattern;
-}
-
-bool blobfiles::syncDirectory(const QString &path)
-{
-#ifdef Q_OS_UNIX
-    const int fd = ::open(QFile::encodeName(path).constData(), O_RDONLY | O_DIRECTORY | O_CLOEXEC);
-    if (fd < 0)
-        return false;
-    const bool ok = ::fsync(fd) == 0;
-    ::close(fd);
-    return ok;
-#else
-    Q_UNUSED(path);
-    return true;
-#endif
 }
 
 BlobStore::BlobStore(const QString &rootDir)
@@ -165,7 +145,6 @@ bool BlobStore::isValidSuffix(const QByteArray &suffix)
 Result<QByteArray> BlobStore::put(const QByteArray &data)
 {
     const QByteArray hash = hashOf(data);
-    const QString path = pathOf(hash);
     // The shared copy first: a blob in the folder is then always one that every node can have.
     if (m_backend) {
         const Result<bool> stored = m_backend->store(hash, {}, data);
@@ -178,20 +157,9 @@ Result<QByteArray> BlobStore::put(const QByteArray &data)
         if (stored.value())
             restoreVariants(hash);
     }
-    // A file at a blob's final name is always whole (it got there by rename), so same size means same bytes.
-    const QFileInfo existing(path);
-    if (existing.exists() && existing.size() == data.size())
-        return hash;
-    if (existing.exists()) {
-        qCWarning(lcStorage).noquote() << "replacing a damaged blob" << path;
-        QFile::remove(path);
-    }
-    if (Result<void> written = writeFile(path, data); !written)
+    blobfiles::ShardFolders folders(m_root, true);
+    if (const Result<bool> written = storeFile(folders, hash, {}, data, true); !written)
         return written.error();
-    if (m_backend) {
-        noteUse(path, data.size());
-        trimCache(path);
-    }
     return hash;
 }
 
@@ -241,18 +209,9 @@ Result<void> BlobStore::putVariant(const QByteArray &hash, const QByteArray &suf
         if (const Result<bool> stored = m_backend->store(hash, suffix, data); !stored)
             return stored.error();
     }
-    const QString path = pathOf(hash) + u'.' + QLatin1String(suffix);
-    const QFileInfo existing(path);
-    if (existing.exists() && existing.size() == data.size())
-        return {};
-    if (existing.exists())
-        QFile::remove(path); // a variant's bytes depend on the compressor; the newest write wins
-    if (Result<void> written = writeFile(path, data); !written)
-        return written;
-    if (m_backend) {
-        noteUse(path, data.size());
-        trimCache(path);
-    }
+    blobfiles::ShardFolders folders(m_root, true);
+    if (const Result<bool> written = storeFile(folders, hash, suffix, data, true); !written)
+        return written.error();
     return {};
 }
 
@@ -355,40 +314,40 @@ QString BlobStore::rootDir() const
     return m_root;
 }
 
-Result<void> BlobStore::writeFile(const QString &path, const QByteArray &data) const
+Result<bool> BlobStore::storeFile(blobfiles::ShardFolders &folders, const QByteArray &hash, const QByteArray &suffix,
+    const QByteArray &data, bool flush) const
 {
-    const QString folder = QFileInfo(path).absolutePath();
+    const QByteArray name = suffix.isEmpty() ? hash.mid(2) : hash.mid(2) + '.' + suffix;
+    const auto path = [&] { return m_root + u'/' + QLatin1String(hash.left(2)) + u'/' + QLatin1String(name); };
+    const auto failed = [&](const QString &step, int code) {
+        return writeFailure(
+            u"cannot %1 %2: %3"_s.arg(step, path(), qt_error_string(code)), code == ENOSPC || code == EDQUOT);
+    };
     if (m_writeFault) {
-        if (const int code = m_writeFault(path); code != 0)
-            return writeFailure(
-                u"cannot write %1: %2"_s.arg(path, qt_error_string(code)), code == ENOSPC || code == EDQUOT);
+        if (const int code = m_writeFault(path()); code != 0)
+            return failed(u"write"_s, code);
     }
-    if (!QFileInfo::exists(folder)) {
-        if (!QDir().mkpath(folder))
-            return writeFailure(u"cannot create %1"_s.arg(folder), QStorageInfo(m_root).bytesAvailable() == 0);
-        QFile::setPermissions(folder, PrivateFolder);
-        syncDirectory(m_root);
+    const int folder = folders.open(hash);
+    if (folder < 0)
+        return failed(u"open the folder of"_s, -folder);
+    // A file at its final name is always whole (it got there by rename), so same size means same bytes. One stat,
+    // the only call a blob that is there already costs.
+    struct stat existing = {};
+    if (::fstatat(folder, name.constData(), &existing, 0) == 0) {
+        if (existing.st_size == data.size())
+            return false;
+        // A blob of the wrong size is damaged; a variant's bytes depend on the compressor: the newest write wins.
+        if (suffix.isEmpty())
+            qCWarning(lcStorage).noquote() << "replacing a damaged blob" << path();
+        ::unlinkat(folder, name.constData(), 0);
     }
-
-    QSaveFile file(path);
-    if (!file.open(QIODevice::WriteOnly) || file.write(data) != data.size() || !file.commit()) {
-        // Another thread may have stored the same content meanwhile (QSaveFile refuses a read-only target).
-        const QFileInfo existing(path);
-        if (existing.exists() && existing.size() == data.size())
-            return {};
-        // Qt words the system's error; a full disk or quota reads as one of these. The free space is the
-        // fallback, for a message that was overwritten on the way.
-        const QString reason = file.errorString();
-        const qint64 available = QStorageInfo(folder).bytesAvailable();
-        const bool noSpace = reason.contains(qt_error_string(ENOSPC)) || reason.contains(qt_error_string(EDQUOT))
-            || (available >= 0 && available < data.size());
-        return writeFailure(u"cannot write %1: %2"_s.arg(path, reason), noSpace);
+    if (const int code = blobfiles::writeWhole(folder, name, data, flush); code != 0)
+        return failed(u"write"_s, code);
+    if (m_backend) {
+        noteUse(path(), data.size());
+        trimCache(path());
     }
-    // Immutable from now on: read-only keeps an accidental writer from corrupting content others share.
-    QFile::setPermissions(path, ReadOnly);
-    if (!syncDirectory(folder))
-        qCWarning(lcStorage).noquote() << "cannot sync folder" << folder;
-    return {};
+    return true;
 }
 
 } // namespace berth

@@ -13,10 +13,16 @@
 namespace berth {
 
 class BlobBackend;
+class BlobBatch;
+namespace blobfiles {
+class ShardFolders;
+}
 
 // Content-addressed, immutable file store: a blob's name is the lower-case hex SHA-256 of its bytes and it lives at
-// <root>/ab/cdef... (the first two hex characters name a folder). Every file appears by an atomic rename of a synced
-// temporary file, so a reader or a crash sees a whole blob or none.
+// <root>/ab/cdef... (the first two hex characters name a folder). Every file appears by an atomic rename of a whole
+// temporary file, so a reader sees a whole blob or none. put() and putVariant() make each file durable before they
+// return; a deploy writes through a BlobBatch instead, which makes all of its files durable together before the
+// commit that references them (a crash before then leaves only unreferenced files, which the sweep at start removes).
 //
 // Thread-safe: the object holds only its root; concurrent puts of the same content write separate temporary files
 // and the last rename wins with identical bytes. collectGarbage() must not run while a deploy is between put() and
@@ -56,6 +62,8 @@ public:
     // no node removes it before that deploy commits. Without a backend, whether the folder holds it. Waits for the
     // backend: never on a serving thread.
     Result<bool> retain(const QByteArray &hash) const;
+    // retain() for many blobs, in a few round trips to the backend: those that are stored.
+    Result<QSet<QByteArray>> retainAll(const QList<QByteArray> &hashes) const;
     // The sizes of the variant `suffix` of those blobs that have one: the folder's, and for the others the
     // backend's (a variant this node has not fetched yet). Blobs without it are left out, as are all but the
     // folder's when the backend cannot answer (logged). Waits for the backend: never on a serving thread.
@@ -93,9 +101,17 @@ public:
     // refused it (ENOSPC: a full disk). Set before the store is shared between threads.
     using WriteFault = std::function<int(const QString &path)>;
     void setWriteFault(WriteFault fault) { m_writeFault = std::move(fault); }
+    // For tests: called when a BlobBatch makes its files durable; a non-zero errno makes that flush fail (EIO: a
+    // write-back the disk refused).
+    using FlushFault = std::function<int()>;
+    void setFlushFault(FlushFault fault) { m_flushFault = std::move(fault); }
 
 private:
-    Result<void> writeFile(const QString &path, const QByteArray &data) const; // logged when it fails
+    friend class BlobBatch;
+    // Writes a blob (suffix empty) or one of its variants into its shard folder unless a whole copy is there; with
+    // flush, durable on return (see blobfiles::writeWhole). True when written now; logged when it fails.
+    Result<bool> storeFile(blobfiles::ShardFolders &folders, const QByteArray &hash, const QByteArray &suffix,
+        const QByteArray &data, bool flush) const;
     Result<void> fetchInto(const QString &path, const QByteArray &hash, const QByteArray &suffix) const;
     void restoreVariants(const QByteArray &hash) const; // the folder's variants of it, into the backend (logged)
     void noteUse(const QString &path, qint64 size) const;
@@ -104,6 +120,7 @@ private:
 
     const QString m_root;
     WriteFault m_writeFault;
+    FlushFault m_flushFault;
     BlobBackend *m_backend = nullptr;
     struct Cache;
     std::unique_ptr<Cache> m_cache; // with a backend only

@@ -100,6 +100,27 @@ Result<bool> BlobStore::retain(const QByteArray &hash) const
     return retained;
 }
 
+Result<QSet<QByteArray>> BlobStore::retainAll(const QList<QByteArray> &hashes) const
+{
+    QList<QByteArray> valid;
+    for (const QByteArray &hash : hashes) {
+        if (isValidHash(hash))
+            valid.append(hash);
+    }
+    if (m_backend) {
+        const Result<QSet<QByteArray>> retained = m_backend->retainAll(valid);
+        if (!retained)
+            qCWarning(lcStorage).noquote() << "cannot renew blobs in the database:" << retained.error().message;
+        return retained;
+    }
+    QSet<QByteArray> held;
+    for (const QByteArray &hash : std::as_const(valid)) {
+        if (QFileInfo::exists(pathOf(hash)))
+            held.insert(hash);
+    }
+    return held;
+}
+
 QHash<QByteArray, qint64> BlobStore::variantSizes(const QList<QByteArray> &hashes, const QByteArray &suffix) const
 {
     QHash<QByteArray, qint64> sizes;

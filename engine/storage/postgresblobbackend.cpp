@@ -1,20 +1,26 @@
 #include "storage/postgresblobbackend.h"
 
 #include "storage/database.h"
+#include "storage/postgresblobsql.h"
 #include "storage/sqlhelpers.h"
 #include "storage/transaction.h"
 
 #include <QAtomicInteger>
 #include <QHash>
+#include <QSet>
 #include <QSqlDatabase>
 #include <QSqlQuery>
 #include <QStringList>
 #include <QThreadStorage>
+#include <algorithm>
 #include <memory>
 
 using namespace Qt::StringLiterals;
 
 namespace berth {
+
+using pgblobsql::lockBlob;
+using pgblobsql::text;
 
 namespace {
 
@@ -35,26 +41,6 @@ quint64 nextBackendId()
 {
     static QAtomicInteger<quint64> counter;
     return counter.fetchAndAddRelaxed(1) + 1;
-}
-
-// Never null: Qt 6 binds a null QString as SQL NULL, and the blob itself is variant ''.
-QString text(const QByteArray &bytes)
-{
-    return bytes.isEmpty() ? u""_s : QString::fromLatin1(bytes);
-}
-
-// The advisory locks of blobs: the two-key form, whose keys never meet the migrations' one-key lock. The second key
-// is the hash's first 32 bits: two blobs that share them only wait for each other.
-constexpr int kBlobLockSpace = 0x424c4f42; // "BLOB"
-
-// Taken inside a transaction, held until it ends.
-Result<void> lockBlob(const QSqlDatabase &connection, const QByteArray &hash)
-{
-    QSqlQuery query(connection);
-    query.prepare(u"SELECT pg_advisory_xact_lock(?, ?)"_s);
-    query.addBindValue(kBlobLockSpace);
-    query.addBindValue(static_cast<qint32>(hash.left(8).toUInt(nullptr, 16)));
-    return sql::exec(query);
 }
 
 } // namespace

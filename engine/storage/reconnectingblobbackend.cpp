@@ -47,9 +47,19 @@ Result<bool> ReconnectingBlobBackend::store(const QByteArray &hash, const QByteA
     return retriedOnce([&] { return m_backend.store(hash, suffix, data); }, "storing a blob");
 }
 
+Result<QList<bool>> ReconnectingBlobBackend::storeAll(const QList<Piece> &pieces)
+{
+    return retriedOnce([&] { return m_backend.storeAll(pieces); }, "storing blobs");
+}
+
 Result<bool> ReconnectingBlobBackend::retain(const QByteArray &hash)
 {
     return retriedOnce([&] { return m_backend.retain(hash); }, "renewing a blob");
+}
+
+Result<QSet<QByteArray>> ReconnectingBlobBackend::retainAll(const QList<QByteArray> &hashes)
+{
+    return retriedOnce([&] { return m_backend.retainAll(hashes); }, "renewing blobs");
 }
 
 Result<bool> ReconnectingBlobBackend::has(const QByteArray &hash, const QByteArray &suffix)

@@ -22,7 +22,9 @@ public:
     ~ReconnectingBlobBackend() override = default;
 
     Result<bool> store(const QByteArray &hash, const QByteArray &suffix, const QByteArray &data) override;
+    Result<QList<bool>> storeAll(const QList<Piece> &pieces) override;
     Result<bool> retain(const QByteArray &hash) override;
+    Result<QSet<QByteArray>> retainAll(const QList<QByteArray> &hashes) override;
     Result<bool> has(const QByteArray &hash, const QByteArray &suffix) override;
     Result<QHash<QByteArray, qint64>> variantSizes(const QList<QByteArray> &hashes, const QByteArray &suffix) override;
     Result<bool> load(const QByteArray &hash, const QByteArray &suffix, const ChunkSink &sink) override;

@@ -1,33 +1,19 @@
 // DeploymentService's staging: what a deploy does on a worker (decoding, hashing, blob writes, password hashing)
 // before its commit, apart from the checks and the commit on the service's thread.
-#include "domain/common/gzip.h"
 #include "domain/common/passwordhasher.h"
 #include "domain/common/workerpriority.h"
 #include "domain/deploy/blobgarbage.h"
 #include "domain/deploy/deploymentaccess.h"
 #include "domain/deploy/deploymentservice.h"
 #include "domain/deploy/deployprogress.h"
+#include "domain/deploy/faultpoints.h"
+#include "domain/deploy/variantcompressor.h"
+#include "storage/blobbatch.h"
 #include "storage/blobstore.h"
 
 using namespace Qt::StringLiterals;
 
 namespace berth {
-
-namespace {
-
-// Compressed once here, at deploy time, so serving gzip costs no CPU per request. A failure only
-// means the file is served uncompressed.
-void storeGzipVariant(
-    BlobStore &blobs, const QByteArray &hash, const QByteArray &content, const QByteArray &contentType)
-{
-    if (!Gzip::isWorthCompressing(contentType, content.size()) || !blobs.variantPathOf(hash, "gz").isEmpty())
-        return;
-    const QByteArray compressed = Gzip::compress(content);
-    if (Gzip::isWorthKeeping(content.size(), compressed.size()))
-        blobs.putVariant(hash, "gz", compressed);
-}
-
-} // namespace
 
 QFuture<Result<DeploymentService::Staged>> DeploymentService::stage(
     DeployRequest request, WrittenBlobs written, Progress progress)
@@ -37,15 +23,17 @@ QFuture<Result<DeploymentService::Staged>> DeploymentService::stage(
     // Captured too: written, and progress (which may cancel between files).
     // The sweep at start removes every blob unreferenced when it began: nothing is written before it ends.
     const QFuture<void> sweep = m_garbage.sweep();
-    auto work = [=, blobs = &m_blobs, request = std::move(request)]() -> Result<Staged> {
+    auto work = [=, blobs = &m_blobs, faults = &m_faults, request = std::move(request)]() -> Result<Staged> {
         QFuture<void>(sweep).waitForFinished();
+        // Every new blob written first, then all made durable at once, and only then committed (by the caller).
+        BlobBatch batch(*blobs);
         Staged staged;
         const auto storeFailed = [](const Error &error, const QString &what) {
             return DeploymentAccess::writeFailed(error, u"Could not store %1"_s.arg(what));
         };
         if (request.html) {
             const QByteArray bytes = request.html->toUtf8();
-            const Result<QByteArray> put = blobs->put(bytes);
+            const Result<QByteArray> put = batch.put(bytes);
             if (!put)
                 return storeFailed(put.error(), u"the page"_s);
             const QByteArray hash = put.value();
@@ -59,8 +47,19 @@ QFuture<Result<DeploymentService::Staged>> DeploymentService::stage(
             QStringList gone; // referenced by sha256, and no longer stored
             qint64 total = 0;
             qint64 done = 0;
-            for (const FileUpload &upload : *request.files)
+            VariantCompressor variants; // brotli, zstd and gzip made here, so that serving them costs no CPU
+            QList<QByteArray> references;
+            for (const FileUpload &upload : *request.files) {
                 total += upload.content.size();
+                if (upload.isReference())
+                    references.append(upload.sha256);
+            }
+            // Renewed, so that no other node removes them before this deploy commits; gone since the check (another
+            // node removed what its last site stopped using): their content must be sent. All at once: an
+            // incremental upload may reuse thousands.
+            const Result<QSet<QByteArray>> retained = blobs->retainAll(references);
+            if (!retained)
+                return storeFailed(retained.error(), u"the files"_s);
             for (const FileUpload &upload : *request.files) {
                 if (progress && progress->isCancelled())
                     return DeployProgress::cancelledError();
@@ -68,12 +67,7 @@ QFuture<Result<DeploymentService::Staged>> DeploymentService::stage(
                     progress->report(DeployProgress::Step::Storing, done, total);
                 done += upload.content.size();
                 if (upload.isReference()) { // held already (resolveReferences): nothing to write
-                    // Renewed, so that no other node removes it before this deploy commits; gone since the check
-                    // (another node removed what its last site stopped using): its content must be sent.
-                    const Result<bool> retained = blobs->retain(upload.sha256);
-                    if (!retained)
-                        return storeFailed(retained.error(), u"\"%1\""_s.arg(upload.path));
-                    if (!retained.value()) {
+                    if (!retained.value().contains(upload.sha256)) {
                         gone.append(upload.path);
                         continue;
                     }
@@ -82,12 +76,13 @@ QFuture<Result<DeploymentService::Staged>> DeploymentService::stage(
                         staged.documentTitle = titleOf(blobs->read(upload.sha256));
                     continue;
                 }
-                const Result<QByteArray> put = blobs->put(upload.content);
+                const Result<QByteArray> put = batch.put(upload.content);
                 if (!put)
                     return storeFailed(put.error(), u"\"%1\""_s.arg(upload.path));
                 const QByteArray hash = put.value();
                 written->append(hash);
-                storeGzipVariant(*blobs, hash, upload.content, upload.contentType);
+                faults->reach("blob-written");
+                variants.store(*blobs, batch, hash, upload.content, upload.contentType);
                 stored.append({upload.path, hash, upload.content.size(), upload.contentType});
                 if (upload.path == u"index.html")
                     staged.documentTitle = titleOf(upload.content);
@@ -102,6 +97,10 @@ QFuture<Result<DeploymentService::Staged>> DeploymentService::stage(
             staged.files = std::move(stored);
             staged.storageType = u"files"_s;
         }
+        faults->reach("before-blob-flush");
+        if (const Result<void> flushed = batch.flush(); !flushed)
+            return storeFailed(flushed.error(), u"the files"_s);
+        faults->reach("after-blob-flush");
         if (request.password) {
             const QByteArray hash = PasswordHasher::hash(*request.password);
             if (hash.isEmpty())

@@ -5,9 +5,11 @@
 
 namespace berth {
 
-// Named points of the deploy path where a test may stop the process dead, to prove crash safety: "before-commit"
-// (DeploymentService), "before-rollback-commit" and "after-rollback-commit" (VersionHistory), "before-garbage-check"
-// (BlobGarbage). One object shared by all three, so that one hook reaches every point.
+// Named points of the deploy path where a test may stop the process dead, to prove crash safety: "blob-written" (after
+// each new blob of a deploy, unflushed), "before-blob-flush", "after-blob-flush" (on the worker), "before-commit" and
+// "after-commit" (DeploymentService), "before-rollback-commit" and "after-rollback-commit" (VersionHistory),
+// "before-garbage-check" (BlobGarbage). One object shared by all, so that one hook reaches every point; points on a
+// worker are reached from several threads.
 class FaultPoints final
 {
 public:

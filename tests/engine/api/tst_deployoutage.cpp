@@ -250,7 +250,8 @@ private Q_SLOTS:
         const Result<Deployment> refused = wait(service.create(m_fixture->owner(), filesRequest({{u"x.txt"_s, "x"}})));
         QVERIFY(!refused);
         QCOMPARE(errorResponse(refused.error()).status, 500);
-        QCOMPARE(refused.error().message, u"Could not store \"x.txt\""_s);
+        // The database takes a deploy's blobs in groups when they are flushed: the failure names no single file.
+        QCOMPARE(refused.error().message, u"Could not store the files"_s);
         m_fixture->workers().waitForDone();
     }
 };

@@ -1,4 +1,5 @@
 #include "common/resultassert.h"
+#include "storage/blobbatch.h"
 #include "storage/blobstore.h"
 
 #include <QAtomicInt>
@@ -6,9 +7,11 @@
 #include <QDirIterator>
 #include <QElapsedTimer>
 #include <QFile>
+#include <QRegularExpression>
 #include <QTemporaryDir>
 #include <QTest>
 #include <QThreadPool>
+#include <cerrno>
 
 using namespace Qt::StringLiterals;
 using namespace berth;
@@ -176,6 +179,93 @@ private Q_SLOTS:
         QVERIFY(QFile::exists(unrelated));
         QCOMPARE(reopened.read(hash), QByteArrayLiteral("kept"));
         QVERIFY(!reopened.variantPathOf(hash, "gz").isEmpty());
+    }
+
+    // A deploy's batch: whole read-only files at their names, no temporary file left, one flush for all of them, and
+    // none when nothing new was written.
+    void batchWritesWholeFilesAndFlushesThemOnce()
+    {
+        int flushes = 0;
+        m_store->setFlushFault([&] {
+            ++flushes;
+            return 0;
+        });
+        QList<QByteArray> hashes;
+        {
+            BlobBatch batch(*m_store);
+            for (int i = 0; i < 100; ++i) {
+                const Result<QByteArray> put = batch.put(payload(i));
+                BERTH_VERIFY_OK(put);
+                QCOMPARE(put.value(), BlobStore::hashOf(payload(i)));
+                hashes.append(put.value());
+            }
+            BERTH_VERIFY_OK(batch.putVariant(hashes.first(), "gz", "zipped"));
+            QVERIFY(!batch.putVariant(BlobStore::hashOf("never stored"), "gz", "zipped"));
+            QCOMPARE(flushes, 0);
+            BERTH_VERIFY_OK(batch.flush());
+            QCOMPARE(flushes, 1);
+            BERTH_VERIFY_OK(batch.flush()); // nothing written since
+            QCOMPARE(flushes, 1);
+        }
+        for (int i = 0; i < 100; ++i) {
+            QCOMPARE(m_store->read(hashes.at(i)), payload(i));
+            // The mode's bits (the "User" ones say what this process may do: anything, as root).
+            constexpr QFileDevice::Permissions kModeBits = QFileDevice::ReadOwner | QFileDevice::WriteOwner
+                | QFileDevice::ExeOwner | QFileDevice::ReadGroup | QFileDevice::WriteGroup | QFileDevice::ExeGroup
+                | QFileDevice::ReadOther | QFileDevice::WriteOther | QFileDevice::ExeOther;
+            QCOMPARE(QFile::permissions(m_store->pathOf(hashes.at(i))) & kModeBits,
+                QFileDevice::Permissions(QFileDevice::ReadOwner));
+        }
+        QVERIFY(!m_store->variantPathOf(hashes.first(), "gz").isEmpty());
+        const QRegularExpression stored(u"^[0-9a-f]{2}/[0-9a-f]{62}(\\.gz)?$"_s);
+        const QStringList files = filesUnder(m_store->rootDir());
+        QCOMPARE(files.size(), 101);
+        for (const QString &file : files)
+            QVERIFY2(stored.match(file).hasMatch(), qPrintable(file));
+
+        // Content the store holds already: no write, so nothing to flush.
+        BlobBatch again(*m_store);
+        BERTH_VERIFY_OK(again.put(payload(7)));
+        BERTH_VERIFY_OK(again.flush());
+        QCOMPARE(flushes, 1);
+    }
+
+    // A blob of the wrong size at its name (damaged) is written again by a batch.
+    void batchReplacesADamagedBlob()
+    {
+        const QByteArray hash = m_store->put("whole content").value();
+        const QString path = m_store->pathOf(hash);
+        QVERIFY(QFile::setPermissions(path, QFileDevice::ReadOwner | QFileDevice::WriteOwner));
+        QVERIFY(writeFile(path, "whole"));
+        BlobBatch batch(*m_store);
+        BERTH_VERIFY_OK(batch.put("whole content"));
+        BERTH_VERIFY_OK(batch.flush());
+        QCOMPARE(m_store->read(hash), QByteArray("whole content"));
+    }
+
+    // A failed write or flush is the store's error (a full disk: InsufficientStorage), and leaves no temporary file.
+    void batchFailuresAreReported()
+    {
+        m_store->setWriteFault([](const QString &) { return ENOSPC; });
+        {
+            BlobBatch batch(*m_store);
+            const Result<QByteArray> put = batch.put("on a full disk");
+            QVERIFY(!put);
+            QCOMPARE(put.error().kind, Error::Kind::InsufficientStorage);
+        }
+        m_store->setWriteFault({});
+        QVERIFY(filesUnder(m_store->rootDir()).isEmpty());
+
+        for (const auto &[code, kind] :
+            {std::pair {EIO, Error::Kind::Internal}, std::pair {ENOSPC, Error::Kind::InsufficientStorage}}) {
+            m_store->setFlushFault([code = code] { return code; });
+            BlobBatch batch(*m_store);
+            BERTH_VERIFY_OK(batch.put("flushed badly " + QByteArray::number(code)));
+            const Result<void> flushed = batch.flush();
+            QVERIFY(!flushed);
+            QCOMPARE(flushed.error().kind, kind);
+            QVERIFY(!flushed.error().message.contains(m_store->rootDir()));
+        }
     }
 
     void initWithManyBlobsIsFast()

@@ -1,6 +1,7 @@
 // BlobStore over the PostgreSQL chunk store: blobs in the database, each node's folder a bounded cache.
 #include "common/postgrescluster.h"
 #include "common/resultassert.h"
+#include "storage/blobbatch.h"
 #include "storage/blobstore.h"
 #include "storage/database.h"
 #include "storage/deploymentrepository.h"
@@ -103,6 +104,57 @@ private Q_SLOTS:
         m_database.reset();
     }
     void cleanupTestCase() { m_cluster.reset(); }
+
+    // A deploy's blobs travel in groups: more than one group's worth, a blob of several chunks, one stored already
+    // (renewed, not written), the same piece twice (written once), a variant; every one then there for every node.
+    void manyBlobsAreStoredInGroups()
+    {
+        const QByteArray before = m_a->put(content(60, 100)).value();
+        QList<BlobBackend::Piece> pieces;
+        for (int i = 0; i < PostgresBlobBackend::kGroupPieces + 50; ++i)
+            pieces.append({BlobStore::hashOf(content(100 + i, 150)), {}, content(100 + i, 150)});
+        const QByteArray large = content(61, 2 * kMiB + 5);
+        pieces.append({BlobStore::hashOf(large), {}, large});
+        pieces.append({before, {}, content(60, 100)});
+        pieces.append(pieces.first());
+        pieces.append({pieces.first().hash, "gz", "zipped"});
+        const Result<QList<bool>> stored = m_backend->storeAll(pieces);
+        BERTH_VERIFY_OK(stored);
+        QCOMPARE(stored.value().size(), pieces.size());
+        for (qsizetype i = 0; i < pieces.size(); ++i) {
+            const bool renewedOrRepeated = pieces.at(i).hash == before || i == pieces.size() - 2;
+            QCOMPARE(stored.value().at(i), !renewedOrRepeated);
+            QByteArray loaded;
+            const Result<bool> found
+                = m_backend->load(pieces.at(i).hash, pieces.at(i).suffix, [&](const QByteArray &piece) {
+                      loaded += piece;
+                      return true;
+                  });
+            BERTH_VERIFY_OK(found);
+            QVERIFY(found.value());
+            QCOMPARE(loaded, pieces.at(i).data);
+        }
+
+        // Through a node's batch: another node reads them from the database.
+        BlobBatch batch(*m_a);
+        QList<QByteArray> hashes;
+        for (int i = 0; i < 300; ++i)
+            hashes.append(batch.put(content(1000 + i, 200)).value());
+        BERTH_VERIFY_OK(batch.putVariant(hashes.first(), "gz", "batched"));
+        BERTH_VERIFY_OK(batch.flush());
+        for (int i = 0; i < 300; ++i)
+            QCOMPARE(m_b->read(hashes.at(i)), content(1000 + i, 200));
+        BERTH_VERIFY_OK(m_b->fetch(hashes.first(), "gz"));
+
+        // Renewed together, in groups: those stored, and not one that is not.
+        const QByteArray absent = BlobStore::hashOf("never stored");
+        QList<QByteArray> reused;
+        for (const BlobBackend::Piece &piece : std::as_const(pieces))
+            reused.append(piece.hash);
+        const Result<QSet<QByteArray>> retained = m_b->retainAll(reused + QList<QByteArray> {absent});
+        BERTH_VERIFY_OK(retained);
+        QCOMPARE(retained.value(), QSet<QByteArray>(reused.cbegin(), reused.cend()));
+    }
 
     void largeBlobIsStoredInChunks()
     {
