@@ -1,6 +1,5 @@
 #include "site/renderedpagecache.h"
 
-#include "domain/common/gzip.h"
 #include "domain/deploy/pagemetadata.h"
 #include "domain/siterules/siteaddresses.h"
 #include "domain/siterules/sitetable.h"
@@ -68,7 +67,10 @@ void RenderedPageCache::render(std::shared_ptr<const Site> site, const SiteFile 
         {
             const QMutexLocker locker(&m_mutex);
             if (page) {
-                const qsizetype cost = qMax<qsizetype>(1, page->body.size() + page->gzip.size());
+                qsizetype cost = page->body.size();
+                for (const QByteArray &encoded : page->encoded)
+                    cost += encoded.size();
+                cost = qMax<qsizetype>(1, cost);
                 m_cache.insert(key, new std::shared_ptr<const RenderedPage>(page), cost);
             }
             waiters = m_waiting.take(key);
@@ -90,12 +92,12 @@ std::shared_ptr<const RenderedPage> RenderedPageCache::make(const Site &site, co
     page->body = injectPageMetadata(original, metadata);
     const QByteArray hash = ContentDigest::hexOf(page->body).left(40);
     page->etag = '"' + hash + '"';
-    if (Gzip::isWorthCompressing("text/html", page->body.size())) {
-        QByteArray compressed = Gzip::compress(page->body);
-        if (Gzip::isWorthKeeping(page->body.size(), compressed.size())) {
-            page->gzip = std::move(compressed);
-            page->gzipEtag = '"' + hash + "-gz\"";
-        }
+    const auto effort
+        = page->body.size() <= kBestCompressionBytes ? ContentCodings::Effort::Best : ContentCodings::Effort::Fast;
+    page->encoded = ContentCodings::encodeWorthServing(page->body, "text/html", effort);
+    for (const ContentCoding coding : kContentCodings) {
+        if (!page->encoded[size_t(coding)].isEmpty())
+            page->encodedEtags[size_t(coding)] = '"' + hash + '-' + ContentCodings::suffix(coding) + '"';
     }
     return page;
 }

@@ -1,5 +1,7 @@
 #pragma once
 
+#include "domain/common/contentcoding.h"
+
 #include <QByteArray>
 #include <QCache>
 #include <QHash>
@@ -17,14 +19,14 @@ struct Site;
 struct SiteFile;
 
 // A single-HTML deployment's document with its title, description, favicon and image written into
-// <head>, and its gzip encoding. Made once per version and settings, then served from memory; any
+// <head>, and its brotli, zstd and gzip encodings. Made once per version and settings, then served from memory; any
 // change to the deployment (content, fields, slug) changes the key, so nothing is ever stale.
 struct RenderedPage
 {
     QByteArray body;
-    QByteArray gzip; // empty when compressing does not pay
     QByteArray etag;
-    QByteArray gzipEtag;
+    EncodedVariants encoded; // by ContentCoding; empty when compressing does not pay
+    std::array<QByteArray, kContentCodingCount> encodedEtags;
 };
 
 // Thread-safe. Rendering (reading the blob, injecting the metadata, compressing) runs on a small pool of its own,
@@ -35,6 +37,8 @@ class RenderedPageCache final
 public:
     static constexpr qint64 kBudgetBytes = 32 * 1024 * 1024;
     static constexpr int kRenderThreads = 2;
+    // Rendered while the first visitor waits: larger pages are compressed at about gzip's speed.
+    static constexpr qint64 kBestCompressionBytes = 32 * 1024;
 
     using PageCallback = std::function<void(std::shared_ptr<const RenderedPage>)>;
 

@@ -1,6 +1,8 @@
 #include "site/staticresponder.h"
 
+#include "domain/common/mimetypes.h"
 #include "domain/siterules/sitetable.h"
+#include "site/acceptencoding.h"
 #include "site/byterange.h"
 #include "site/siterules.h"
 #include "storage/blobstore.h"
@@ -21,7 +23,6 @@ const QByteArray kVaryEncoding = QByteArrayLiteral("Accept-Encoding");
 const QByteArray kVaryCookie = QByteArrayLiteral("Cookie");
 const QByteArray kVaryEncodingAndCookie = QByteArrayLiteral("Accept-Encoding, Cookie");
 const QByteArray kBytes = QByteArrayLiteral("bytes");
-const QByteArray kGzip = QByteArrayLiteral("gzip");
 // Threads that bring files from the database into this node's cache (blobs in PostgreSQL); each has a connection.
 constexpr int kFetchThreads = 4;
 
@@ -44,25 +45,6 @@ bool anyItem(QByteArrayView value, char separator, Visit visit)
     return false;
 }
 
-// Whether Accept-Encoding allows gzip (an explicit q=0 refuses it). The first gzip-like coding decides.
-bool acceptsGzip(QByteArrayView acceptEncoding)
-{
-    bool accepted = false;
-    anyItem(acceptEncoding, ',', [&accepted](QByteArrayView item) {
-        const qsizetype semicolon = item.indexOf(';');
-        const QByteArrayView coding = (semicolon < 0 ? item : item.first(semicolon)).trimmed();
-        if (coding.compare("gzip", Qt::CaseInsensitive) != 0 && coding.compare("x-gzip", Qt::CaseInsensitive) != 0
-            && coding != "*")
-            return false;
-        const QByteArrayView parameters = semicolon < 0 ? QByteArrayView() : item.sliced(semicolon + 1);
-        accepted = !anyItem(parameters, ';', [](QByteArrayView parameter) {
-            return parameter.startsWith("q=") && parameter.sliced(2).toByteArray().toDouble() <= 0.0;
-        });
-        return true;
-    });
-    return accepted;
-}
-
 // Whether an If-None-Match list names this ETag (or is "*"); weak comparison, as RFC 9110 asks.
 bool etagMatches(QByteArrayView ifNoneMatch, QByteArrayView etag)
 {
@@ -71,6 +53,49 @@ bool etagMatches(QByteArrayView ifNoneMatch, QByteArrayView etag)
             candidate = candidate.sliced(2);
         return candidate == "*" || candidate == etag;
     });
+}
+
+// Which encodings a file, or a rendered page, has.
+std::array<bool, kContentCodingCount> offeredBy(const SiteFile &file)
+{
+    std::array<bool, kContentCodingCount> offered {};
+    for (const ContentCoding coding : kContentCodings)
+        offered[size_t(coding)] = file.variant(coding).size > 0;
+    return offered;
+}
+
+std::array<bool, kContentCodingCount> offeredBy(const RenderedPage &page)
+{
+    std::array<bool, kContentCodingCount> offered {};
+    for (const ContentCoding coding : kContentCodings)
+        offered[size_t(coding)] = !page.encoded[size_t(coding)].isEmpty();
+    return offered;
+}
+
+// A range applies to the identity encoding of a successful response (so that resumed downloads and seeking never
+// mix encodings), and only while If-Range (if any) still names this version.
+bool wantsRange(const HttpRequest &request, int status, QByteArrayView identityEtag)
+{
+    if (status != 200)
+        return false;
+    const QByteArray ifRange = request.header("if-range");
+    return !request.header("range").isEmpty() && (ifRange.isEmpty() || ifRange == identityEtag);
+}
+
+// The encoding to send. When the client refuses every encoding the file has, identity included, the header is
+// disregarded and the file goes as it is (RFC 9110 allows this instead of a 406): a visitor always gets the page.
+EncodingChoice negotiate(const HttpRequest &request, const std::array<bool, kContentCodingCount> &offered, bool range)
+{
+    if (range)
+        return {};
+    const EncodingChoice choice = EncodingChoice::negotiate(request.header("accept-encoding"), offered);
+    return choice.acceptable ? choice : EncodingChoice {};
+}
+
+// The suffix of the stored file that a choice is sent from: empty for the blob itself.
+QByteArray suffixOf(const EncodingChoice &choice)
+{
+    return choice.coding ? ContentCodings::suffix(*choice.coding) : QByteArray();
 }
 } // namespace
 
@@ -81,7 +106,7 @@ struct StaticResponder::Representation
     QString filePath; // when streamed
     qint64 size = 0;
     QByteArray etag;
-    bool gzip = false;
+    std::optional<ContentCoding> coding; // none: identity
     bool readable = true;
 };
 
@@ -95,8 +120,10 @@ StaticResponder::StaticResponder(const BlobStore &blobs, const SiteAddresses &ad
 void StaticResponder::respondFile(const HttpRequest &request, std::shared_ptr<const Site> site, const QString &path,
     const SiteFile &file, int status, ResponseSink sink)
 {
-    const bool ready = !m_blobs.hasBackend() || file.size == 0
-        || (m_blobs.isCached(file.blob) && (file.gzipSize == 0 || m_blobs.isCached(file.blob, "gz")));
+    // Only the encoding this request gets needs to be here: the others are fetched when a request chooses them.
+    const EncodingChoice choice = negotiate(request, offeredBy(file), wantsRange(request, status, file.etag));
+    const QByteArray suffix = suffixOf(choice);
+    const bool ready = !m_blobs.hasBackend() || file.size == 0 || m_blobs.isCached(file.blob, suffix);
     if (ready) {
         sink.send(respond(request, *site, path, file, status));
         return;
@@ -104,10 +131,8 @@ void StaticResponder::respondFile(const HttpRequest &request, std::shared_ptr<co
     // The callback keeps its own snapshot alive: the file it points into belongs to it. A failed fetch is logged
     // by the store; the answer is then the 500 of a file that cannot be read.
     const SiteFile *wanted = &file;
-    m_fetches.start([this, request, site = std::move(site), path, wanted, status, sink]() mutable {
-        m_blobs.fetch(wanted->blob);
-        if (wanted->gzipSize > 0)
-            m_blobs.fetch(wanted->blob, "gz");
+    m_fetches.start([this, request, site = std::move(site), path, wanted, suffix, status, sink]() mutable {
+        m_blobs.fetch(wanted->blob, suffix);
         sink.send(respond(request, *site, path, *wanted, status));
     });
 }
@@ -134,31 +159,33 @@ void StaticResponder::respondRendered(
 }
 
 StaticResponder::Representation StaticResponder::choose(const HttpRequest &request, const Site &site,
-    const QString &path, const SiteFile &file, bool wantsRange, const RenderedPage *page)
+    const QString &path, const SiteFile &file, bool range, const RenderedPage *page)
 {
-    const bool gzipAllowed = !wantsRange && acceptsGzip(request.header("accept-encoding"));
     Representation chosen;
     if (isRenderedDocument(site, path)) {
         if (!page) {
             chosen.readable = false;
             return chosen;
         }
-        chosen.gzip = gzipAllowed && !page->gzip.isEmpty();
-        chosen.body = chosen.gzip ? page->gzip : page->body;
-        chosen.etag = chosen.gzip ? page->gzipEtag : page->etag;
+        const EncodingChoice choice = negotiate(request, offeredBy(*page), range);
+        chosen.coding = choice.coding;
+        chosen.body = choice.coding ? page->encoded[size_t(*choice.coding)] : page->body;
+        chosen.etag = choice.coding ? page->encodedEtags[size_t(*choice.coding)] : page->etag;
         chosen.size = chosen.body.size();
         return chosen;
     }
 
-    chosen.gzip = gzipAllowed && file.gzipSize > 0;
-    chosen.size = chosen.gzip ? file.gzipSize : file.size;
-    chosen.etag = chosen.gzip ? file.gzipEtag : file.etag;
+    const EncodingChoice choice = negotiate(request, offeredBy(file), range);
+    chosen.coding = choice.coding;
+    const SiteFile::Variant *variant = choice.coding ? &file.variant(*choice.coding) : nullptr;
+    chosen.size = variant ? variant->size : file.size;
+    chosen.etag = variant ? variant->etag : file.etag;
     const auto diskPath
-        = [&] { return chosen.gzip ? m_blobs.variantPathOf(file.blob, "gz") : m_blobs.pathOf(file.blob); };
+        = [&] { return variant ? m_blobs.variantPathOf(file.blob, suffixOf(choice)) : m_blobs.pathOf(file.blob); };
     if (chosen.size == 0) {
         chosen.body = QByteArray("");
     } else if (HotFileCache::isCacheable(chosen.size)) {
-        chosen.body = m_hotFiles.get(chosen.gzip ? file.gzipKey : file.blob, diskPath);
+        chosen.body = m_hotFiles.get(variant ? variant->etag : file.blob, diskPath);
         chosen.readable = !chosen.body.isNull();
     } else {
         chosen.filePath = diskPath();
@@ -184,13 +211,8 @@ HttpResponse StaticResponder::build(const HttpRequest &request, const Site &site
 HttpResponse StaticResponder::buildWithoutRules(const HttpRequest &request, const Site &site, const QString &path,
     const SiteFile &file, int status, const RenderedPage *page)
 {
-    // A range applies to the identity encoding of a successful response, and only while If-Range (if
-    // any) still names this version.
-    const QByteArray rangeHeader = request.header("range");
-    const QByteArray ifRange = request.header("if-range");
-    const bool wantsRange = status == 200 && !rangeHeader.isEmpty() && (ifRange.isEmpty() || ifRange == file.etag);
-
-    Representation chosen = choose(request, site, path, file, wantsRange, page);
+    const bool range = wantsRange(request, status, page ? page->etag : file.etag);
+    Representation chosen = choose(request, site, path, file, range, page);
     if (!chosen.readable)
         return HttpResponse::jsonError(500, u"The file could not be read"_s);
 
@@ -209,17 +231,21 @@ HttpResponse StaticResponder::buildWithoutRules(const HttpRequest &request, cons
         add(QByteArrayLiteral("Cache-Control"), html ? kPrivateHtmlCachePolicy : kPrivateAssetCachePolicy);
     else
         add(QByteArrayLiteral("Cache-Control"), html ? kHtmlCachePolicy : kAssetCachePolicy);
-    const bool variesByEncoding = file.gzipSize > 0 || html;
+    // Whether the answer depends on Accept-Encoding: always for content that may be compressed.
+    const bool variesByEncoding = html || file.hasVariants() || MimeTypes::isCompressible(file.contentType);
     if (variesByEncoding || isPrivate)
         add(QByteArrayLiteral("Vary"),
             variesByEncoding && isPrivate ? kVaryEncodingAndCookie
                 : isPrivate               ? kVaryCookie
                                           : kVaryEncoding);
+    const auto addContentEncoding = [&] {
+        if (chosen.coding)
+            add(QByteArrayLiteral("Content-Encoding"), ContentCodings::token(*chosen.coding));
+    };
     if (status != 200) {
         response.body = chosen.body;
         response.filePath = chosen.filePath;
-        if (chosen.gzip)
-            add(QByteArrayLiteral("Content-Encoding"), kGzip);
+        addContentEncoding();
         return response;
     }
 
@@ -229,23 +255,22 @@ HttpResponse StaticResponder::buildWithoutRules(const HttpRequest &request, cons
         response.status = 304;
         return response;
     }
-    if (chosen.gzip)
-        add(QByteArrayLiteral("Content-Encoding"), kGzip);
+    addContentEncoding();
 
     qint64 offset = 0;
     qint64 length = chosen.size;
-    if (wantsRange) {
-        const ByteRange range = ByteRange::parse(rangeHeader, chosen.size);
-        if (range.kind == ByteRange::Kind::Unsatisfiable) {
+    if (range) {
+        const ByteRange asked = ByteRange::parse(request.header("range"), chosen.size);
+        if (asked.kind == ByteRange::Kind::Unsatisfiable) {
             HttpResponse refused = HttpResponse::jsonError(416, u"Requested range not satisfiable"_s);
-            refused.setHeader("Content-Range", range.contentRange(chosen.size));
+            refused.setHeader("Content-Range", asked.contentRange(chosen.size));
             return refused;
         }
-        if (range.kind == ByteRange::Kind::Satisfiable) {
+        if (asked.kind == ByteRange::Kind::Satisfiable) {
             response.status = 206;
-            add(QByteArrayLiteral("Content-Range"), range.contentRange(chosen.size));
-            offset = range.first;
-            length = range.length;
+            add(QByteArrayLiteral("Content-Range"), asked.contentRange(chosen.size));
+            offset = asked.first;
+            length = asked.length;
         }
     }
     if (!chosen.filePath.isEmpty()) {

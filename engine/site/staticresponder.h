@@ -17,8 +17,9 @@ struct SiteFile;
 
 // Turns a resolved file of a site into the response a browser expects: the right Content-Type, a
 // strong ETag and 304 for a match, the cache policy, one byte range (206/416) for media seeking,
-// the precompressed gzip variant when the client accepts it (with Vary), and the body from memory
-// for small files or streamed from disk for large ones.
+// the precompressed brotli, zstd or gzip variant that Accept-Encoding prefers (with Vary; each encoding with its own
+// ETag; a range always of the file as it is; the file as it is when the client refuses every encoding, identity
+// included), and the body from memory for small files or streamed from disk for large ones.
 //
 // Cache policy: HTML is "no-cache" (always revalidated, so a deploy shows at once); every other file
 // is "public, max-age=300" and then revalidated by its ETag. A private site's HTML is "private, no-store" and its
@@ -44,7 +45,7 @@ public:
 private:
     struct Representation;
     Representation choose(const HttpRequest &request, const Site &site, const QString &path, const SiteFile &file,
-        bool wantsRange, const RenderedPage *page);
+        bool range, const RenderedPage *page);
     HttpResponse build(const HttpRequest &request, const Site &site, const QString &path, const SiteFile &file,
         int status, const RenderedPage *page);
     HttpResponse buildWithoutRules(const HttpRequest &request, const Site &site, const QString &path,

@@ -12,10 +12,10 @@ constexpr int kGzipWindowBits = 15 + 16; // zlib: +16 selects the gzip wrapper
 constexpr int kMemLevel = 9;
 } // namespace
 
-QByteArray compress(const QByteArray &data)
+QByteArray compress(const QByteArray &data, int level)
 {
     z_stream stream {};
-    if (deflateInit2(&stream, Z_BEST_COMPRESSION, Z_DEFLATED, kGzipWindowBits, kMemLevel, Z_DEFAULT_STRATEGY) != Z_OK)
+    if (deflateInit2(&stream, level, Z_DEFLATED, kGzipWindowBits, kMemLevel, Z_DEFAULT_STRATEGY) != Z_OK)
         return {};
     QByteArray out(qsizetype(deflateBound(&stream, uLong(data.size()))), Qt::Uninitialized);
     stream.next_in = reinterpret_cast<Bytef *>(const_cast<char *>(data.constData()));

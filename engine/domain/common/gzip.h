@@ -4,8 +4,9 @@
 
 namespace berth::Gzip {
 
-// The gzip encoding (RFC 1952) of data at the best compression; empty on failure.
-QByteArray compress(const QByteArray &data);
+inline constexpr int kBestLevel = 9;
+// The gzip encoding (RFC 1952) of data at a zlib level (1-9), the best by default; empty on failure.
+QByteArray compress(const QByteArray &data, int level = kBestLevel);
 // Whether serving a gzip variant is worth it for content of this type and size.
 bool isWorthCompressing(const QByteArray &contentType, qint64 size);
 // Whether a compressed result saves enough to keep (at least a tenth).

@@ -91,4 +91,17 @@ bool RawClient::waitClosed(int timeoutMs)
     return true;
 }
 
+RawResponse siteRequest(quint16 port, const QString &slug, const QByteArray &target, const QByteArray &extraHeaders,
+    const QByteArray &method)
+{
+    RawClient client;
+    RawResponse response;
+    if (!client.connectTo(port))
+        return response;
+    client.send(method + ' ' + target + " HTTP/1.1\r\nHost: " + slug.toLatin1()
+        + ".localhost:" + QByteArray::number(port) + "\r\n" + extraHeaders + "\r\n");
+    client.waitResponse(&response, method == "HEAD", 30000);
+    return response;
+}
+
 } // namespace berth::test

@@ -41,4 +41,9 @@ private:
     QByteArray m_received;
 };
 
+// One request to a site on a fresh connection ("<slug>.localhost:<port>" as Host), extraHeaders as whole lines
+// ("Name: value\r\n"); a status of 0 when no response came within 30 s.
+RawResponse siteRequest(quint16 port, const QString &slug, const QByteArray &target,
+    const QByteArray &extraHeaders = {}, const QByteArray &method = "GET");
+
 } // namespace berth::test

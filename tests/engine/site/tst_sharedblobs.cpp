@@ -75,7 +75,12 @@ private Q_SLOTS:
         reply = client.site(u"shared-site"_s, u"/old"_s); // the rules file came from the database too
         QCOMPARE(reply.status, 301);
         QVERIFY(reply.header("location").endsWith("/index.html"));
-        // Four files, and the gzip variant of style.css: B learnt of it from the database and fetched it with it.
+        // Four files, and none of style.css's variants: it was asked for as it is, and a variant is fetched only for a
+        // request that chooses it.
+        QCOMPARE(filesUnder(blobsB), 4);
+        reply = client.site(u"shared-site"_s, u"/style.css"_s, "GET", {{"Accept-Encoding", "gzip"}});
+        QCOMPARE(reply.header("content-encoding"), QByteArray("gzip"));
+        QVERIFY(gunzip(reply.body) == m_css);
         QCOMPARE(filesUnder(blobsB), 5);
     }
 
