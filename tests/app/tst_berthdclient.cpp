@@ -45,6 +45,7 @@ private:
         else
             env.insert(u"BERTH_API_KEY"_s, QString::fromLatin1(key));
         env.insert(u"XDG_CONFIG_HOME"_s, m_work.filePath(u"config"_s));
+        env.insert(u"XDG_CACHE_HOME"_s, m_work.filePath(u"cache"_s)); // the digest cache of deploy
         env.insert(u"PATH"_s, m_work.filePath(u"bin"_s) + u':' + env.value(u"PATH"_s));
         return env;
     }

@@ -1,17 +1,16 @@
 // `berthd deploy` sends only what changed, and `berthd deploy PATH --watch` keeps a site in step with its folder,
 // against a real berthd server. Request bytes are counted by a loopback relay between the two.
 #include "berthdprocess.h"
+#include "countingrelay.h"
 #include "httptestclient.h"
 
 #include <QJsonArray>
-#include <QTcpServer>
-#include <QTcpSocket>
 #include <QTemporaryDir>
 #include <QTest>
-#include <QTimer>
 
 using namespace Qt::StringLiterals;
 using berth::test::BerthdProcess;
+using berth::test::CountingRelay;
 using berth::test::HttpTestClient;
 
 namespace {
@@ -22,44 +21,6 @@ bool write(const QString &path, const QByteArray &bytes)
     QFile file(path);
     return file.open(QIODevice::WriteOnly | QIODevice::Truncate) && file.write(bytes) == bytes.size();
 }
-
-// Relays loopback connections to the server and counts the bytes clients send through it.
-class CountingRelay final : public QObject
-{
-public:
-    explicit CountingRelay(quint16 target)
-        : m_target(target)
-    {
-        connect(&m_server, &QTcpServer::newConnection, this, [this] {
-            while (QTcpSocket *client = m_server.nextPendingConnection()) {
-                auto *upstream = new QTcpSocket(client);
-                upstream->connectToHost(QHostAddress::LocalHost, m_target);
-                connect(client, &QTcpSocket::readyRead, upstream, [this, client, upstream] {
-                    const QByteArray bytes = client->readAll();
-                    m_sent += bytes.size();
-                    upstream->write(bytes);
-                });
-                connect(upstream, &QTcpSocket::readyRead, client,
-                    [client, upstream] { client->write(upstream->readAll()); });
-                connect(upstream, &QTcpSocket::disconnected, client, &QTcpSocket::disconnectFromHost);
-                connect(client, &QTcpSocket::disconnected, client, &QObject::deleteLater);
-            }
-        });
-        m_server.listen(QHostAddress::LocalHost);
-    }
-    quint16 port() const { return m_server.serverPort(); }
-    qint64 takeSent()
-    {
-        const qint64 sent = m_sent;
-        m_sent = 0;
-        return sent;
-    }
-
-private:
-    QTcpServer m_server;
-    quint16 m_target;
-    qint64 m_sent = 0;
-};
 
 } // namespace
 
@@ -80,6 +41,7 @@ private:
         env.remove(u"BERTH_URL"_s);
         env.insert(u"BERTH_API_KEY"_s, QString::fromLatin1(m_key));
         env.insert(u"XDG_CONFIG_HOME"_s, m_work.filePath(u"config"_s));
+        env.insert(u"XDG_CACHE_HOME"_s, m_work.filePath(u"cache"_s));
         return env;
     }
     int newestVersion(const QString &slug)
@@ -119,15 +81,8 @@ private Q_SLOTS:
         const QString url = u"http://localhost:%1"_s.arg(relay.port());
         // Runs berthd in the background so that the relay, on this thread, keeps relaying.
         const auto deploy = [&](const QStringList &arguments) {
-            QProcess process;
-            process.setProcessEnvironment(environment());
-            QEventLoop loop;
-            connect(&process, &QProcess::finished, &loop, &QEventLoop::quit);
-            QTimer::singleShot(60000, &loop, &QEventLoop::quit);
-            process.start(QStringLiteral(BERTHD_PATH), arguments + QStringList {u"--url"_s, url});
-            loop.exec();
-            return std::make_pair(process.state() == QProcess::NotRunning ? process.exitCode() : -1,
-                process.readAllStandardOutput() + process.readAllStandardError());
+            return berth::test::runWhileRelaying(
+                QStringLiteral(BERTHD_PATH), arguments + QStringList {u"--url"_s, url}, environment());
         };
 
         auto first = deploy({u"deploy"_s, site, u"--slug"_s, u"big-site"_s});

@@ -128,6 +128,81 @@ json.dump({"slug": "many-blobs", "files": files}, open(out, "w"))
 PY
 }
 
+# make_deploy_folder DIR: a 50 MB site of new random content: index.html and 1,000 incompressible files of 50 KB
+# (51,200 bytes) in ten folders, files/00/f0000.bin to files/09/f0999.bin.
+make_deploy_folder() {
+    python3 - "$1" <<'PY'
+import os, sys
+root = sys.argv[1]
+os.makedirs(root, exist_ok=True)
+with open(os.path.join(root, "index.html"), "w") as page:
+    page.write("<!doctype html><title>Deploy benchmark</title><p>1,000 files</p>\n")
+for i in range(1000):
+    folder = os.path.join(root, "files", "%02d" % (i // 100))
+    os.makedirs(folder, exist_ok=True)
+    with open(os.path.join(folder, "f%04d.bin" % i), "wb") as out:
+        out.write(os.urandom(51200))
+PY
+}
+
+now_ns() { date +%s%N; }
+ms_since() { echo $((($(now_ns) - $1) / 1000000)); } # ms_since START_NS
+
+# start_deploy_bench: builds berthd (RelWithDebInfo, unless $BERTHD names one), starts it on $berth_port in a scratch
+# folder with no API rate limit, and sets $berthd and $key (the owner's key).
+start_deploy_bench() {
+    if [ -z "${BERTHD:-}" ]; then
+        cmake -S "$top" -B "$build_dir" -G Ninja -DCMAKE_BUILD_TYPE=RelWithDebInfo >/dev/null
+        cmake --build "$build_dir" --target berthd
+    fi
+    berthd=${BERTHD:-"$build_dir/app/berthd/berthd"}
+    start_scratch
+    key=$("$berthd" key create --data-dir "$work/berth")
+    start_berthd "$work/berth" --api-rate 1000000
+    wait_for_port "$berth_port"
+}
+
+# floor_ms DIR: the floor of storing a deploy of DIR on this machine: sha256sum of every file, cp -r, sync (uses $work).
+floor_ms() {
+    local start
+    start=$(now_ns)
+    find "$1" -type f -print0 | xargs -0 sha256sum >/dev/null
+    cp -r "$1" "$work/copy"
+    sync
+    ms_since "$start"
+    rm -rf "$work/copy"
+}
+
+# make_small_files_folder DIR COUNT: a static generator's output: COUNT new HTML files of about 140 bytes (a random
+# token in each) in folders of 100, pages/000/p00000.html and on.
+make_small_files_folder() {
+    python3 - "$1" "$2" <<'PY'
+import os, secrets, sys
+root, count = sys.argv[1], int(sys.argv[2])
+for i in range(count):
+    folder = os.path.join(root, "pages", "%03d" % (i // 100))
+    os.makedirs(folder, exist_ok=True)
+    with open(os.path.join(folder, "p%05d.html" % i), "w") as page:
+        page.write("<!doctype html><title>Page %05d</title><p>A small generated page, %s.</p>\n"
+                   % (i, secrets.token_hex(24)))
+PY
+}
+
+# folder_deploy_json OUT SLUG DIR: a deploy body with every file under DIR (paths relative to it), base64.
+folder_deploy_json() {
+    python3 - "$@" <<'PY'
+import base64, json, os, sys
+out, slug, root = sys.argv[1:4]
+files = []
+for folder, _, names in os.walk(root):
+    for name in sorted(names):
+        path = os.path.join(folder, name)
+        files.append({"path": os.path.relpath(path, root), "encoding": "base64",
+                      "content": base64.b64encode(open(path, "rb").read()).decode()})
+json.dump({"slug": slug, "files": files}, open(out, "w"))
+PY
+}
+
 wait_for_port() {
     for _ in $(seq 1 100); do
         (exec 3<>"/dev/tcp/127.0.0.1/$1") 2>/dev/null && return 0

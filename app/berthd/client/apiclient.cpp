@@ -30,13 +30,16 @@ bool ApiClient::isLoopback() const
 ApiClient::Reply ApiClient::request(
     const QByteArray &method, const QString &path, const std::optional<QJsonObject> &body, bool showProgress)
 {
-    QList<QPair<QByteArray, QByteArray>> headers;
-    QByteArray bytes;
-    if (body) {
-        bytes = QJsonDocument(*body).toJson(QJsonDocument::Compact);
-        headers.append(qMakePair(QByteArray("Content-Type"), QByteArray("application/json")));
-    }
-    return exchange(method, path, bytes, headers, showProgress && bytes.size() >= kProgressFromBytes);
+    if (!body)
+        return exchange(method, path, {}, {}, false);
+    return requestJson(method, path, QJsonDocument(*body).toJson(QJsonDocument::Compact), showProgress);
+}
+
+ApiClient::Reply ApiClient::requestJson(
+    const QByteArray &method, const QString &path, const QByteArray &body, bool showProgress)
+{
+    return exchange(method, path, body, {qMakePair(QByteArray("Content-Type"), QByteArray("application/json"))},
+        showProgress && body.size() >= kProgressFromBytes);
 }
 
 ApiClient::Reply ApiClient::send(const QByteArray &method, const QString &path, const QByteArray &body,

@@ -36,6 +36,8 @@ public:
     // error (for a terminal).
     Reply request(const QByteArray &method, const QString &path, const std::optional<QJsonObject> &body = {},
         bool showProgress = false);
+    // body: JSON already written (a deploy body, DeployBody).
+    Reply requestJson(const QByteArray &method, const QString &path, const QByteArray &body, bool showProgress);
     // A raw body with extra headers (the MCP proxy).
     Reply send(const QByteArray &method, const QString &path, const QByteArray &body,
         const QList<QPair<QByteArray, QByteArray>> &headers);

@@ -1,6 +1,7 @@
 #include "app/berthd/client/incrementalupload.h"
 
-#include "storage/contentdigest.h"
+#include "app/berthd/client/deploybody.h"
+#include "domain/deploy/folderreader.h"
 
 #include <QJsonArray>
 #include <QSet>
@@ -11,64 +12,55 @@ namespace berth::IncrementalUpload {
 
 namespace {
 
-// The entry without its content: the path, the type and the SHA-256 of the decoded bytes.
-QJsonObject hashOnly(const QJsonObject &entry)
+QSet<QString> missingOf(const ApiClient::Reply &reply)
 {
-    const QString content = entry.value(u"content"_s).toString();
-    const QByteArray bytes = entry.value(u"encoding"_s).toString() == u"base64"_s
-        ? QByteArray::fromBase64(content.toLatin1())
-        : content.toUtf8();
-    QJsonObject hashed {
-        {u"path"_s, entry.value(u"path"_s)}, {u"sha256"_s, QString::fromLatin1(ContentDigest::hexOf(bytes))}};
-    if (entry.contains(u"contentType"_s))
-        hashed.insert(u"contentType"_s, entry.value(u"contentType"_s));
-    return hashed;
-}
-
-QStringList missingOf(const ApiClient::Reply &reply)
-{
-    QStringList missing;
+    QSet<QString> missing;
     if (reply.status != 409)
         return missing;
     for (const QJsonValue &path : reply.json.value(u"missing"_s).toArray())
-        missing.append(path.toString());
+        missing.insert(path.toString());
     return missing;
 }
 
 } // namespace
 
-ApiClient::Reply send(ApiClient &client, const QByteArray &method, const QString &path, const QJsonObject &body,
-    bool showProgress, int *sentFiles)
+Result<ApiClient::Reply> send(ApiClient &client, const QByteArray &method, const QString &path,
+    const QJsonObject &fields, const FolderContent &folder, bool showProgress, int *sentFiles)
 {
-    const QJsonArray files = body.value(u"files"_s).toArray();
-    if (files.isEmpty())
-        return client.request(method, path, body, showProgress);
+    if (!folder.content.files)
+        return client.request(method, path, fields, showProgress);
 
-    QJsonArray hashed;
-    for (const QJsonValue &entry : files)
-        hashed.append(hashOnly(entry.toObject()));
-    QJsonObject attempt = body;
-    attempt.insert(u"files"_s, hashed);
-    ApiClient::Reply reply = client.request(method, path, attempt, showProgress);
+    const QList<FileUpload> &files = *folder.content.files;
+    DeployBody body(fields, files.size());
+    for (const FileUpload &file : files)
+        body.addDigest(file);
+    ApiClient::Reply reply = client.requestJson(method, path, body.finish(), showProgress);
     if (sentFiles)
         *sentFiles = 0;
 
     // Twice at most: a blob the server held at the first answer may be gone by the second (its last version
     // pruned meanwhile); then everything goes with its content.
     for (int round = 0; round < 2; ++round) {
-        const QStringList missing = missingOf(reply);
-        if (missing.isEmpty())
+        const QSet<QString> wanted = missingOf(reply);
+        if (wanted.isEmpty())
             return reply;
-        const QSet<QString> wanted(missing.cbegin(), missing.cend());
-        QJsonArray mixed;
+        qint64 contentBytes = 0;
+        for (const FileUpload &file : files)
+            contentBytes += round == 1 || wanted.contains(file.path) ? file.size : 0;
+        DeployBody mixed(fields, files.size(), contentBytes);
         int sent = 0;
         for (qsizetype i = 0; i < files.size(); ++i) {
-            const bool full = round == 1 || wanted.contains(files.at(i)[u"path"_s].toString());
-            mixed.append(full ? files.at(i) : hashed.at(i));
-            sent += full ? 1 : 0;
+            if (round == 0 && !wanted.contains(files.at(i).path)) {
+                mixed.addDigest(files.at(i));
+                continue;
+            }
+            const Result<QByteArray> content = FolderReader::contentOf(folder, i);
+            if (!content)
+                return content.error();
+            mixed.addContent(files.at(i), content.value());
+            ++sent;
         }
-        attempt.insert(u"files"_s, mixed);
-        reply = client.request(method, path, attempt, showProgress);
+        reply = client.requestJson(method, path, mixed.finish(), showProgress);
         if (sentFiles)
             *sentFiles = sent;
     }

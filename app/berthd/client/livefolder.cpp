@@ -29,8 +29,14 @@ void syncOnce(ApiClient &client, const QString &folder, const QString &id)
         return;
     }
     int sent = 0;
-    const ApiClient::Reply reply = IncrementalUpload::send(
-        client, "PUT", u"/deploy/"_s + id, {{u"files"_s, content.value().fields.value(u"files"_s)}}, false, &sent);
+    const auto sending
+        = IncrementalUpload::send(client, "PUT", u"/deploy/"_s + id, {}, content.value().folder, false, &sent);
+    if (!sending) {
+        err() << "berthd: " << now << " not synced: " << sending.error().message << "\n";
+        err().flush();
+        return;
+    }
+    const ApiClient::Reply &reply = sending.value();
     if (reply.status == 200) {
         out() << "Synced " << now << ": " << content.value().folder.fileCount << " files, " << sent << " sent\n";
         out().flush();

@@ -2,9 +2,7 @@
 
 #include "app/berthd/cli.h"
 #include "app/berthd/commands.h"
-#include "domain/deploy/publishchecks.h"
 
-#include <QFileInfo>
 #include <QTextStream>
 #include <cstdio>
 #include <unistd.h>
@@ -13,11 +11,8 @@ using namespace Qt::StringLiterals;
 
 namespace berth::PrePublish {
 
-int confirm(const QString &path, bool yes)
+int confirm(const QList<PublishIssue> &issues, bool yes)
 {
-    if (!QFileInfo(path).isDir())
-        return ExitOk;
-    const QList<PublishIssue> issues = PublishChecks::check(listFolder(path));
     if (issues.isEmpty())
         return ExitOk;
 

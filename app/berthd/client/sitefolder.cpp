@@ -1,28 +1,22 @@
 #include "app/berthd/client/sitefolder.h"
 
-#include <QJsonArray>
+#include "domain/deploy/digestcache.h"
 
 using namespace Qt::StringLiterals;
 
 namespace berth::SiteFolder {
 
-Result<Content> read(const QString &path)
+Result<Content> read(const QString &path, QList<PublishIssue> *issues)
 {
-    Result<FolderContent> folder = FolderReader::read(path);
+    DigestCache cache = DigestCache::load(path);
+    Result<FolderContent> folder = FolderReader::readDigests(path, &cache, {}, nullptr, issues);
     if (!folder)
         return folder.error();
     Content content {std::move(folder).value(), {}};
-    if (content.folder.singleHtml) {
+    if (content.folder.singleHtml)
         content.fields.insert(u"html"_s, *content.folder.content.html);
-        return content;
-    }
-    QJsonArray files;
-    for (FileUpload &file : *content.folder.content.files) {
-        files.append(QJsonObject {{u"path"_s, file.path}, {u"content"_s, QString::fromLatin1(file.content.toBase64())},
-            {u"encoding"_s, u"base64"_s}, {u"contentType"_s, QString::fromLatin1(file.contentType)}});
-        file.content.clear(); // the body holds it now: a 50 MB folder is not kept twice
-    }
-    content.fields.insert(u"files"_s, files);
+    else
+        cache.save(); // a cache that cannot be written costs the next reading time, nothing else
     return content;
 }
 

@@ -1,11 +1,18 @@
 #include "domain/deploy/folderfiles.h"
 
 #include <QDir>
+#include <QFile>
 #include <QFileInfo>
+#include <sys/stat.h>
 
 namespace berth {
 
 namespace {
+
+qint64 nanoseconds(const timespec &time)
+{
+    return qint64(time.tv_sec) * 1'000'000'000 + time.tv_nsec;
+}
 
 class FolderWalk final
 {
@@ -47,7 +54,8 @@ private:
                 if (!info.isSymLink())
                     collect(QDir(info.absoluteFilePath()));
             } else if (info.isFile()) {
-                m_listing.files.append({info.absoluteFilePath(), relative, info.size()});
+                m_listing.files.append(
+                    {info.absoluteFilePath(), relative, info.size(), FileStamp::of(info.absoluteFilePath())});
             }
         }
     }
@@ -57,6 +65,15 @@ private:
 };
 
 } // namespace
+
+std::optional<FileStamp> FileStamp::of(const QString &path)
+{
+    struct stat status = {};
+    if (::stat(QFile::encodeName(path).constData(), &status) != 0)
+        return std::nullopt;
+    return FileStamp {qint64(status.st_size), nanoseconds(status.st_mtim), nanoseconds(status.st_ctim),
+        quint64(status.st_ino), quint64(status.st_dev)};
+}
 
 FolderListing listFolder(const QString &root)
 {

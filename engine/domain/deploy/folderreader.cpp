@@ -2,7 +2,9 @@
 
 #include "domain/common/mimetypes.h"
 #include "domain/deploy/deploymentlimits.h"
+#include "domain/deploy/digestcache.h"
 #include "domain/deploy/filepath.h"
+#include "storage/contentdigest.h"
 
 #include <QDir>
 #include <QFile>
@@ -26,8 +28,15 @@ public:
     }
 
     Result<FolderContent> page(const QFileInfo &info);
-    Result<FolderContent> folder(const QFileInfo &info, QList<PublishIssue> *issues);
+    // digests: each file named by its SHA-256 and size (digest()), else with its content.
+    Result<FolderContent> folder(const QFileInfo &info, QList<PublishIssue> *issues, bool digests, DigestCache *cache);
     Error refuse(Reason reason, const QString &name, qint64 amount = 0, qint64 limit = 0, const QString &detail = {});
+    // A file's bytes, at most the per-file limit: a file that grew past it since it was listed is refused.
+    Result<QByteArray> bytesOf(const QString &absolutePath, const QString &relativePath);
+    // upload with the file's content.
+    Result<void> content(FileUpload &upload, const FolderFile &entry);
+    // upload named by the file's SHA-256 and size, from cache when it holds them for the file's stamp.
+    Result<void> digest(FileUpload &upload, const FolderFile &entry, DigestCache *cache);
 
 private:
     bool goOn(qsizetype done, qsizetype total) const { return !m_progress || m_progress(int(done), int(total)); }
@@ -93,11 +102,53 @@ Result<void> Reading::checkListing(const QList<FolderFile> &files, const QString
     return {};
 }
 
-Result<FolderContent> Reading::folder(const QFileInfo &info, QList<PublishIssue> *issues)
+Result<QByteArray> Reading::bytesOf(const QString &absolutePath, const QString &relativePath)
+{
+    QFile file(absolutePath);
+    if (!file.open(QIODevice::ReadOnly))
+        return refuse(Reason::Unreadable, relativePath, 0, 0, file.errorString());
+    QByteArray bytes = file.read(kMaxFileBytes + 1);
+    if (bytes.size() > kMaxFileBytes) // grew since it was listed
+        return refuse(Reason::FileTooLarge, relativePath, 0, kMaxFileBytes);
+    return bytes;
+}
+
+Result<void> Reading::content(FileUpload &upload, const FolderFile &entry)
+{
+    Result<QByteArray> bytes = bytesOf(entry.absolutePath, entry.relativePath);
+    if (!bytes)
+        return bytes.error();
+    upload.content = std::move(bytes).value();
+    return {};
+}
+
+Result<void> Reading::digest(FileUpload &upload, const FolderFile &entry, DigestCache *cache)
+{
+    // The stamp of the listing, taken before the bytes: a write while they are read leaves a stamp the next reading
+    // does not trust.
+    const std::optional<FileStamp> &stamp = entry.stamp;
+    if (stamp && cache)
+        upload.sha256 = cache->digestOf(entry.relativePath, *stamp);
+    if (!upload.sha256.isEmpty()) {
+        upload.size = stamp->size; // the digest is of a file of this size, within the limit
+    } else {
+        const Result<QByteArray> bytes = bytesOf(entry.absolutePath, entry.relativePath);
+        if (!bytes)
+            return bytes.error();
+        upload.sha256 = ContentDigest::hexOf(bytes.value());
+        upload.size = bytes.value().size();
+    }
+    if (stamp && cache)
+        cache->remember(entry.relativePath, *stamp, upload.sha256);
+    return {};
+}
+
+Result<FolderContent> Reading::folder(
+    const QFileInfo &info, QList<PublishIssue> *issues, bool digests, DigestCache *cache)
 {
     FolderListing listing = listFolder(info.absoluteFilePath());
-    if (issues)
-        *issues = PublishChecks::check(listing);
+    if (issues) // an unchanged file's secret scan comes from the cache too
+        *issues = PublishChecks::check(listing, digests ? cache : nullptr);
     if (const Result<void> checked = checkListing(listing.files, info.fileName()); !checked)
         return checked.error();
 
@@ -107,22 +158,20 @@ Result<FolderContent> Reading::folder(const QFileInfo &info, QList<PublishIssue>
     site.linksOutside = std::move(listing.linksOutside);
     QList<FileUpload> uploads;
     uploads.reserve(listing.files.size());
+    site.sourceFiles.reserve(listing.files.size());
     for (qsizetype i = 0; i < listing.files.size(); ++i) {
         if (!goOn(i, listing.files.size()))
             return refuse(Reason::Cancelled, info.fileName());
         const FolderFile &entry = listing.files.at(i);
-        QFile file(entry.absolutePath);
-        if (!file.open(QIODevice::ReadOnly))
-            return refuse(Reason::Unreadable, entry.relativePath, 0, 0, file.errorString());
         FileUpload upload;
         upload.path = FilePath::normalise(entry.relativePath).value(); // checked with the listing
-        upload.content = file.read(kMaxFileBytes + 1);
-        if (upload.content.size() > kMaxFileBytes) // grew since it was listed
-            return refuse(Reason::FileTooLarge, entry.relativePath, 0, kMaxFileBytes);
         upload.contentType = MimeTypes::forPath(upload.path);
-        site.totalBytes += upload.content.size();
+        if (const Result<void> filled = digests ? digest(upload, entry, cache) : content(upload, entry); !filled)
+            return filled.error();
+        site.totalBytes += upload.byteSize();
         site.hasIndex = site.hasIndex || upload.path == u"index.html";
         uploads.append(std::move(upload));
+        site.sourceFiles.append(entry.absolutePath);
     }
     if (site.totalBytes > kMaxTotalBytes) // files grew since they were listed
         return refuse(Reason::FolderTooLarge, info.fileName(), site.totalBytes, kMaxTotalBytes);
@@ -142,10 +191,8 @@ QString limit(qint64 bytes) // "5 MB"
     return QString::number(bytes / kMiB) + u" MB"_s;
 }
 
-} // namespace
-
-Result<FolderContent> read(
-    const QString &path, const Progress &progress, FolderRefusal *refusal, QList<PublishIssue> *issues)
+Result<FolderContent> readAs(const QString &path, const Progress &progress, FolderRefusal *refusal,
+    QList<PublishIssue> *issues, bool digests, DigestCache *cache)
 {
     Reading reading(progress, refusal);
     const QFileInfo info(path);
@@ -159,7 +206,28 @@ Result<FolderContent> read(
     }
     if (!info.isDir())
         return reading.refuse(Reason::NeitherFileNorFolder, path);
-    return reading.folder(info, issues);
+    return reading.folder(info, issues, digests, cache);
+}
+
+} // namespace
+
+Result<FolderContent> read(
+    const QString &path, const Progress &progress, FolderRefusal *refusal, QList<PublishIssue> *issues)
+{
+    return readAs(path, progress, refusal, issues, false, nullptr);
+}
+
+Result<FolderContent> readDigests(const QString &path, DigestCache *cache, const Progress &progress,
+    FolderRefusal *refusal, QList<PublishIssue> *issues)
+{
+    return readAs(path, progress, refusal, issues, true, cache);
+}
+
+Result<QByteArray> contentOf(const FolderContent &content, qsizetype index)
+{
+    const Progress none;
+    Reading reading(none, nullptr);
+    return reading.bytesOf(content.sourceFiles.at(index), content.content.files->at(index).path);
 }
 
 QString message(const FolderRefusal &refusal)

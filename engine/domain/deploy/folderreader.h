@@ -9,6 +9,8 @@
 
 namespace berth {
 
+class DigestCache;
+
 // Why a folder or file cannot be published: what a front end words in its own language (the dashboard, translated);
 // the Error that FolderReader returns carries the same in English (what `berthd deploy` prints).
 struct FolderRefusal
@@ -46,6 +48,7 @@ struct FolderContent
     int skippedHidden = 0; // hidden files and folders (.git, .DS_Store, ...) left out
     QStringList linksOutside; // links to outside the folder, left out (FolderListing)
     bool hasIndex = false; // a multi-file site without index.html shows "Not found" at its root
+    QStringList sourceFiles; // the absolute path of each of content.files, in the same order
 };
 
 // The one reader of what a folder publishes, for the dashboard, `berthd deploy` and live folders alike: hidden files
@@ -62,6 +65,17 @@ using Progress = std::function<bool(int done, int total)>;
 // also when the folder is then refused.
 Result<FolderContent> read(const QString &path, const Progress &progress = {}, FolderRefusal *refusal = nullptr,
     QList<PublishIssue> *issues = nullptr);
+
+// As read(), but a folder's files come named by their SHA-256 and size (FileUpload::isReference()), not with their
+// content: what a deploy that sends only the content the server lacks sends first. A digest comes from cache (may be
+// null) when it holds one for the file's unchanged stamp; every other file is read and hashed, and cache remembers
+// it (the caller saves it). A single .html file is read as by read().
+Result<FolderContent> readDigests(const QString &path, DigestCache *cache, const Progress &progress = {},
+    FolderRefusal *refusal = nullptr, QList<PublishIssue> *issues = nullptr);
+
+// The bytes of content's file at index (content from readDigests), for the files the server turns out to lack:
+// read now, so a file that grew over the limit since is refused (FileTooLarge), as by read().
+Result<QByteArray> contentOf(const FolderContent &content, qsizetype index);
 
 // The English words of a refusal, as in read()'s Error.
 QString message(const FolderRefusal &refusal);

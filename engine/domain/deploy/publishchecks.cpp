@@ -2,6 +2,7 @@
 
 #include "domain/deploy/deploymentlimits.h"
 #include "domain/deploy/htmlscanner.h"
+#include "domain/deploy/secretscan.h"
 
 #include <QFile>
 #include <QHash>
@@ -25,11 +26,6 @@ QString extensionOf(const QString &path)
     const qsizetype slash = path.lastIndexOf(u'/');
     const qsizetype dot = path.lastIndexOf(u'.');
     return dot > slash + 1 ? path.sliced(dot + 1).toLower() : QString();
-}
-
-QString fileNameOf(const QString &path)
-{
-    return path.sliced(path.lastIndexOf(u'/') + 1);
 }
 
 bool isImage(const QString &extension)
@@ -60,69 +56,7 @@ QByteArray readHead(const QString &path, qint64 maxBytes)
     return file.read(maxBytes);
 }
 
-bool isAlnum(char c)
-{
-    return (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9');
-}
-
-// Whether every occurrence of `prefix` is followed by at least `length` characters that `allowed` accepts. Each
-// occurrence is checked over a fixed length, so the search stays linear in the content.
-template<typename Allowed>
-bool hasToken(const QByteArray &content, QByteArrayView prefix, qsizetype length, Allowed allowed)
-{
-    for (qsizetype at = content.indexOf(prefix); at >= 0; at = content.indexOf(prefix, at + prefix.size())) {
-        const qsizetype start = at + prefix.size();
-        if (start + length > content.size())
-            return false;
-        bool all = true;
-        for (qsizetype i = start; i < start + length && all; ++i)
-            all = allowed(content.at(i));
-        if (all)
-            return true;
-    }
-    return false;
-}
-
 using Finding = PublishIssue::Finding;
-
-// What a file's first bytes give away, if anything.
-std::optional<Finding> secretIn(const QByteArray &content)
-{
-    const qsizetype key = content.indexOf("PRIVATE KEY-----");
-    if (key >= 0 && content.sliced(qMax<qsizetype>(0, key - 40), qMin<qsizetype>(key, 40)).contains("-----BEGIN"))
-        return Finding::PrivateKeyBlock;
-    const auto upperOrDigit = [](char c) { return (c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9'); };
-    if (hasToken(content, "AKIA", 16, upperOrDigit))
-        return Finding::AwsAccessKey;
-    for (const QByteArrayView prefix : {QByteArrayView("ghp_"), QByteArrayView("gho_"), QByteArrayView("ghs_"),
-             QByteArrayView("ghu_"), QByteArrayView("github_pat_")}) {
-        if (hasToken(content, prefix, 22, isAlnum))
-            return Finding::GitHubToken;
-    }
-    const auto tokenChar = [](char c) { return isAlnum(c) || c == '-' || c == '_'; };
-    for (const QByteArrayView prefix : {QByteArrayView("xoxb-"), QByteArrayView("xoxp-"), QByteArrayView("xoxa-")}) {
-        if (hasToken(content, prefix, 10, tokenChar))
-            return Finding::SlackToken;
-    }
-    if (hasToken(content, "sk_live_", 16, isAlnum) || hasToken(content, "rk_live_", 16, isAlnum))
-        return Finding::StripeSecretKey;
-    if (hasToken(content, "AIza", 35, tokenChar))
-        return Finding::GoogleApiKey;
-    return std::nullopt;
-}
-
-// Names that hold secrets by convention, whatever is in them.
-std::optional<Finding> secretByName(const QString &path)
-{
-    const QString name = fileNameOf(path).toLower();
-    if (name.endsWith(u".env") || name.startsWith(u"env.") || name == u"env")
-        return Finding::EnvFile;
-    for (const char *key : {"id_rsa", "id_dsa", "id_ecdsa", "id_ed25519"}) {
-        if (name == QLatin1StringView(key))
-            return Finding::SshKeyFile;
-    }
-    return std::nullopt;
-}
 
 // The English line `berthd deploy` prints for a secret found in path.
 QString secretMessage(Finding finding, const QString &path)
@@ -289,7 +223,7 @@ QString kindName(PublishIssue::Kind kind)
     return {};
 }
 
-QList<PublishIssue> check(const FolderListing &listing)
+QList<PublishIssue> check(const FolderListing &listing, SecretMemory *memory)
 {
     const QList<FolderFile> &files = listing.files;
     Collector found;
@@ -328,11 +262,19 @@ QList<PublishIssue> check(const FolderListing &listing)
                 u"%1 is a %2 image: pages that show it load slowly; a smaller or compressed copy helps"_s.arg(
                     file.relativePath, sizeText(file.size)),
                 Finding::LargeImage, {}, file.size});
-        std::optional<Finding> secret = secretByName(file.relativePath);
-        if (!secret && !isBinaryMedia(extension) && budget > 0) {
-            const QByteArray head = readHead(file.absolutePath, qMin(kMaxScannedSecretBytes, budget));
-            budget -= head.size();
-            secret = secretIn(head);
+        std::optional<Finding> secret = SecretScan::byName(file.relativePath);
+        if (!secret && !isBinaryMedia(extension)) {
+            std::optional<SecretMemory::Scan> scan = memory ? memory->recall(file) : std::nullopt;
+            bool whole = true; // the scan saw all it would with the budget to spare: worth keeping
+            if (!scan && budget > 0) {
+                whole = budget >= kMaxScannedSecretBytes;
+                const QByteArray head = readHead(file.absolutePath, qMin(kMaxScannedSecretBytes, budget));
+                budget -= head.size();
+                scan = SecretMemory::Scan {SecretScan::inContent(head)};
+            }
+            if (scan && memory && whole)
+                memory->keep(file, *scan);
+            secret = scan ? scan->found : std::nullopt;
         }
         if (secret)
             found.add(

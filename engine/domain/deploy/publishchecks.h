@@ -4,6 +4,7 @@
 
 #include <QList>
 #include <QString>
+#include <optional>
 
 namespace berth {
 
@@ -65,7 +66,23 @@ constexpr qint64 kMaxScannedSecretBytes = 256 * 1024;
 constexpr qint64 kMaxScannedTotalBytes = 64 * 1024 * 1024;
 constexpr int kMaxIssuesPerKind = 50; // then one line says how many more
 
-QList<PublishIssue> check(const FolderListing &listing);
+// What the secret scan found in files whose bytes are known unchanged since (DigestCache keeps it beside a file's
+// digest), so that the checks of an unchanged folder read none of its files again.
+class SecretMemory
+{
+public:
+    struct Scan
+    {
+        std::optional<PublishIssue::Finding> found; // nullopt: nothing
+    };
+    virtual ~SecretMemory() = default;
+    // What scanning file found the last time, or nullopt when it has to be scanned (again).
+    virtual std::optional<Scan> recall(const FolderFile &file) const = 0;
+    // What scanning file found now (or recall() said).
+    virtual void keep(const FolderFile &file, Scan scan) = 0;
+};
+
+QList<PublishIssue> check(const FolderListing &listing, SecretMemory *memory = nullptr);
 
 // A short name of the kind, for lists ("Missing index.html", "Broken link", ...).
 QString kindName(PublishIssue::Kind kind);

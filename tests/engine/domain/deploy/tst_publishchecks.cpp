@@ -133,6 +133,49 @@ private Q_SLOTS:
         QCOMPARE(issues.last().amount, 150);
     }
 
+    void eachCredentialPattern_data()
+    {
+        QTest::addColumn<QByteArray>("content");
+        QTest::addColumn<int>("finding"); // -1: none
+        const int none = -1;
+        QTest::newRow("aws") << QByteArray("x = AKIAQ3EXAMPLEKEY7ZZZ;") << int(PublishIssue::Finding::AwsAccessKey);
+        QTest::newRow("aws, lower case") << QByteArray("AKIAq3examplekey7zzz") << none;
+        QTest::newRow("aws, cut short by the end") << QByteArray("AKIAQ3EXAMPLEKEY7") << none;
+        QTest::newRow("github") << QByteArray("t=ghp_abcdefghijklmnopqrstuvwxyz")
+                                << int(PublishIssue::Finding::GitHubToken);
+        QTest::newRow("github pat") << QByteArray("github_pat_11ABCDEFG0abcdefghijklmn")
+                                    << int(PublishIssue::Finding::GitHubToken);
+        QTest::newRow("github, too short") << QByteArray("ghu_abc-defghijklmnopqrstuvwxyz") << none;
+        QTest::newRow("slack") << QByteArray("xoxp-1234-abcd_ef") << int(PublishIssue::Finding::SlackToken);
+        QTest::newRow("stripe") << QByteArray("rk_live_abcdefghijklmnop")
+                                << int(PublishIssue::Finding::StripeSecretKey);
+        QTest::newRow("google") << QByteArray("AIzaSyA-abcdefghijklmnopqrstuvwxyz_0123")
+                                << int(PublishIssue::Finding::GoogleApiKey);
+        QTest::newRow("a later whole token after a broken one")
+            << QByteArray("AKIA-- AKIAQ3EXAMPLEKEY7ZZZ") << int(PublishIssue::Finding::AwsAccessKey);
+        QTest::newRow("the first pattern names it")
+            << QByteArray("AIzaSyA-abcdefghijklmnopqrstuvwxyz_0123 sk_live_abcdefghijklmnop")
+            << int(PublishIssue::Finding::StripeSecretKey);
+        QTest::newRow("a key block after a token") << QByteArray("AKIAQ3EXAMPLEKEY7ZZZ\n-----BEGIN EC PRIVATE KEY-----")
+                                                   << int(PublishIssue::Finding::PrivateKeyBlock);
+        QTest::newRow("a key block's end alone") << QByteArray("xx PRIVATE KEY-----") << none;
+    }
+
+    void eachCredentialPattern()
+    {
+        QFETCH(QByteArray, content);
+        QFETCH(int, finding);
+        QTemporaryDir dir;
+        QVERIFY(write(dir.path(), u"index.html"_s, "<p>home</p>"));
+        QVERIFY(write(dir.path(), u"config.js"_s, content));
+        int found = -1;
+        for (const PublishIssue &issue : checkFolder(dir.path())) {
+            if (issue.kind == PublishIssue::Kind::Secret)
+                found = int(issue.finding);
+        }
+        QCOMPARE(found, finding);
+    }
+
     void hostileContentStaysLinear()
     {
         // Patterns that start a secret or a tag over and over, never finishing: every start is checked over a fixed
