@@ -211,6 +211,8 @@ void ConnectionGuard::headComplete()
     m_head = m_framer.takeHead();
     m_framer.reset();
     m_phase = Phase::Body;
+    m_requestClock.start();
+    noteForAccessLog();
 
     const qint64 length = m_head.contentLength;
     RequestHead head {m_head.method, m_head.target, m_head.host, length, {}, {}, {}};
@@ -223,6 +225,8 @@ void ConnectionGuard::headComplete()
             head.contentType = field.second;
     }
     const BodyLimit limit = m_door.handler().bodyLimit(head);
+    m_requestKind = limit.kind;
+    m_countPending = m_door.metrics() != nullptr;
     if (!limit.forApi && !m_visitor) {
         // Visitors may not take the connections kept for the management API.
         if (!m_door.budget().admitVisitor())

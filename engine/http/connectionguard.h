@@ -1,5 +1,6 @@
 #pragma once
 
+#include "http/accesslogline.h"
 #include "http/requestframer.h"
 #include "http/responseoutput.h"
 
@@ -103,7 +104,10 @@ private:
     void resume();
     void refuse(int status, const QString &message);
     void refuse(const HttpResponse &response);
-    void sendRefusal(const QByteArray &bytes);
+    void sendRefusal(int status, const QByteArray &bytes);
+    void noteForAccessLog(); // the framed head, when an access log is kept
+    void logAccess(int status, qint64 bytesSent);
+    void countRequest(int status, qint64 bytesSent); // into this thread's metrics, once per framed request
     void closeAfterWrite();
     void startLinger();
     void detachParser();
@@ -130,6 +134,12 @@ private:
     qint64 m_lingered = 0;
     qint64 m_bodyBytes = 0; // head and body of the request being read
     qint64 m_held = 0; // bytes held in the guard's current transaction (hold())
+    AccessEntry m_access; // the request being answered, for the access log
+    QByteArray m_accessClient; // the peer as the access log writes it, made at the first line
+    bool m_accessPending = false;
+    QElapsedTimer m_requestClock; // since the request's head was framed: its duration in the metrics
+    RequestKind m_requestKind = RequestKind::Other;
+    bool m_countPending = false;
     QByteArray m_body; // a large plain-HTTP body the guard reads itself (m_readsBody), of its announced length
     qint64 m_bodyRead = 0; // how much of m_body has arrived
     bool m_counted = false;

@@ -1,9 +1,11 @@
 // ConnectionGuard, second half: answering, holding what follows, closing and the timeouts (the first half,
 // connectionguard.cpp, accepts connections and reads requests).
+#include "http/accesslog.h"
 #include "http/connectionbudget.h"
 #include "http/connectionguard.h"
 #include "http/frontdoor.h"
 #include "http/httpconfig.h"
+#include "http/requestmetrics.h"
 #include "http/responsewriter.h"
 
 #include <QAbstractSocket>
@@ -20,7 +22,52 @@ void ConnectionGuard::respond(quint64 serial, HttpResponse response)
         return; // the client left, or this request was already answered
     m_sendClock.start();
     m_keepAlive = m_keepAlive && !response.header("connection").toLower().contains("close");
-    afterOutput(m_output.start(m_door.writer(), std::move(response), m_keepAlive, m_isHead));
+    const ResponseOutput::Progress progress
+        = m_output.start(m_door.writer(), std::move(response), m_keepAlive, m_isHead);
+    logAccess(m_output.sentStatus(), m_output.sentBytes());
+    countRequest(m_output.sentStatus(), m_output.sentBytes());
+    afterOutput(progress);
+}
+
+void ConnectionGuard::noteForAccessLog()
+{
+    AccessLogBuffer *log = m_door.accessLog();
+    if (!log)
+        return;
+    m_access.receivedMs = log->log().nowMs();
+    m_access.method = m_head.method;
+    m_access.target = m_head.target;
+    m_access.minorVersion = m_head.minorVersion;
+    m_access.host = m_head.host;
+    m_access.referer.clear();
+    m_access.userAgent.clear();
+    for (const auto &field : std::as_const(m_head.headers)) {
+        if (field.first == "referer")
+            m_access.referer = field.second;
+        else if (field.first == "user-agent")
+            m_access.userAgent = field.second;
+    }
+    m_access.localPort = m_socket.localPort();
+    m_accessPending = true;
+}
+
+void ConnectionGuard::logAccess(int status, qint64 bytesSent)
+{
+    if (!m_accessPending)
+        return;
+    m_accessPending = false;
+    AccessLogBuffer *log = m_door.accessLog();
+    if (m_accessClient.isEmpty())
+        m_accessClient = log->log().clientAddress(m_peer);
+    log->add(m_access, m_accessClient, status, bytesSent);
+}
+
+void ConnectionGuard::countRequest(int status, qint64 bytesSent)
+{
+    if (!m_countPending)
+        return;
+    m_countPending = false;
+    m_door.metrics()->count(m_requestKind, status, m_requestClock.nsecsElapsed(), bytesSent);
 }
 
 void ConnectionGuard::pumpFile()
@@ -154,18 +201,20 @@ void ConnectionGuard::onDisconnected()
 
 void ConnectionGuard::refuse(int status, const QString &message)
 {
-    sendRefusal(m_door.writer().refusal(status, message));
+    sendRefusal(status, m_door.writer().refusal(status, message));
 }
 
 void ConnectionGuard::refuse(const HttpResponse &response)
 {
-    sendRefusal(m_door.writer().refusal(response));
+    sendRefusal(response.status, m_door.writer().refusal(response));
 }
 
-void ConnectionGuard::sendRefusal(const QByteArray &bytes)
+void ConnectionGuard::sendRefusal(int status, const QByteArray &bytes)
 {
     if (m_phase == Phase::Closing || m_phase == Phase::Lingering || m_phase == Phase::Gone)
         return;
+    logAccess(status, bytes.size()); // a refusal after the head was read (413, 503) is a logged request too
+    countRequest(status, bytes.size());
     detachParser();
     m_socket.write(bytes);
     closeAfterWrite();

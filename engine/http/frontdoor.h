@@ -12,8 +12,10 @@
 
 namespace berth {
 
+class AccessLogBuffer;
 class ConnectionBudget;
 class ConnectionGuard;
+class RequestCounters;
 class RequestHandler;
 class ThreadMailbox;
 
@@ -45,6 +47,12 @@ public:
     ConnectionBudget &budget() const { return m_budget; }
     const std::shared_ptr<ThreadMailbox> &mailbox() const { return m_mailbox; }
     ResponseWriter &writer() { return m_writer; }
+    // This thread's access log buffer, or null when no access log is kept.
+    void setAccessLog(AccessLogBuffer *log) { m_accessLog = log; }
+    AccessLogBuffer *accessLog() const { return m_accessLog; }
+    // This thread's request counters (the metrics), or null when nobody counts.
+    void setMetrics(RequestCounters *counters) { m_metrics = counters; }
+    RequestCounters *metrics() const { return m_metrics; }
     QByteArray &scratch() { return m_scratch; } // head bytes are peeked here; one thread, one buffer
 
     // Stops accepting and tells every connection to finish what it has and close (a graceful stop).
@@ -69,6 +77,8 @@ private:
     ResponseWriter m_writer;
     QByteArray m_scratch;
     QPointer<QObject> m_parser;
+    AccessLogBuffer *m_accessLog = nullptr;
+    RequestCounters *m_metrics = nullptr;
     QSslConfiguration m_tls;
     std::atomic<int> m_acceptErrors {0};
     std::atomic<qint64> m_peakUnsent {0};

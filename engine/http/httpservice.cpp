@@ -1,5 +1,6 @@
 #include "http/httpservice.h"
 
+#include "http/accesslog.h"
 #include "http/connectionbudget.h"
 #include "http/frontdoor.h"
 #include "http/httpserveradapter.h"
@@ -96,13 +97,19 @@ Result<void> HttpService::listen(const QHostAddress &address, quint16 port)
 
     for (int i = 0; i < sockets.descriptors.size(); ++i) {
         Lane lane;
+        lane.accessLog = m_accessLog ? m_accessLog->newThreadBuffer() : nullptr;
+        lane.metrics = m_metrics.newThreadCounters();
         lane.adapter = new HttpServerAdapter;
         lane.door = new FrontDoor(plainHandler, m_config, *m_budget, lane.adapter);
         lane.door->setParser(lane.adapter);
+        lane.door->setAccessLog(lane.accessLog);
+        lane.door->setMetrics(lane.metrics);
         if (!tlsSockets.descriptors.isEmpty()) {
             lane.tlsDoor = new FrontDoor(m_handler, m_config, *m_budget, lane.adapter);
             lane.tlsDoor->setParser(lane.adapter);
             lane.tlsDoor->setTls(m_tls);
+            lane.tlsDoor->setAccessLog(lane.accessLog);
+            lane.tlsDoor->setMetrics(lane.metrics);
         }
         if (threads > 0) {
             lane.thread = new QThread;
@@ -172,6 +179,8 @@ Result<int> HttpService::openListener(const QHostAddress &address, quint16 port,
         runOn(lane, [this, &lane, &answering, fd, id, tls, &adopted, &reason] {
             auto *door = new FrontDoor(answering, m_config, *m_budget, lane.adapter);
             door->setParser(lane.adapter);
+            door->setAccessLog(lane.accessLog);
+            door->setMetrics(lane.metrics);
             if (tls)
                 door->setTls(m_tls);
             adopted = door->setSocketDescriptor(fd);

@@ -2,6 +2,7 @@
 
 #include "core/error.h"
 #include "http/httpconfig.h"
+#include "http/requestmetrics.h"
 
 #include <QHash>
 #include <QHostAddress>
@@ -17,6 +18,8 @@ QT_END_NAMESPACE
 
 namespace berth {
 
+class AccessLog;
+class AccessLogBuffer;
 class ConnectionBudget;
 class FrontDoor;
 class HttpServerAdapter;
@@ -39,6 +42,9 @@ public:
     // redirect: the plain port answers every request with 308 to the same host and target on the HTTPS port.
     void setTls(const QSslConfiguration &configuration, quint16 httpsPort, bool redirect);
 
+    // One line per answered request into log, from every listener (before listen(); log must outlive the service).
+    void setAccessLog(AccessLog *log) { m_accessLog = log; }
+
     // Port 0 picks a free one (serverPort() tells which). Fails with Unavailable (the port is taken, say), or
     // BadRequest when already listening.
     Result<void> listen(const QHostAddress &address, quint16 port);
@@ -56,6 +62,8 @@ public:
     quint16 httpsPort() const { return m_httpsPort; } // 0 without TLS
     int servingThreads() const;
     int liveConnections() const;
+    // Every answered request so far, counted by the serving threads without locks and summed now (any thread).
+    RequestTotals requestTotals() const { return m_metrics.totals(); }
 
     // A graceful stop: no new connections, no new requests (503), requests in progress are answered with
     // Connection: close. liveConnections() falls to 0 as they finish.
@@ -73,6 +81,8 @@ private:
         FrontDoor *door = nullptr;
         FrontDoor *tlsDoor = nullptr; // HTTPS, on the same thread and parser
         QHash<int, FrontDoor *> extraDoors; // addListener()'s, by id
+        AccessLogBuffer *accessLog = nullptr; // the lane's, shared by its doors
+        RequestCounters *metrics = nullptr; // the lane's, shared by its doors
     };
     QList<FrontDoor *> doors() const;
     Result<int> openListener(const QHostAddress &address, quint16 port, RequestHandler &handler, bool tls);
@@ -88,6 +98,8 @@ private:
     quint16 m_httpsPort = 0;
     bool m_redirect = false;
     std::unique_ptr<HttpsRedirect> m_redirector;
+    AccessLog *m_accessLog = nullptr;
+    RequestMetrics m_metrics;
     int m_nextListenerId = 1;
     bool m_draining = false;
 };

@@ -31,7 +31,10 @@ ResponseOutput::Progress ResponseOutput::start(
     if (!response.filePath.isEmpty() && hasBody) {
         auto streamer = std::make_unique<FileStreamer>();
         if (streamer->open(response.filePath, response.fileOffset, response.fileLength)) {
-            m_socket.write(writer.head(response, streamer->length(), keepAlive));
+            const QByteArray head = writer.head(response, streamer->length(), keepAlive);
+            m_sentStatus = response.status;
+            m_sentBytes = head.size() + (headOnly ? 0 : streamer->length());
+            m_socket.write(head);
             m_socket.flush(); // the head must be on its way before the file's bytes go past Qt's buffer
             if (headOnly || streamer->length() == 0)
                 return Progress::Done;
@@ -43,12 +46,16 @@ ResponseOutput::Progress ResponseOutput::start(
     }
 
     QByteArray out = writer.head(response, response.body.size(), keepAlive);
+    m_sentStatus = response.status;
+    m_sentBytes = out.size();
     if (!hasBody || headOnly || response.body.isEmpty()) {
         m_socket.write(out);
     } else if (response.body.size() <= kCoalesceBytes) {
+        m_sentBytes += response.body.size();
         out.append(response.body);
         m_socket.write(out);
     } else {
+        m_sentBytes += response.body.size();
         m_socket.write(out);
         m_socket.write(response.body); // large arrays are queued by reference
     }

@@ -36,11 +36,17 @@ public:
     Progress pump();
     // Drops the file being streamed, if any (the connection is closing).
     void reset();
+    // The last response start() wrote: its status and the bytes it puts on the wire, head included (a streamed
+    // file counted whole).
+    int sentStatus() const { return m_sentStatus; }
+    qint64 sentBytes() const { return m_sentBytes; }
 
 private:
     QAbstractSocket &m_socket;
     std::unique_ptr<FileStreamer> m_streamer;
     const bool m_zeroCopy;
+    int m_sentStatus = 0;
+    qint64 m_sentBytes = 0;
 };
 
 } // namespace berth

@@ -41,13 +41,20 @@ void HostDispatcher::handle(const HttpRequest &request, ResponseSink sink)
 BodyLimit HostDispatcher::bodyLimit(const RequestHead &head) const
 {
     const QString host = normalisedHost(head.host);
-    if (siteFor(host)) // most requests to a site have no body, and then no limit to look up by path
-        return head.contentLength > 0 ? siteBodyLimit(head) : BodyLimit {};
+    if (siteFor(host)) { // most requests to a site have no body, and are not for its built-in endpoints ("/_...")
+        if (head.contentLength > 0 || head.target.startsWith("/_"))
+            return siteBodyLimit(head);
+        BodyLimit files;
+        files.kind = RequestKind::Site;
+        return files;
+    }
     if (isApi(host)) {
         QString path;
         QByteArray query;
         HttpRequest::splitTarget(head.target, &path, &query);
-        return m_api.bodyLimit(head.method, path);
+        BodyLimit limit = m_api.bodyLimit(head.method, path);
+        limit.kind = RequestKind::Api;
+        return limit;
     }
     return {kMaxSiteBodyBytes, u"Request body too large"_s}; // answered 421 once read
 }

@@ -1,6 +1,7 @@
 #include "app/berthd/server/servecommand.h"
 
 #include "app/berthd/cli.h"
+#include "app/berthd/server/accesslogoptions.h"
 #include "app/berthd/server/tlsoptions.h"
 #include "app/berthd/shutdownsignals.h"
 #include "domain/deploy/slugrules.h"
@@ -14,6 +15,7 @@
 
 #include <QCommandLineParser>
 #include <QCoreApplication>
+#include <QDir>
 #include <QTextStream>
 #include <QUrl>
 #include <algorithm>
@@ -100,6 +102,7 @@ int serve(const QStringList &arguments, const EngineHook &beforeServing)
     parser.addOptions({listen, kDataDir, siteDomain, baseUrl, trustedProxy, apiRate, threads, maxConnections,
         perAddress, stopTimeout, lan, sitePorts, lanName, database, blobCache, sharedRateLimits});
     parser.addOptions(TlsOptions::options());
+    parser.addOptions(AccessLogOptions::options());
     if (!parser.parse(arguments))
         return usageError(parser.errorText(), u"serve"_s);
     if (parser.isSet(u"help"_s)) {
@@ -169,6 +172,8 @@ int serve(const QStringList &arguments, const EngineHook &beforeServing)
     settings.blobCacheBytes = qint64(cacheMiB) * 1024 * 1024;
     if (const QString tlsError = TlsOptions::apply(parser, &settings); !tlsError.isEmpty())
         return usageError(tlsError, u"serve"_s);
+    if (const QString logError = AccessLogOptions::apply(parser, &settings); !logError.isEmpty())
+        return usageError(logError, u"serve"_s);
     settings.lanSharing = parser.isSet(lan);
     if (parser.isSet(sitePorts)) {
         const QStringList range = parser.value(sitePorts).split(u'-');
@@ -221,6 +226,8 @@ int serve(const QStringList &arguments, const EngineHook &beforeServing)
     out() << "  API:   " << addresses.baseUrl() << "\n"
           << "  Sites: " << addresses.siteUrl(u"<slug>"_s) << "\n"
           << "  Data:  " << engine.dataDir() << "\n";
+    if (!settings.accessLog.isEmpty() && settings.accessLog != u"-"_s)
+        out() << "  Access log: " << QDir(engine.dataDir()).absoluteFilePath(settings.accessLog) << "\n";
     if (const Result<DatabaseUrl> url = DatabaseUrl::parse(settings.databaseUrl); url)
         out() << "  Database: " << url.value().redacted() << "\n"; // without its password
     if (settings.sharedRateLimits)
