@@ -51,8 +51,11 @@ void ResponseSink::send(HttpResponse response) const
     // Delivery does not write to the shared state (sent already makes it the only one): the last copy of the sink
     // may be dropped on another thread at any time.
     const auto deliver = [state = m_state](HttpResponse answer) {
-        if (state->connection && state->send)
-            state->send(std::move(answer));
+        if (!state->connection || !state->send)
+            return;
+        if (state->observer)
+            state->observer(answer);
+        state->send(std::move(answer));
     };
     if (!m_state->mailbox || m_state->connectionThread == QThread::currentThread()) {
         deliver(std::move(response));

@@ -64,6 +64,10 @@ public:
     // Names the object on whose thread a handler's continuations should run (the engine thread's, for handlers
     // that were carried there).
     void continueOn(QObject *context);
+    // Shows the response to observer on the connection's thread just before it is written (what a handler counts
+    // of its answers, e.g. page views). Set by the handler before the first send; one observer per request.
+    using Observer = std::function<void(const HttpResponse &)>;
+    void observe(Observer observer) { m_state->observer = std::move(observer); }
 
 private:
     struct State
@@ -73,6 +77,7 @@ private:
         QObject *context = nullptr;
         std::shared_ptr<ThreadMailbox> mailbox;
         SendFunction send;
+        Observer observer;
         std::atomic<bool> sent {false};
     };
     std::shared_ptr<State> m_state;

@@ -18,9 +18,9 @@ import { startBerthd } from '../browser/berthd.mjs';
 
 const berthdPath = process.argv[2] ?? process.env.BERTHD;
 const EMAIL = 'mcp-user@example.test';
-const TOOLS = ['claim', 'delete_submission', 'deploy', 'get_status', 'get_submissions', 'list_counters',
-               'list_deploys', 'list_versions', 'login', 'logout', 'rename_slug', 'rollback', 'teardown', 'update',
-               'verify', 'whoami'];
+const TOOLS = ['claim', 'delete_submission', 'deploy', 'get_analytics', 'get_status', 'get_submissions',
+               'list_counters', 'list_deploys', 'list_versions', 'login', 'logout', 'rename_slug', 'rollback',
+               'teardown', 'update', 'verify', 'whoami'];
 let server;
 let userKey;
 
