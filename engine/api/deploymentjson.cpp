@@ -9,6 +9,15 @@ using namespace Qt::StringLiterals;
 
 namespace berth::DeploymentJson {
 
+namespace {
+
+QJsonValue expiresAt(const QDateTime &time) // null: never
+{
+    return time.isValid() ? QJsonValue(isoTimestamp(time)) : QJsonValue(QJsonValue::Null);
+}
+
+} // namespace
+
 QJsonObject summary(const Deployment &deployment, const SiteAddresses &addresses)
 {
     QJsonObject object {
@@ -18,6 +27,8 @@ QJsonObject summary(const Deployment &deployment, const SiteAddresses &addresses
     };
     if (deployment.isProtected)
         object.insert(u"share_url"_s, addresses.shareUrl(deployment.slug, deployment.shareToken));
+    if (deployment.expiresAt.isValid())
+        object.insert(u"expires_at"_s, isoTimestamp(deployment.expiresAt));
     if (!deployment.warnings.isEmpty())
         object.insert(u"warnings"_s, QJsonArray::fromStringList(deployment.warnings));
     return object;
@@ -38,6 +49,7 @@ QJsonObject full(const Deployment &deployment, const SiteAddresses &addresses)
     object.insert(u"has_password"_s, !deployment.passwordHash.isEmpty());
     object.insert(u"created_at"_s, isoTimestamp(deployment.createdAt));
     object.insert(u"updated_at"_s, isoTimestamp(deployment.updatedAt));
+    object.insert(u"expires_at"_s, expiresAt(deployment.expiresAt));
     return object;
 }
 
@@ -101,8 +113,13 @@ QByteArray listBody(const QList<DeploymentListing> &deployments, const SiteAddre
     out += "{\"deployments\":[";
     bool first = true;
     for (const DeploymentListing &deployment : deployments) {
-        out += first ? "{\"id\":" : ",{\"id\":";
+        out += first ? "{\"expires_at\":" : ",{\"expires_at\":";
         first = false;
+        if (deployment.expiresAt.isValid())
+            appendString(out, isoTimestamp(deployment.expiresAt));
+        else
+            out += "null";
+        out += ",\"id\":";
         appendString(out, deployment.id);
         out += ",\"slug\":";
         appendString(out, deployment.slug);

@@ -11,10 +11,12 @@ class SiteAddresses;
 // The JSON shapes of a deployment in API responses (docs/api.md).
 namespace DeploymentJson {
 
-QJsonObject summary(const Deployment &deployment, const SiteAddresses &addresses); // id, slug, url [, share_url]
+// id, slug, url [, share_url] [, expires_at]
+QJsonObject summary(const Deployment &deployment, const SiteAddresses &addresses);
 QJsonObject full(const Deployment &deployment, const SiteAddresses &addresses); // GET /deploy/:id, for the owner
-// The body of GET /deploys, {"deployments": [{id, slug, title, updated_at, url}, ...]}: the text QJsonDocument would
-// write (compact, keys sorted), written directly, since building a QJsonObject per entry was most of its time.
+// The body of GET /deploys, {"deployments": [{expires_at, id, slug, title, updated_at, url}, ...]}: the text
+// QJsonDocument would write (compact, keys sorted), written directly, since building a QJsonObject per entry was most
+// of its time.
 QByteArray listBody(const QList<DeploymentListing> &deployments, const SiteAddresses &addresses);
 
 } // namespace DeploymentJson

@@ -60,7 +60,7 @@ Result<QStringList> DeploymentRepository::reassignAll(
         return owned.error();
     if (owned.value() + moved.size() > receiverLimit)
         return limitReached();
-    query.prepare(u"UPDATE deployments SET user_id = ? WHERE user_id = ?"_s);
+    query.prepare(u"UPDATE deployments SET user_id = ?, expires_at = NULL WHERE user_id = ?"_s);
     query.addBindValue(toUserId);
     query.addBindValue(fromUserId);
     if (!query.exec())

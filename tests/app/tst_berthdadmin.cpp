@@ -280,8 +280,22 @@ private Q_SLOTS:
         QCOMPARE(otp(u"ann@example.com"_s), 200);
         QVERIFY(relayedCode(u"ann@example.com"_s).isEmpty());
 
-        QCOMPARE(admin({u"agents"_s}).out, QByteArray("Agent sessions: loopback\n"));
-        QCOMPARE(admin({u"agents"_s, u"lan"_s}).out, QByteArray("Agent sessions: lan\n"));
+        const QByteArray never = "Agents' sites expire: never\n";
+        QCOMPARE(
+            admin({u"agents"_s}).out, QByteArray("Agent sessions: loopback\nNew agents: at most 60 an hour\n") + never);
+        QCOMPARE(admin({u"agents"_s, u"lan"_s}).out,
+            QByteArray("Agent sessions: lan\nNew agents: at most 60 an hour\n") + never);
+        QCOMPARE(admin({u"agents"_s, u"limit"_s, u"5"_s}).out,
+            QByteArray("Agent sessions: lan\nNew agents: at most 5 an hour\n") + never);
+        QCOMPARE(admin({u"agents"_s, u"limit"_s, u"-1"_s}).exitCode, 2);
+        QCOMPARE(admin({u"agents"_s, u"limit"_s}).exitCode, 2);
+        QVERIFY(admin({u"agents"_s}).out.contains("at most 5 an hour"));
+        // How long agents' sites live: set on the running server's database, shown, refused when malformed.
+        QVERIFY(admin({u"agents"_s, u"expire"_s, u"24h"_s}).out.endsWith("Agents' sites expire: after 24h\n"));
+        QVERIFY(admin({u"agents"_s}).out.endsWith("Agents' sites expire: after 24h\n"));
+        QCOMPARE(admin({u"agents"_s, u"expire"_s, u"soon"_s}).exitCode, 2);
+        QCOMPARE(admin({u"agents"_s, u"expire"_s}).exitCode, 2);
+        QVERIFY(admin({u"agents"_s, u"expire"_s, u"never"_s}).out.endsWith(never));
     }
 
     void plansApplyAtTheNextStart()

@@ -5,6 +5,8 @@
 #include "domain/accounts/otpservice.h"
 #include "domain/accounts/signinpolicy.h"
 #include "domain/common/clock.h"
+#include "domain/deploy/agentsitelifetime.h"
+#include "domain/deploy/expiryrules.h"
 #include "domain/plans/plantable.h"
 #include "instance/engine.h"
 
@@ -44,6 +46,12 @@ QString keyState(const ApiKey &key, const QDateTime &now)
 QString argument(const QCommandLineParser &parser, int index)
 {
     return parser.positionalArguments().value(index);
+}
+
+// "after 24h" or "never", as berthd agents shows the setting.
+QString agentSitesExpire(std::optional<qint64> lifetime)
+{
+    return lifetime ? u"after "_s + ExpiryRules::lifetimeText(lifetime) : u"never"_s;
 }
 
 } // namespace
@@ -149,26 +157,52 @@ int signups(const QStringList &arguments)
 
 int agents(const QStringList &arguments)
 {
-    const Cli::Command command {u"agents"_s, u"[loopback|lan|anywhere]"_s,
+    const Cli::Command command {u"agents"_s, u"[loopback|lan|anywhere | limit N | expire TIME|never]"_s,
         u"Show or set where agent sessions (POST /auth/session) may be requested from:\n"
-        "loopback (this machine, the default), lan (also private networks) or anywhere."_s,
-        0, 1};
+        "loopback (this machine, the default), lan (also private networks) or anywhere;\n"
+        "or how many new agents the instance makes in an hour, from all addresses together (limit N;\n"
+        "0 makes none, the default is 60); or how long the sites agents deploy live (expire 24h, 7d, 30m\n"
+        "or never, the default; a claim keeps them)."_s,
+        0, 2};
     return Cli::run(
         arguments, command,
         [](const QCommandLineParser &parser, Engine &engine) {
-            const auto scope = SignInPolicy::scopeFromName(argument(parser, 0));
-            if (scope && !engine.signInPolicy().setAgentSessionScope(*scope))
+            SignInPolicy &policy = engine.signInPolicy();
+            if (argument(parser, 0) == u"limit") {
+                if (!policy.setAgentsPerHour(argument(parser, 1).toInt()))
+                    return Cli::failure(u"could not change the setting"_s);
+            } else if (argument(parser, 0) == u"expire") {
+                if (!engine.agentSiteLifetime().set(ExpiryRules::parseLifetime(argument(parser, 1)).value()))
+                    return Cli::failure(u"could not change the setting"_s);
+            } else if (const auto scope = SignInPolicy::scopeFromName(argument(parser, 0));
+                       scope && !policy.setAgentSessionScope(*scope)) {
                 return Cli::failure(u"could not change the setting"_s);
-            Cli::out() << "Agent sessions: " << SignInPolicy::scopeName(engine.signInPolicy().agentSessionScope())
-                       << "\n";
+            }
+            Cli::out() << "Agent sessions: " << SignInPolicy::scopeName(policy.agentSessionScope()) << "\n"
+                       << "New agents: at most " << policy.agentsPerHour() << " an hour\n"
+                       << "Agents' sites expire: " << agentSitesExpire(engine.agentSiteLifetime().seconds()) << "\n";
             return int(ExitOk);
         },
         {},
         [](const QCommandLineParser &parser) {
             const QString name = argument(parser, 0);
+            if (name == u"expire") {
+                const auto lifetime = ExpiryRules::parseLifetime(argument(parser, 1));
+                return lifetime ? QString() : lifetime.error().message;
+            }
+            if (name == u"limit") {
+                bool ok = false;
+                const int count = argument(parser, 1).toInt(&ok);
+                return ok && count >= 0 && count <= SignInPolicy::kMaxAgentsPerHour
+                    ? QString()
+                    : u"expected a number of agents an hour from 0 to %1, not '%2'"_s.arg(
+                        QString::number(SignInPolicy::kMaxAgentsPerHour), argument(parser, 1));
+            }
+            if (parser.positionalArguments().size() > 1)
+                return u"expected loopback, lan, anywhere or limit N"_s;
             return name.isEmpty() || SignInPolicy::scopeFromName(name)
                 ? QString()
-                : u"expected loopback, lan or anywhere, not '%1'"_s.arg(name);
+                : u"expected loopback, lan, anywhere or limit N, not '%1'"_s.arg(name);
         });
 }
 

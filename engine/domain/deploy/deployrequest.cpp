@@ -3,6 +3,7 @@
 #include "domain/common/mimetypes.h"
 #include "domain/deploy/deployfields.h"
 #include "domain/deploy/deploymentlimits.h"
+#include "domain/deploy/expiryrules.h"
 #include "domain/deploy/filepath.h"
 #include "domain/deploy/liftedcontent.h"
 #include "domain/deploy/slugrules.h"
@@ -33,6 +34,7 @@ enum class JsonType
 {
     String,
     StringOrNull,
+    NumberOrNull,
     Boolean,
     Array
 };
@@ -56,6 +58,9 @@ const KnownField kKnownFields[] = {
     {"password"_L1, JsonType::String},
     {"remove_password"_L1, JsonType::Boolean},
     {"rotate_share_link"_L1, JsonType::Boolean},
+    {"publish"_L1, JsonType::Boolean},
+    {"expires_at"_L1, JsonType::StringOrNull},
+    {"expires_in"_L1, JsonType::NumberOrNull},
 };
 
 bool hasType(const QJsonValue &value, JsonType type)
@@ -65,6 +70,8 @@ bool hasType(const QJsonValue &value, JsonType type)
         return value.isString();
     case JsonType::StringOrNull:
         return value.isString() || value.isNull();
+    case JsonType::NumberOrNull:
+        return value.isDouble() || value.isNull();
     case JsonType::Boolean:
         return value.isBool();
     case JsonType::Array:
@@ -80,6 +87,8 @@ QString typeName(JsonType type)
         return u"a string"_s;
     case JsonType::StringOrNull:
         return u"a string or null"_s;
+    case JsonType::NumberOrNull:
+        return u"a number or null"_s;
     case JsonType::Boolean:
         return u"a boolean"_s;
     case JsonType::Array:
@@ -221,6 +230,8 @@ Result<DeployRequest> parseBody(const QByteArray &body, DeployRequest::Mode mode
         return badRequest(u"remove_password is only valid on update"_s);
     if (mode == DeployRequest::Mode::Create && object.contains("rotate_share_link"_L1))
         return badRequest(u"rotate_share_link is only valid on update"_s);
+    if (mode == DeployRequest::Mode::Create && object.contains("publish"_L1))
+        return badRequest(u"publish is only valid on update"_s);
     QList<QLatin1String> allowed;
     for (const KnownField &field : kKnownFields)
         allowed.append(field.name);
@@ -283,6 +294,15 @@ Result<DeployRequest> parseBody(const QByteArray &body, DeployRequest::Mode mode
     boolField("protect"_L1, request.protect);
     boolField("remove_password"_L1, request.removePassword);
     boolField("rotate_share_link"_L1, request.rotateShareLink);
+    boolField("publish"_L1, request.publish);
+    if (request.publish == false && !hasHtml && !hasFiles)
+        return badRequest(u"\"publish\": false needs html or files: it stores a new version"_s);
+    if (request.publish == false
+        && (request.protect || request.password || request.removePassword || request.rotateShareLink
+            || object.contains("expires_at"_L1) || object.contains("expires_in"_L1)))
+        return badRequest(u"\"publish\": false stores content only: change access or expiry in another request"_s);
+    if (const Result<void> expiry = ExpiryRules::parse(object, request); !expiry)
+        return expiry.error();
     if (const Result<void> metadata = checkMetadata(request); !metadata)
         return metadata.error();
     return request;

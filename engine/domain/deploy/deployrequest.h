@@ -3,6 +3,7 @@
 #include "core/error.h"
 
 #include <QByteArray>
+#include <QDateTime>
 #include <QList>
 #include <QString>
 #include <optional>
@@ -47,6 +48,14 @@ struct DeployRequest
     // rotate_share_link, Update only: a private site gets a new share link; the old link and every access cookie
     // stop working, and the site stays private.
     std::optional<bool> rotateShareLink;
+    // expires_at or expires_in: when the site goes offline as on a delete (expiryrules.h). Unset: unchanged, or for
+    // an agent's new site the owner's default; an empty inner value (JSON null): never. expires_in, in seconds, is
+    // turned into expiresAt against the service's clock before the deploy goes on.
+    std::optional<std::optional<QDateTime>> expiresAt;
+    std::optional<qint64> expiresIn;
+    // publish, Update only: false stores the content as a new version without serving it (it goes live by rollback);
+    // the site's access and expiry cannot change in the same request.
+    std::optional<bool> publish;
 
     qint64 contentBytes() const; // decoded size of html (as UTF-8) or of all files
 };

@@ -24,7 +24,10 @@ private:
         for (const DeploymentListing &deployment : deployments) {
             entries.append(QJsonObject {{u"id"_s, deployment.id}, {u"slug"_s, deployment.slug},
                 {u"url"_s, m_addresses.siteUrl(deployment.slug)}, {u"title"_s, deployment.title},
-                {u"updated_at"_s, berth::isoTimestamp(deployment.updatedAt)}});
+                {u"updated_at"_s, berth::isoTimestamp(deployment.updatedAt)},
+                {u"expires_at"_s,
+                    deployment.expiresAt.isValid() ? QJsonValue(berth::isoTimestamp(deployment.expiresAt))
+                                                   : QJsonValue(QJsonValue::Null)}});
         }
         return QJsonDocument(QJsonObject {{u"deployments"_s, entries}}).toJson(QJsonDocument::Compact);
     }
@@ -50,8 +53,8 @@ private Q_SLOTS:
     {
         QFETCH(QString, title);
         const QDateTime updated(QDate(2026, 11, 23), QTime(21, 5, 9, 123), Qt::UTC);
-        const QList<DeploymentListing> listing {
-            {u"dep_abc"_s, u"my-site"_s, title, updated}, {u"dep_2"_s, u"other-site"_s, u"second"_s, QDateTime()}};
+        const QList<DeploymentListing> listing {{u"dep_abc"_s, u"my-site"_s, title, updated, updated.addDays(7)},
+            {u"dep_2"_s, u"other-site"_s, u"second"_s, QDateTime()}};
         const QByteArray body = berth::DeploymentJson::listBody(listing, m_addresses);
         QCOMPARE(body, viaQJsonDocument(listing));
         QCOMPARE(QJsonDocument::fromJson(body)[u"deployments"_s][0][u"title"_s].toString(), title);
