@@ -2,6 +2,7 @@
 
 #include "api/deploymentjson.h"
 #include "domain/deploy/deploymentservice.h"
+#include "domain/siterules/siteaddresses.h"
 #include "web/apierror.h"
 #include "web/jsonbody.h"
 
@@ -58,6 +59,14 @@ void DeploymentsController::update(ApiCall &call)
 {
     m_service.updateFromJson(call.user, call.params.at(0), call.request.body)
         .then(call.sink.context(), [sink = call.sink, this](Result<Deployment> result) {
+            if (result && result.value().preparedVersion > 0) { // "publish": false: stored, not live
+                const Deployment &prepared = result.value();
+                sink.send(HttpResponse::json(200,
+                    {{u"id"_s, prepared.id}, {u"slug"_s, prepared.slug}, {u"version"_s, prepared.preparedVersion},
+                        {u"url"_s, m_addresses.versionUrl(prepared.slug, prepared.preparedVersion)},
+                        {u"live"_s, false}}));
+                return;
+            }
             sink.send(result ? HttpResponse::json(200, DeploymentJson::summary(result.value(), m_addresses))
                              : deployErrorResponse(result.error()));
         });

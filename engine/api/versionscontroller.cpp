@@ -4,6 +4,7 @@
 #include "domain/common/clock.h"
 #include "domain/deploy/deploymentservice.h"
 #include "domain/deploy/versionhistory.h"
+#include "domain/siterules/siteaddresses.h"
 #include "web/apierror.h"
 #include "web/jsonbody.h"
 
@@ -45,6 +46,7 @@ void VersionsController::list(ApiCall &call)
             {u"total_size"_s, version.totalSize},
             {u"title"_s, version.title},
             {u"live"_s, version.id == deployment.value().versionId},
+            {u"url"_s, m_addresses.versionUrl(deployment.value().slug, version.number)},
         });
     }
     call.sink.send(HttpResponse::json(200, {{u"id"_s, id}, {u"versions"_s, entries}}));

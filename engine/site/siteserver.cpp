@@ -1,10 +1,12 @@
 #include "site/siteserver.h"
 
+#include "domain/siterules/siteaddresses.h"
 #include "domain/siterules/sitetable.h"
 #include "site/siteendpoints.h"
 #include "site/sitelimits.h"
 #include "site/sitepathresolver.h"
 #include "site/siterules.h"
+#include "site/trafficrecorder.h"
 #include "web/builtinpages.h"
 
 using namespace Qt::StringLiterals;
@@ -12,28 +14,35 @@ using namespace Qt::StringLiterals;
 namespace berth {
 
 SiteServer::SiteServer(const SiteTable &sites, const BlobStore &blobs, const SiteAddresses &addresses,
-    PrivateGate &gate, QObject *engineContext)
+    PrivateGate &gate, const Clock &clock, QObject *engineContext)
     : m_sites(sites)
     , m_gate(gate)
     , m_files(blobs, addresses)
+    , m_versionLoads(clock)
     , m_engineContext(engineContext)
 {
 }
 
 BodyLimit SiteServer::bodyLimit(const QByteArray &method, const QString &path) const
 {
+    BodyLimit limit {kMaxSiteBodyBytes, u"Request body too large"_s};
     if (m_endpoints) {
-        if (auto limit = m_endpoints->bodyLimit(method, path))
-            return *limit;
+        if (auto endpoint = m_endpoints->bodyLimit(method, path))
+            limit = *endpoint;
     }
-    return {kMaxSiteBodyBytes, u"Request body too large"_s};
+    const bool builtin = (m_endpoints && m_endpoints->claims(path)) || path == QLatin1String(PrivateGate::kGatePath);
+    limit.kind = builtin ? RequestKind::Builtin : RequestKind::Site;
+    return limit;
 }
 
 void SiteServer::handle(const HttpRequest &request, const QString &slug, ResponseSink sink)
 {
     auto site = m_sites.find(slug);
     if (!site) {
-        sink.send(noSitePage());
+        if (const auto version = SiteAddresses::versionLabel(slug))
+            handleVersion(request, version->slug, version->number, std::move(sink));
+        else
+            sink.send(noSitePage());
         return;
     }
     if (!site->loaded) {
@@ -47,18 +56,62 @@ void SiteServer::handle(const HttpRequest &request, const QString &slug, Respons
                 return;
             }
             sink.continueOn(m_engineContext);
-            serve(request, std::move(loaded), std::move(sink));
+            serve(request, *loaded, loaded, std::move(sink));
         });
         return;
     }
-    serve(request, std::move(site), std::move(sink));
+    serve(request, *site, site, std::move(sink));
 }
 
-void SiteServer::serve(const HttpRequest &request, std::shared_ptr<const Site> site, ResponseSink sink)
+void SiteServer::handleVersion(const HttpRequest &request, const QString &slug, int number, ResponseSink sink)
 {
-    // The gate comes first: a private site's files and its built-in endpoints need the same access.
-    if (!m_gate.admit(request, *site, sink))
+    const auto live = m_sites.find(slug);
+    if (!live) {
+        sink.send(noSitePage());
         return;
+    }
+    if (auto version = m_sites.findVersion(live->deployment.id, number)) {
+        serve(request, *live, std::move(version), std::move(sink));
+        return;
+    }
+    // Its files are read on the engine's thread, and kept in the SiteTable for the next requests; how often is bounded.
+    if (!m_versionLoads.take()) {
+        HttpResponse busy
+            = HttpResponse::jsonError(503, u"Too many versions are being opened; try again in a moment"_s);
+        busy.setHeader("Retry-After", QByteArray::number(VersionLoadBudget::kRetryAfterSeconds));
+        sink.send(busy);
+        return;
+    }
+    runOnThreadOf(m_engineContext, [this, request, slug, number, sink]() mutable {
+        const auto site = m_sites.find(slug);
+        auto version = site && m_versionLoader ? m_versionLoader(slug, number) : nullptr;
+        sink.continueOn(m_engineContext);
+        if (!version) { // which versions a private site keeps is for admitted visitors only
+            if (site && m_gate.admit(request, *site, sink))
+                sink.send(BuiltinPages::response(404, u"not-found"_s));
+            else if (!site)
+                sink.send(noSitePage());
+            return;
+        }
+        serve(request, *site, std::move(version), std::move(sink));
+    });
+}
+
+void SiteServer::serve(
+    const HttpRequest &request, const Site &access, std::shared_ptr<const Site> content, ResponseSink sink)
+{
+    // The gate comes first: a private site's files and its built-in endpoints need the same access; a version has
+    // its site's.
+    if (!m_gate.admit(request, access, sink))
+        return;
+    const std::shared_ptr<const Site> site = std::move(content);
+    if (site->version > 0 && m_endpoints && m_endpoints->claims(request.path)) {
+        // A version is read-only: no form posts or counters of its own.
+        HttpResponse response = BuiltinPages::response(404, u"not-found"_s);
+        SiteRules::markVersion(response, *site);
+        sink.send(std::move(response));
+        return;
+    }
     if (m_endpoints && m_endpoints->claims(request.path)) {
         runOnThreadOf(
             m_engineContext, [endpoints = m_endpoints, context = m_engineContext, request, site, sink]() mutable {
@@ -67,9 +120,12 @@ void SiteServer::serve(const HttpRequest &request, std::shared_ptr<const Site> s
             });
         return;
     }
+    if (m_traffic) // the site's own files and pages, not its built-in endpoints or its gate
+        m_traffic->watch(request, *site, sink);
     if (request.method != "GET" && request.method != "HEAD") {
         HttpResponse response = HttpResponse::jsonError(405, u"Method not allowed"_s);
         response.setHeader("Allow", "GET, HEAD");
+        SiteRules::markVersion(response, *site);
         if (site->deployment.isProtected) { // only admitted visitors get here: not for shared caches either
             response.setHeader("Cache-Control", "private, no-store");
             response.setHeader("Vary", "Cookie");
@@ -101,7 +157,9 @@ void SiteServer::serve(const HttpRequest &request, std::shared_ptr<const Site> s
         return;
     case SitePathResolution::Outcome::NotFound:
         if (!resolution.file) {
-            sink.send(BuiltinPages::response(404, u"not-found"_s));
+            HttpResponse missing = BuiltinPages::response(404, u"not-found"_s);
+            SiteRules::markVersion(missing, *site);
+            sink.send(std::move(missing));
             return;
         }
         break;

@@ -170,8 +170,11 @@ private Q_SLOTS:
         QCOMPARE(versions[u"id"_s].toString(), id);
         const QJsonObject newest = versions[u"versions"_s].toArray().at(0).toObject();
         QCOMPARE(newest.keys(),
-            (QStringList {u"created_at"_s, u"file_count"_s, u"live"_s, u"title"_s, u"total_size"_s, u"version"_s}));
+            (QStringList {
+                u"created_at"_s, u"file_count"_s, u"live"_s, u"title"_s, u"total_size"_s, u"url"_s, u"version"_s}));
         QCOMPARE(newest[u"version"_s].toInt(), 3);
+        QVERIFY2(newest[u"url"_s].toString().startsWith(u"http://v3--history-site."_s),
+            qPrintable(newest[u"url"_s].toString()));
         QCOMPARE(newest[u"file_count"_s].toInt(), 1);
         QCOMPARE(newest[u"total_size"_s].toInt(), 12);
 

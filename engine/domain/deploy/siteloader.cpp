@@ -1,9 +1,11 @@
 #include "domain/deploy/siteloader.h"
 
 #include "domain/deploy/deploymentservice.h"
+#include "domain/deploy/versionhistory.h"
 #include "domain/siterules/sitetable.h"
 #include "storage/blobstore.h"
 #include "storage/deploymentrepository.h"
+#include "storage/versionrepository.h"
 
 #include <QDebug>
 
@@ -60,6 +62,24 @@ std::shared_ptr<const Site> SiteLoader::loadSite(const QString &slug)
         return {};
     auto loaded = Site::make(site->deployment, files, m_blobs);
     m_sites.put(loaded);
+    return loaded;
+}
+
+std::shared_ptr<const Site> SiteLoader::loadVersion(const QString &slug, int number)
+{
+    const auto live = m_sites.find(slug);
+    if (!live)
+        return {};
+    if (auto kept = m_sites.findVersion(live->deployment.id, number))
+        return kept;
+    const auto version = m_repository.versions().find(live->deployment.id, number);
+    if (!version)
+        return {};
+    const QList<StoredFile> files = m_repository.files(version->id);
+    if (files.isEmpty())
+        return {};
+    auto loaded = Site::make(VersionHistory::asOf(live->deployment, *version), files, m_blobs, number);
+    m_sites.putVersion(loaded);
     return loaded;
 }
 

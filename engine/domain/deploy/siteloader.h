@@ -30,6 +30,9 @@ public:
     // The site served under slug with its file table, read from the database when the table holds a placeholder;
     // null when there is no such site or its files cannot be read. On this object's thread (SiteServer's loader).
     std::shared_ptr<const Site> loadSite(const QString &slug);
+    // Kept version number of the site served under slug, read from the database unless the SiteTable holds it, and
+    // kept there for its next requests; null when there is no such site or version. On this object's thread.
+    std::shared_ptr<const Site> loadVersion(const QString &slug, int number);
     // (Re)builds one deployment's site from the database: put in the SiteTable, or removed when the row is gone (e.g.
     // after another node changed it). Emits deploymentChanged or deploymentRemoved when the table changed.
     void refreshSite(const QString &deploymentId);

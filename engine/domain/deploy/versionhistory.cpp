@@ -59,6 +59,31 @@ Result<QList<StoredFile>> VersionHistory::versionFiles(const User &owner, const 
     return m_repository.files(version->id);
 }
 
+Result<Deployment> VersionHistory::prepare(Deployment deployment, const QList<StoredFile> &files) const
+{
+    QList<QByteArray> released;
+    const Result<StoredVersion> version = m_repository.prepareVersion(deployment, files, m_versionsKept, &released);
+    if (!version)
+        return DeploymentAccess::writeFailed(version.error(), u"Could not save the version"_s);
+    m_garbage.addCandidates(released);
+    deployment.preparedVersion = version.value().number;
+    return deployment;
+}
+
+Deployment VersionHistory::asOf(Deployment deployment, const StoredVersion &version)
+{
+    deployment.versionId = version.id;
+    deployment.storageType = version.storageType;
+    deployment.isSpa = version.isSpa;
+    deployment.title = version.title;
+    deployment.titleIsCustom = version.titleIsCustom;
+    deployment.documentTitle = version.documentTitle;
+    deployment.description = version.description;
+    deployment.favicon = version.favicon;
+    deployment.ogImage = version.ogImage;
+    return deployment;
+}
+
 Result<Deployment> VersionHistory::rollback(const User &owner, const QString &id, int number)
 {
     const auto current = DeploymentAccess::owned(m_repository, owner, id);
@@ -89,15 +114,8 @@ Result<Deployment> VersionHistory::rollback(const User &owner, const QString &id
     if (total > kMaxTotalBytes)
         return Error {Error::Kind::TooLarge, DeploymentLimits::totalTooLarge()};
 
-    Deployment deployment = current.value();
-    deployment.storageType = version->storageType;
-    deployment.isSpa = version->isSpa;
-    deployment.title = version->title;
-    deployment.titleIsCustom = version->titleIsCustom;
-    deployment.documentTitle = version->documentTitle;
-    deployment.description = version->description;
-    deployment.favicon = version->favicon;
-    deployment.ogImage = version->ogImage;
+    Deployment deployment = asOf(current.value(), *version);
+    deployment.versionId = current.value().versionId; // the update makes the new version
     deployment.updatedAt = m_clock.now();
 
     // One transaction: a crash before it leaves the old version served, after it the new one.

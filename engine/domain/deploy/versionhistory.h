@@ -29,6 +29,13 @@ public:
     // Serves version number again, as a new version with its files and content metadata; protection stays as it is.
     Result<Deployment> rollback(const User &owner, const QString &id, int number);
 
+    // Stores files as the deployment's newest version without serving it; the deployment (with the content metadata
+    // the version takes) comes back with its preparedVersion set. Const: the history's settings stay as they are.
+    Result<Deployment> prepare(Deployment deployment, const QList<StoredFile> &files) const;
+    // The deployment as it was when version served: its content metadata and version id; the row's other fields
+    // (slug, owner, access) stay as they are now.
+    static Deployment asOf(Deployment deployment, const StoredVersion &version);
+
     int versionsKept() const { return m_versionsKept; }
     void setVersionsKept(int count); // at least 1
     static constexpr int kDefaultVersionsKept = 10;

@@ -37,6 +37,30 @@ QString SiteAddresses::shareUrl(const QString &slug, const QByteArray &token) co
     return siteUrl(slug) + u"/?_token="_s + QString::fromLatin1(token);
 }
 
+QString SiteAddresses::versionUrl(const QString &slug, int number) const
+{
+    return siteUrl(u'v' + QString::number(number) + u"--"_s + slug);
+}
+
+std::optional<SiteAddresses::VersionLabel> SiteAddresses::versionLabel(const QString &label)
+{
+    const qsizetype separator = label.indexOf(u"--"_s);
+    if (!label.startsWith(u'v') || separator < 2 || separator + 2 >= label.size())
+        return std::nullopt;
+    const QStringView digits = QStringView(label).mid(1, separator - 1);
+    if (digits.startsWith(u'0')) // one address per version
+        return std::nullopt;
+    bool ok = false;
+    const int number = digits.toInt(&ok);
+    for (const QChar c : digits) {
+        if (c < u'0' || c > u'9')
+            return std::nullopt;
+    }
+    if (!ok || number < 1)
+        return std::nullopt;
+    return VersionLabel {label.mid(separator + 2), number};
+}
+
 std::optional<QString> SiteAddresses::slugForHost(const QString &host) const
 {
     if (host.size() <= m_siteHost.size() + 1 || !host.endsWith(m_siteHost))

@@ -19,6 +19,17 @@ public:
     bool isHttps() const { return m_scheme == QLatin1String("https"); }
     QString siteUrl(const QString &slug) const;
     QString shareUrl(const QString &slug, const QByteArray &token) const;
+    // The read-only address of a kept version: http://v<number>--<slug>.<siteDomain>. No slug has a double hyphen
+    // (SlugRules), so such a label never names a site.
+    QString versionUrl(const QString &slug, int number) const;
+
+    struct VersionLabel
+    {
+        QString slug;
+        int number = 0;
+    };
+    // "v3--my-site" -> {"my-site", 3}; nothing for any other label.
+    static std::optional<VersionLabel> versionLabel(const QString &label);
 
     // For a Host value already lower-cased and without its port: the slug it names, if it is a
     // single label directly under the site domain.

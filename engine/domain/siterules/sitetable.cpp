@@ -2,9 +2,15 @@
 
 #include "storage/blobstore.h"
 
+#include <algorithm>
 #include <chrono>
 
 namespace berth {
+
+bool SiteFile::hasVariants() const
+{
+    return std::any_of(variants.cbegin(), variants.cend(), [](const Variant &variant) { return variant.size > 0; });
+}
 
 const SiteFile *Site::file(const QString &path) const
 {
@@ -33,32 +39,37 @@ void compileRules(Site &site, const StoredFile &file, const BlobStore &blobs)
 } // namespace
 
 std::shared_ptr<const Site> Site::make(
-    const Deployment &deployment, const QList<StoredFile> &files, const BlobStore &blobs)
+    const Deployment &deployment, const QList<StoredFile> &files, const BlobStore &blobs, int version)
 {
     auto site = std::make_shared<Site>();
     site->deployment = deployment;
+    site->version = version;
     site->fileCount = int(files.size());
     site->files.reserve(files.size());
-    // The gzip variants this node holds, and (blobs in the database) those it has not fetched yet: a site deployed
-    // through another node is served compressed here too. Fetched with the file on its first request.
+    // The compressed variants this node holds, and (blobs in the database) those it has not fetched yet: a site
+    // deployed through another node is served compressed here too. Fetched on the first request that chooses them.
     QList<QByteArray> hashes;
     hashes.reserve(files.size());
     for (const StoredFile &file : files) {
         if (!Site::isRulesFile(file.path))
             hashes.append(file.blob);
     }
-    const QHash<QByteArray, qint64> gzipSizes = blobs.variantSizes(hashes, "gz");
+    std::array<QHash<QByteArray, qint64>, kContentCodingCount> variantSizes;
+    for (const ContentCoding coding : kContentCodings)
+        variantSizes[size_t(coding)] = blobs.variantSizes(hashes, ContentCodings::suffix(coding));
     for (const StoredFile &file : files) {
         site->totalBytes += file.size;
         if (Site::isRulesFile(file.path)) {
             compileRules(*site, file, blobs);
             continue;
         }
-        const qint64 gzipSize = gzipSizes.value(file.blob);
-        SiteFile served {file.blob, file.size, file.contentType, '"' + file.blob + '"', gzipSize, {}, {}};
-        if (gzipSize > 0) {
-            served.gzipKey = file.blob + ".gz";
-            served.gzipEtag = '"' + file.blob + "-gz\"";
+        SiteFile served {file.blob, file.size, file.contentType, '"' + file.blob + '"', {}};
+        for (const ContentCoding coding : kContentCodings) {
+            const qint64 size = variantSizes[size_t(coding)].value(file.blob);
+            if (size <= 0)
+                continue;
+            const QByteArray &suffix = ContentCodings::suffix(coding);
+            served.variants[size_t(coding)] = {size, '"' + file.blob + '-' + suffix + '"'};
         }
         site->files.insert(file.path, std::move(served));
     }
@@ -101,6 +112,7 @@ void SiteTable::put(std::shared_ptr<const Site> site)
     const bool loaded = site->loaded;
     if (loaded) // a site just put counts as just used: it is not the one evicted next
         site->lastUse.store(std::chrono::steady_clock::now().time_since_epoch().count(), std::memory_order_relaxed);
+    dropVersionsOf(id);
     m_slugById.insert(id, slug);
     m_bySlug.insert(slug, std::move(site));
     if (loaded) {
@@ -137,6 +149,7 @@ void SiteTable::evictOver(const QString &keptSlug)
 void SiteTable::remove(const QString &deploymentId)
 {
     QWriteLocker locker(&m_lock);
+    dropVersionsOf(deploymentId);
     const QString slug = m_slugById.take(deploymentId);
     if (!slug.isEmpty()) {
         m_bySlug.remove(slug);
@@ -173,6 +186,52 @@ QHash<QString, QString> SiteTable::slugsById() const
 {
     QReadLocker locker(&m_lock);
     return m_slugById;
+}
+
+QString SiteTable::versionKey(const QString &deploymentId, int number)
+{
+    return deploymentId + u'/' + QString::number(number);
+}
+
+std::shared_ptr<const Site> SiteTable::findVersion(const QString &deploymentId, int number) const
+{
+    std::shared_ptr<const Site> version;
+    {
+        QReadLocker locker(&m_lock);
+        version = m_versions.value(versionKey(deploymentId, number));
+    }
+    if (version)
+        version->lastUse.store(std::chrono::steady_clock::now().time_since_epoch().count(), std::memory_order_relaxed);
+    return version;
+}
+
+void SiteTable::putVersion(std::shared_ptr<const Site> version)
+{
+    QWriteLocker locker(&m_lock);
+    if (!m_slugById.contains(version->deployment.id)) // removed while it was read
+        return;
+    version->lastUse.store(std::chrono::steady_clock::now().time_since_epoch().count(), std::memory_order_relaxed);
+    m_versions.insert(versionKey(version->deployment.id, version->version), std::move(version));
+    while (m_versions.size() > kVersionLimit) {
+        auto oldest = m_versions.begin();
+        for (auto it = m_versions.begin(); it != m_versions.end(); ++it) {
+            if (it.value()->lastUse.load(std::memory_order_relaxed)
+                < oldest.value()->lastUse.load(std::memory_order_relaxed))
+                oldest = it;
+        }
+        m_versions.erase(oldest);
+    }
+}
+
+void SiteTable::dropVersionsOf(const QString &deploymentId)
+{
+    m_versions.removeIf([&deploymentId](const auto &entry) { return entry.value()->deployment.id == deploymentId; });
+}
+
+int SiteTable::versionCount() const
+{
+    QReadLocker locker(&m_lock);
+    return int(m_versions.size());
 }
 
 int SiteTable::size() const

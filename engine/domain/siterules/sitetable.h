@@ -1,5 +1,6 @@
 #pragma once
 
+#include "domain/common/contentcoding.h"
 #include "domain/siterules/headerrules.h"
 #include "domain/siterules/redirectrules.h"
 #include "storage/deployment.h"
@@ -22,9 +23,18 @@ struct SiteFile
     qint64 size = 0;
     QByteArray contentType;
     QByteArray etag; // strong ETag: the quoted content hash
-    qint64 gzipSize = 0; // size of the precompressed variant; 0 when there is none
-    QByteArray gzipKey; // the variant's name in caches ("<hash>.gz")
-    QByteArray gzipEtag; // the variant's ETag
+    // A precompressed encoding of the file.
+    struct Variant
+    {
+        qint64 size = 0; // 0 when there is none
+        // Its own ETag ("<hash>-br", quoted), so that each encoding is validated apart; also its name in caches,
+        // which no blob's name can be.
+        QByteArray etag;
+    };
+    std::array<Variant, kContentCodingCount> variants; // by ContentCoding
+
+    const Variant &variant(ContentCoding coding) const { return variants[size_t(coding)]; }
+    bool hasVariants() const;
 };
 
 // An immutable snapshot of one live deployment: replaced whole on every change, so a request
@@ -35,6 +45,8 @@ struct Site
 {
     Deployment deployment;
     bool loaded = true; // false: a placeholder, without files, rules or warnings
+    // A kept version served read-only at its own address (SiteAddresses::versionUrl); 0 for the live site.
+    int version = 0;
     int fileCount = 0; // every file of the served version, the rules files included
     qint64 totalBytes = 0;
     QHash<QString, SiteFile> files; // by normalised path
@@ -48,7 +60,7 @@ struct Site
 
     const SiteFile *file(const QString &path) const;
     static std::shared_ptr<const Site> make(
-        const Deployment &deployment, const QList<StoredFile> &files, const BlobStore &blobs);
+        const Deployment &deployment, const QList<StoredFile> &files, const BlobStore &blobs, int version = 0);
     static std::shared_ptr<const Site> placeholder(const Deployment &deployment, int fileCount, qint64 totalBytes);
 
     // When a serving thread last found this site (steady clock, ns): what SiteTable evicts by. Relaxed: a hint.
@@ -77,13 +89,24 @@ public:
     QString slugOf(const QString &deploymentId) const; // empty when the deployment is not live
     QHash<QString, QString> slugsById() const; // every live site
 
+    // Kept versions loaded for their own addresses, at most kVersionLimit of them (the least recently found go
+    // first). A deployment's versions are dropped whenever it is put or removed, so none outlives a change of its
+    // access rules or its pruning.
+    static constexpr int kVersionLimit = 32;
+    std::shared_ptr<const Site> findVersion(const QString &deploymentId, int number) const;
+    void putVersion(std::shared_ptr<const Site> version);
+    int versionCount() const;
+
 private:
     void evictOver(const QString &keptSlug); // under the write lock
+    void dropVersionsOf(const QString &deploymentId); // under the write lock
+    static QString versionKey(const QString &deploymentId, int number);
 
     mutable QReadWriteLock m_lock;
     QHash<QString, std::shared_ptr<const Site>> m_bySlug;
     QHash<QString, QString> m_slugById;
     QSet<QString> m_loadedSlugs; // the entries that hold file tables
+    QHash<QString, std::shared_ptr<const Site>> m_versions; // by versionKey
     int m_loadedLimit = kDefaultLoadedLimit;
 };
 
