@@ -23,6 +23,8 @@ build_packages=(
 )
 # Mailing sign-in codes (SMTP with STARTTLS or TLS).
 build_packages+=(libcurl4-openssl-dev)
+# Brotli and zstd variants of text files, made when a site is deployed.
+build_packages+=(libbrotli-dev libzstd-dev)
 # berthd backup: SQLite's online backup API.
 build_packages+=(libsqlite3-dev)
 # QR codes of sites' addresses (dashboard and `berthd qr`); HTTPS (berthd serve --tls-cert) checks its key with OpenSSL.
@@ -57,6 +59,10 @@ test_packages+=(chromium)
 test_packages+=(zbar-tools openssl curl)
 # The documentation test reads JSON answers in its examples with jq.
 test_packages+=(jq)
+# The access log tests (and an example in docs/operations.md) read the log back with GoAccess.
+test_packages+=(goaccess)
+# The metrics test checks GET /metrics with promtool, which comes with the prometheus package.
+test_packages+=(prometheus)
 
 # The sign-in tests: a real SMTP server on loopback (Debian's /usr/bin/python3 -m aiosmtpd).
 test_packages+=(python3-aiosmtpd)

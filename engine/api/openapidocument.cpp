@@ -73,6 +73,8 @@ QJsonObject successResponse(const QJsonObject &ok)
         content = jsonContent(ok.value(u"schema"_s).toString());
     if (ok.value(u"html"_s).toBool() || ok.value(u"alsoHtml"_s).toBool())
         content.insert(u"text/html"_s, QJsonObject {{u"schema"_s, QJsonObject {{u"type"_s, u"string"_s}}}});
+    if (ok.value(u"text"_s).toBool())
+        content.insert(u"text/plain"_s, QJsonObject {{u"schema"_s, QJsonObject {{u"type"_s, u"string"_s}}}});
     if (ok.value(u"alsoCsv"_s).toBool())
         content.insert(u"text/csv"_s, QJsonObject {{u"schema"_s, QJsonObject {{u"type"_s, u"string"_s}}}});
     return {{u"description"_s, u"OK"_s}, {u"content"_s, content}};

@@ -1,62 +1,7 @@
 #include "instance/engine.h"
 
-#include "api/apirouter.h"
-#include "api/authcontroller.h"
-#include "api/counterscontroller.h"
-#include "api/deploymentscontroller.h"
-#include "api/keyscontroller.h"
-#include "api/mcpcontroller.h"
-#include "api/mecontroller.h"
-#include "api/openapicontroller.h"
-#include "api/statuscontroller.h"
-#include "api/submissionscontroller.h"
-#include "api/versionscontroller.h"
-#include "domain/accounts/accountservice.h"
-#include "domain/accounts/agentservice.h"
-#include "domain/accounts/otpservice.h"
-#include "domain/accounts/signinpolicy.h"
-#include "domain/accounts/smtpmailer.h"
-#include "domain/common/clock.h"
 #include "domain/common/randomid.h"
-#include "domain/deploy/blobgarbage.h"
-#include "domain/deploy/deploymentservice.h"
-#include "domain/deploy/deploymentsync.h"
-#include "domain/deploy/faultpoints.h"
-#include "domain/deploy/siteloader.h"
-#include "domain/deploy/versionhistory.h"
-#include "domain/plans/plansettings.h"
-#include "domain/plans/plantable.h"
-#include "domain/ratelimit/ratelimiter.h"
-#include "domain/ratelimit/ratelimitservice.h"
-#include "domain/siterules/accesscontrol.h"
-#include "domain/siterules/siteaddresses.h"
-#include "domain/siterules/sitetable.h"
-#include "domain/visitors/counterservice.h"
-#include "domain/visitors/submissionservice.h"
-#include "domain/visitors/usagereport.h"
-#include "http/httpservice.h"
-#include "http/tlscredentials.h"
-#include "instance/databasemarker.h"
-#include "instance/hostdispatcher.h"
-#include "instance/processlimits.h"
-#include "lan/lanservice.h"
-#include "site/builtinendpoints.h"
-#include "site/privategate.h"
-#include "site/siteserver.h"
-#include "storage/agentclaimrepository.h"
-#include "storage/allowlistrepository.h"
-#include "storage/apikeyrepository.h"
-#include "storage/blobstore.h"
-#include "storage/counterrepository.h"
-#include "storage/database.h"
-#include "storage/deploymentrepository.h"
-#include "storage/postgresblobbackend.h"
-#include "storage/ratewindowrepository.h"
-#include "storage/reconnectingblobbackend.h"
-#include "storage/settingsrepository.h"
-#include "storage/signinrequestrepository.h"
-#include "storage/submissionrepository.h"
-#include "storage/userrepository.h"
+#include "instance/engineparts.h"
 
 #include <QDir>
 #include <QElapsedTimer>
@@ -73,146 +18,9 @@ namespace {
 constexpr char kCookieSecretSetting[] = "cookie_secret"; // signs private sites' access cookies
 constexpr int kCookieSecretBytes = 32;
 constexpr char kVersionsKeptSetting[] = "versions_kept"; // how many versions each deployment keeps
-constexpr int kPasswordCheckThreads = 2; // Argon2id takes ~64 MiB and tens of ms per check
 constexpr int kStopPollMs = 20; // how often a graceful stop looks whether connections are done
+constexpr int kAnalyticsFlushMs = 1000; // how often page views are written
 } // namespace
-
-// Everything the engine is made of, grouped by layer from the bottom up. Members are destroyed in reverse order, so
-// each layer goes away before what it depends on: the HTTP service first, the clock last.
-struct Engine::Parts
-{
-    Parts(const EngineSettings &settings, QObject *engineContext)
-        : clock(settings.clock ? *settings.clock : systemClock)
-        , rateLimiter(clock)
-        , rateLimits(rateLimiter, clock)
-        , database(QDir(settings.dataDir).filePath(u"berth.sqlite"_s), settings.databaseUrl)
-        , blobBackend(settings.databaseUrl.isEmpty() ? nullptr : new PostgresBlobBackend(settings.databaseUrl))
-        , blobs(QDir(settings.dataDir).filePath(u"blobs"_s))
-        , deploymentRepository(database)
-        , userRepository(database)
-        , keyRepository(database)
-        , settingsRepository(database)
-        , submissionRepository(database)
-        , counterRepository(database)
-        , allowListRepository(database)
-        , signInRequestRepository(database)
-        , agentClaimRepository(database)
-        , rateWindowRepository(database)
-        , addresses(QString(), QString())
-        , accounts(userRepository, keyRepository, clock)
-        , siteLoader(deploymentRepository, blobs, siteTable)
-        , garbage(deploymentRepository, blobs, siteTable, workers, faults)
-        , history(deploymentRepository, blobs, siteLoader, garbage, clock, faults)
-        , deployments(deploymentRepository, blobs, siteLoader, garbage, history, plans, clock, workers, faults)
-        , sync(database, siteLoader)
-        , submissions(submissionRepository, deploymentRepository, userRepository, plans, clock)
-        , counters(counterRepository, deploymentRepository, userRepository, plans, clock)
-        , accessControl(clock)
-        , signInPolicy(settingsRepository, allowListRepository, clock)
-        , planSettings(settingsRepository, plans)
-        , otp(database, signInRequestRepository, signInPolicy, accounts, mailer, clock)
-        , agents(database, userRepository, keyRepository, agentClaimRepository, deploymentRepository, accounts, plans,
-              clock)
-        , usage(deploymentRepository, submissionRepository, counterRepository, plans, clock)
-        , router(accounts, rateLimits, settings.apiRequestsPerMinute, settings.trustedProxies)
-        , statusController(addresses)
-        , deploymentsController(deployments, addresses)
-        , versionsController(deployments, history, addresses)
-        , submissionsController(submissions)
-        , countersController(counters)
-        , authController(agents, otp, signInPolicy, rateLimits, addresses, settings.trustedProxies)
-        , keysController(accounts, clock)
-        , meController(usage, addresses)
-        , openApiController(router, addresses)
-        , mcpController(router, accounts, addresses, clock)
-        , lan(settingsRepository, siteTable,
-              LanService::Options {
-                  {settings.sitePortFirst, settings.sitePortLast}, settings.lanName, settings.lanTestAddresses})
-        , builtinEndpoints(submissions, counters, rateLimits, settings.trustedProxies)
-        , privateGate(accessControl, rateLimits, passwordChecks, settings.trustedProxies)
-        , siteServer(siteTable, blobs, addresses, privateGate, engineContext)
-        , dispatcher(addresses, router, siteServer, engineContext)
-    {
-        if (blobBackend) {
-            reconnectingBackend = std::make_unique<ReconnectingBlobBackend>(*blobBackend);
-            blobs.setBackend(reconnectingBackend.get(), settings.blobCacheBytes);
-        }
-    }
-
-    // Time, rate limits and the thread pools that do heavy work off the serving threads.
-    SystemClock systemClock;
-    const Clock &clock;
-    RateLimiter rateLimiter; // the node's own counts
-    RateLimitService rateLimits; // what every limit asks: rateLimiter, or with shared limits the database
-    QThreadPool workers; // deploys: decoding, hashing, blob writes
-    QThreadPool passwordChecks; // the password gate's Argon2id checks, apart so that they cannot delay deploys
-
-    // Storage: the database, the blob store and one repository per table.
-    Database database;
-    std::unique_ptr<PostgresBlobBackend> blobBackend; // PostgreSQL: blobs in the database, the folder a cache
-    std::unique_ptr<ReconnectingBlobBackend> reconnectingBackend; // blobBackend, past a database restart
-    BlobStore blobs;
-    DeploymentRepository deploymentRepository;
-    UserRepository userRepository;
-    ApiKeyRepository keyRepository;
-    SettingsRepository settingsRepository;
-    SubmissionRepository submissionRepository;
-    CounterRepository counterRepository;
-    AllowListRepository allowListRepository;
-    SignInRequestRepository signInRequestRepository;
-    AgentClaimRepository agentClaimRepository;
-    RateWindowRepository rateWindowRepository; // shared rate limits
-
-    // Domain: the rules and the services over storage.
-    PlanTable plans;
-    SiteTable siteTable; // what the serving threads read
-    SiteAddresses addresses; // set once the port is known
-    AccountService accounts;
-    FaultPoints faults; // a test's hook at named points of the deploy path
-    SiteLoader siteLoader; // the only writer of siteTable
-    BlobGarbage garbage;
-    VersionHistory history;
-    DeploymentService deployments;
-    DeploymentSync sync; // PostgreSQL: changes made through other servers
-    SubmissionService submissions;
-    CounterService counters;
-    AccessControl accessControl;
-    SignInPolicy signInPolicy;
-    PlanSettings planSettings;
-    SmtpMailer mailer; // destroyed after otp: mails in flight finish, their answers find no one to tell
-    OtpService otp;
-    AgentService agents;
-    UsageReport usage;
-
-    // The management API: its router and controllers.
-    ApiRouter router;
-    StatusController statusController;
-    DeploymentsController deploymentsController;
-    VersionsController versionsController;
-    SubmissionsController submissionsController;
-    CountersController countersController;
-    AuthController authController;
-    KeysController keysController;
-    MeController meController;
-    OpenApiController openApiController;
-    McpController mcpController;
-
-    // LAN sharing: <slug>.local names and a port per site; detached before http goes.
-    LanService lan;
-
-    // What visitors get.
-    BuiltinEndpoints builtinEndpoints;
-    PrivateGate privateGate;
-    SiteServer siteServer;
-
-    // HTTP: the dispatcher between API and sites, and the serving threads in front of it.
-    HostDispatcher dispatcher;
-    std::unique_ptr<HttpService> http;
-
-    std::optional<QString> ownerFirstKey;
-    bool opened = false;
-    bool stopping = false;
-};
 
 Engine::Engine(EngineSettings settings, QObject *parent)
     : QObject(parent)
@@ -229,17 +37,39 @@ Engine::Engine(EngineSettings settings, QObject *parent)
     m_parts->versionsController.registerRoutes(m_parts->router);
     m_parts->submissionsController.registerRoutes(m_parts->router);
     m_parts->countersController.registerRoutes(m_parts->router);
+    m_parts->analyticsController.registerRoutes(m_parts->router);
     m_parts->authController.registerRoutes(m_parts->router);
     m_parts->keysController.registerRoutes(m_parts->router);
     // For agents and scripts: GET /auth/me, GET /openapi.json and /mcp.
     m_parts->meController.registerRoutes(m_parts->router);
     m_parts->openApiController.registerRoutes(m_parts->router);
     m_parts->mcpController.registerRoutes(m_parts->router);
+    m_parts->metricsController.registerRoutes(m_parts->router);
+    m_parts->webhooksController.registerRoutes(m_parts->router);
+    connect(&m_parts->deployments, &DeploymentService::changeCommitted, &m_parts->eventRecorder,
+        &EventRecorder::deploymentChanged);
+    connect(&m_parts->submissions, &SubmissionService::submissionReceived, &m_parts->eventRecorder,
+        &EventRecorder::submissionReceived);
+    connect(&m_parts->eventRecorder, &EventRecorder::deliveriesAdded, &m_parts->deliveryScheduler,
+        &DeliveryScheduler::wake);
+    connect(
+        &m_parts->webhooks, &WebhookService::deliveryRetried, &m_parts->deliveryScheduler, &DeliveryScheduler::wake);
     m_parts->siteServer.setEndpoints(&m_parts->builtinEndpoints);
+    m_parts->siteServer.setTrafficRecorder(&m_parts->trafficRecorder);
+    // Off the serving threads, once a second: a crash loses at most the last second of page views.
+    connect(&m_parts->analyticsFlush, &QTimer::timeout, this, [this] { m_parts->analytics.flush(); });
     m_parts->siteServer.setLoader([this](const QString &slug) { return m_parts->siteLoader.loadSite(slug); });
+    m_parts->siteServer.setVersionLoader(
+        [this](const QString &slug, int number) { return m_parts->siteLoader.loadVersion(slug, number); });
     m_parts->dispatcher.setLanNames(&m_parts->lan.names());
     connect(&m_parts->siteLoader, &SiteLoader::deploymentChanged, &m_parts->lan, &LanService::siteChanged);
     connect(&m_parts->siteLoader, &SiteLoader::deploymentRemoved, &m_parts->lan, &LanService::siteRemoved);
+    m_parts->deployments.setAgentSiteLifetime(&m_parts->agentSiteLifetime);
+    // On this thread, the database's: a sweep is a few statements, and the serving threads never wait for it.
+    connect(&m_parts->idleAgentSweep, &QTimer::timeout, this, [this] {
+        if (const Result<int> removed = m_parts->agents.removeIdleAgents(); !removed)
+            qWarning().noquote() << "cannot remove idle agents:" << removed.error().message;
+    });
 }
 
 Engine::~Engine()
@@ -248,6 +78,8 @@ Engine::~Engine()
     // services it reports to go away.
     m_parts->lan.detach();
     m_parts->http.reset();
+    if (m_parts->opened)
+        m_parts->analytics.flush(); // what the serving threads counted last
     m_parts->passwordChecks.waitForDone();
     m_parts->workers.waitForDone();
 }
@@ -329,7 +161,14 @@ Result<void> Engine::start()
     config.maxConnections = m_settings.maxConnections;
     config.maxConnectionsPerAddress = m_settings.maxConnectionsPerAddress;
     config.uncappedAddresses = m_settings.trustedProxies; // a reverse proxy carries many clients
+    if (Result<void> logging = startAccessLog(); !logging)
+        return logging;
     m_parts->http = std::make_unique<HttpService>(m_parts->dispatcher, config);
+    m_parts->http->setAccessLog(m_parts->accessLog.get());
+    m_parts->metricsController.setSources({[http = m_parts->http.get()] { return http->requestTotals(); },
+        [http = m_parts->http.get()] { return http->liveConnections(); },
+        [http = m_parts->http.get()] { return qMax(1, http->servingThreads()); },
+        [this] { return accessLogDroppedLines(); }, [this] { return m_parts->deployments.deploysCommitted(); }});
     const bool tls = !m_settings.tlsCertFile.isEmpty() || !m_settings.tlsKeyFile.isEmpty();
     if (tls) {
         if (m_settings.tlsCertFile.isEmpty() || m_settings.tlsKeyFile.isEmpty())
@@ -349,6 +188,10 @@ Result<void> Engine::start()
         = m_settings.baseUrl.isEmpty() ? u"%1://localhost:%2"_s.arg(scheme).arg(port) : m_settings.baseUrl;
     const QString siteDomain = m_settings.siteDomain.isEmpty() ? u"localhost:%1"_s.arg(port) : m_settings.siteDomain;
     m_parts->addresses = SiteAddresses(baseUrl, siteDomain);
+    QList<ApiOrigins::Listener> listeners {{u"http"_s, m_parts->http->serverPort()}};
+    if (tls)
+        listeners.append({u"https"_s, m_parts->http->httpsPort()});
+    m_parts->apiOrigins.set(baseUrl, m_settings.listenAddress, listeners);
     // Behind a TLS proxy every request is HTTPS to the browser. With TLS here each request says so itself
     // (HttpRequest::secure): a plain-HTTP visitor must not get a cookie its browser would drop.
     m_parts->privateGate.setSecureCookies(m_parts->addresses.isHttps() && !tls);
@@ -358,7 +201,45 @@ Result<void> Engine::start()
     // Once listening, and before any deploy can be in flight: the store's walk runs on a worker. The start's reads
     // leave freed heap behind: returned to the system once the walk is done too.
     m_parts->garbage.sweepStore().then([] { releaseFreedMemory(); });
+    m_parts->idleAgentSweep.start(m_settings.idleAgentSweepMs);
+    m_parts->siteExpiry.start(m_settings.expirySweepMs); // on this thread, as a DELETE runs
+    m_parts->deliveryScheduler.start(); // pending deliveries, those left by the last run too
+    m_parts->analyticsFlush.start(kAnalyticsFlushMs);
     return {};
+}
+
+Result<void> Engine::startAccessLog()
+{
+    if (m_settings.accessLog.isEmpty())
+        return {};
+    AccessLogOptions options;
+    options.path = m_settings.accessLog == u"-"_s ? m_settings.accessLog
+                                                  : QDir(m_settings.dataDir).absoluteFilePath(m_settings.accessLog);
+    options.keepDays = m_settings.accessLogKeepDays;
+    options.anonymize = m_settings.accessLogAnonymize;
+    if (const Clock *clock = m_settings.clock) // else the log reads the system clock, cheaper than a QDateTime
+        options.nowMs = [clock] { return clock->now().toMSecsSinceEpoch(); };
+    auto log = std::make_unique<AccessLog>(std::move(options));
+    if (Result<void> started = log->start(); !started)
+        return started;
+    m_parts->accessLog = std::move(log);
+    return {};
+}
+
+qint64 Engine::accessLogDroppedLines() const
+{
+    return m_parts->accessLog ? m_parts->accessLog->droppedLines() : 0;
+}
+
+void Engine::flushAccessLog()
+{
+    if (m_parts->accessLog)
+        m_parts->accessLog->flush();
+}
+
+void Engine::flushAnalytics()
+{
+    m_parts->analytics.flush();
 }
 
 void Engine::stop(std::function<void()> done)
@@ -370,6 +251,9 @@ void Engine::stop(std::function<void()> done)
         return;
     }
     m_parts->stopping = true;
+    m_parts->idleAgentSweep.stop();
+    m_parts->siteExpiry.stop();
+    m_parts->deliveryScheduler.stop();
     m_parts->http->drain();
     // Requests in progress keep their connections until answered (a deploy's commit runs on this thread, so the
     // event loop must keep running meanwhile): wait for the connections to close, or for the deadline.
@@ -385,6 +269,8 @@ void Engine::stop(std::function<void()> done)
         poll->deleteLater();
         m_parts->lan.detach();
         m_parts->http.reset();
+        m_parts->analyticsFlush.stop();
+        m_parts->analytics.flush();
         done();
     });
     poll->start(kStopPollMs);
@@ -437,6 +323,10 @@ SubmissionService &Engine::submissions()
 {
     return m_parts->submissions;
 }
+WebhookService &Engine::webhooks()
+{
+    return m_parts->webhooks;
+}
 CounterService &Engine::counters()
 {
     return m_parts->counters;
@@ -480,6 +370,21 @@ const LanService &Engine::lan() const
 FaultPoints &Engine::faultPoints()
 {
     return m_parts->faults;
+}
+
+GateChecks &Engine::gateChecks()
+{
+    return m_parts->gateChecks;
+}
+
+SiteExpiry &Engine::siteExpiry()
+{
+    return m_parts->siteExpiry;
+}
+
+AgentSiteLifetime &Engine::agentSiteLifetime()
+{
+    return m_parts->agentSiteLifetime;
 }
 
 } // namespace berth

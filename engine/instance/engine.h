@@ -13,18 +13,22 @@ namespace berth {
 class AccountService;
 class ApiRouter;
 class AgentService;
+class AgentSiteLifetime;
 class CounterService;
 class DeploymentService;
 class FaultPoints;
+class GateChecks;
 class LanService;
 class OtpService;
 class PlanSettings;
 class PlanTable;
 class SignInPolicy;
+class SiteExpiry;
 class SiteAddresses;
 class SiteLoader;
 class SiteTable;
 class SubmissionService;
+class WebhookService;
 class VersionHistory;
 
 // The whole service in one object, for both front ends: storage, domain services, and the HTTP
@@ -61,6 +65,7 @@ public:
     SiteLoader &siteLoader(); // what is served; emits deploymentChanged/deploymentRemoved for the dashboard
     VersionHistory &history(); // kept versions and rollback
     SubmissionService &submissions(); // emits submissionReceived for the dashboard
+    WebhookService &webhooks(); // users' webhooks and where deliveries may go
     CounterService &counters(); // emits counterChanged for the dashboard
     const SiteTable &sites() const;
     const PlanTable &plans() const;
@@ -77,11 +82,23 @@ public:
     // Sharing on the local network: the switch, the addresses and names in use (works once start() succeeded).
     LanService &lan();
     const LanService &lan() const;
+    // Access log lines dropped because the disk was full, failing or too slow (0 without an access log).
+    qint64 accessLogDroppedLines() const;
+    // Writes the access log's waiting lines now (they are written within a fraction of a second anyway).
+    void flushAccessLog();
+    // Writes the page views counted so far to the database now (done every second anyway).
+    void flushAnalytics();
     // Named points of the deploy path where a test may stop the process (berthd's crash-safety build).
     FaultPoints &faultPoints();
+    // The private gates' password checks: how many ran, and a test's hook before each.
+    GateChecks &gateChecks();
+    // Sites that expire: the sweep (every EngineSettings::expirySweepMs), and how long agents' sites live.
+    SiteExpiry &siteExpiry();
+    AgentSiteLifetime &agentSiteLifetime();
 
 private:
     void loadVersionsKept();
+    Result<void> startAccessLog();
 
     struct Parts;
     EngineSettings m_settings;

@@ -42,6 +42,12 @@ struct EngineSettings
     // Sites whose file tables stay in memory; the least recently requested beyond are read again on their next request.
     int loadedSites = 1000;
     int stopDeadlineMs = 30000; // a graceful stop waits this long for requests in progress
+    // How often agents that hold nothing a day after they were made are looked for and removed (their age is read
+    // from the clock; tests sweep often and move the clock).
+    int idleAgentSweepMs = 10 * 60 * 1000;
+    // How often sites whose expiry passed are looked for and taken offline: each goes within this of its time (tests
+    // sweep often and move the clock).
+    int expirySweepMs = 30 * 1000;
     // LAN sharing (off by default): also listen on the machine's LAN addresses, announce <slug>.local names (mDNS)
     // and give each site a port of its own from sitePortFirst-sitePortLast. Engine::lan() switches it while serving.
     bool lanSharing = false;
@@ -49,6 +55,12 @@ struct EngineSettings
     quint16 sitePortLast = 8199;
     QString lanName = QStringLiteral("berth"); // the API's mDNS name: berth.local
     QList<QHostAddress> lanTestAddresses; // tests: loopback addresses that stand in for the LAN; no mDNS
+    // The access log (http/accesslog.h): one line per answered request, in Apache's vhost_combined format, to this
+    // file (relative: in dataDir; "-": standard output); empty: none. Rotated at midnight (UTC), keeping
+    // accessLogKeepDays older files.
+    QString accessLog;
+    int accessLogKeepDays = 14;
+    bool accessLogAnonymize = false; // IPv4 without its last octet, IPv6 cut to /48
     const Clock *clock = nullptr; // the time (tests pass a ManualClock); null: the system clock
 };
 

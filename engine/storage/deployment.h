@@ -37,16 +37,19 @@ struct Deployment
     QDateTime createdAt; // UTC
     QDateTime updatedAt; // UTC
     qint64 versionId = 0; // the version being served
+    QDateTime expiresAt; // UTC; when the site goes offline as on a delete (invalid: never)
     QStringList warnings; // not stored: what a deploy reports back (skipped rules lines, a root that answers 404)
+    int preparedVersion = 0; // not stored: the version an update with "publish": false stored without serving it
 };
 
-// What a listing of deployments shows of each (GET /deploys): four columns of the row, read without the others.
+// What a listing of deployments shows of each (GET /deploys): five columns of the row, read without the others.
 struct DeploymentListing
 {
     QString id;
     QString slug;
     QString title;
     QDateTime updatedAt; // UTC
+    QDateTime expiresAt = {}; // UTC; invalid: never
 };
 
 // One kept version of a deployment: its content's metadata and the size of its file list. Protection

@@ -15,7 +15,7 @@ namespace {
 
 const QString Columns
     = u"id, user_id, slug, storage_type, is_spa, title, description, favicon, og_image, protected, "
-      "password_hash, share_token, version_id, created_at, updated_at, title_is_custom, document_title"_s;
+      "password_hash, share_token, version_id, created_at, updated_at, title_is_custom, document_title, expires_at"_s;
 
 Deployment deploymentFrom(const QSqlQuery &query)
 {
@@ -38,6 +38,7 @@ Deployment deploymentFrom(const QSqlQuery &query)
     // NULL (a row from before schema 4) reads as the owner's until loadSites has looked at its document.
     d.titleIsCustom = query.isNull(15) || query.value(15).toBool();
     d.documentTitle = query.value(16).toString();
+    d.expiresAt = sql::time(query, 17);
     return d;
 }
 
@@ -53,6 +54,7 @@ void bindRow(QSqlQuery &query, const Deployment &d)
     query.bindValue(u":share_token"_s, sql::bytesOrNull(d.shareToken));
     query.bindValue(u":created_at"_s, sql::timeOrNull(d.createdAt));
     query.bindValue(u":updated_at"_s, sql::timeOrNull(d.updatedAt));
+    query.bindValue(u":expires_at"_s, sql::timeOrNull(d.expiresAt));
 }
 
 } // namespace
@@ -93,7 +95,7 @@ QList<DeploymentListing> DeploymentRepository::listingForUser(const QString &use
     QList<DeploymentListing> result;
     QSqlQuery query(m_db.connection());
     query.setForwardOnly(true);
-    query.prepare(u"SELECT id, slug, title, updated_at FROM deployments WHERE user_id = ?"
+    query.prepare(u"SELECT id, slug, title, updated_at, expires_at FROM deployments WHERE user_id = ?"
                   " ORDER BY updated_at DESC, created_at DESC, id"_s);
     query.addBindValue(sql::text(userId));
     if (const auto done = sql::exec(query); !done) {
@@ -101,8 +103,8 @@ QList<DeploymentListing> DeploymentRepository::listingForUser(const QString &use
         return result;
     }
     while (query.next())
-        result.append(
-            {query.value(0).toString(), query.value(1).toString(), query.value(2).toString(), sql::time(query, 3)});
+        result.append({query.value(0).toString(), query.value(1).toString(), query.value(2).toString(),
+            sql::time(query, 3), sql::time(query, 4)});
     return result;
 }
 
@@ -175,10 +177,10 @@ Result<void> DeploymentRepository::insert(Deployment &deployment, const QList<St
     QSqlQuery query(m_db.connection());
     query.prepare(
         u"INSERT INTO deployments (id, user_id, slug, storage_type, is_spa, title, description, favicon, "
-        "og_image, protected, password_hash, share_token, created_at, updated_at, title_is_custom, document_title) "
-        "VALUES (:id, :user_id, :slug, :storage_type, :is_spa, :title, :description, :favicon, :og_image, "
-        ":protected, :password_hash, :share_token, :created_at, :updated_at, :title_is_custom, "
-        ":document_title)"_s);
+        "og_image, protected, password_hash, share_token, created_at, updated_at, title_is_custom, document_title, "
+        "expires_at) VALUES (:id, :user_id, :slug, :storage_type, :is_spa, :title, :description, :favicon, "
+        ":og_image, :protected, :password_hash, :share_token, :created_at, :updated_at, :title_is_custom, "
+        ":document_title, :expires_at)"_s);
     bindRow(query, deployment);
     if (!query.exec())
         return writeFailure(query);
@@ -204,7 +206,8 @@ Result<void> DeploymentRepository::update(Deployment &deployment, const std::opt
                   "is_spa = :is_spa, title = :title, description = :description, favicon = :favicon, "
                   "og_image = :og_image, protected = :protected, password_hash = :password_hash, "
                   "share_token = :share_token, created_at = :created_at, updated_at = :updated_at, "
-                  "title_is_custom = :title_is_custom, document_title = :document_title WHERE id = :id"_s);
+                  "title_is_custom = :title_is_custom, document_title = :document_title, expires_at = :expires_at "
+                  "WHERE id = :id"_s);
     bindRow(query, deployment);
     if (!query.exec())
         return writeFailure(query);
@@ -257,7 +260,7 @@ Result<void> DeploymentRepository::rename(const QString &id, const QString &newS
     return {};
 }
 
-Result<void> DeploymentRepository::remove(const QString &id)
+Result<void> DeploymentRepository::remove(const QString &id, const QDateTime &expiredBy)
 {
     Transaction transaction(m_db.connection());
     if (auto begun = transaction.begun(); !begun)
@@ -269,8 +272,12 @@ Result<void> DeploymentRepository::remove(const QString &id)
         u"DELETE FROM deployments WHERE id = ?"_s,
     };
     for (const QString &statement : statements) {
-        query.prepare(statement);
+        const bool row = &statement == &statements[2];
+        query.prepare(
+            row && expiredBy.isValid() ? statement + u" AND expires_at IS NOT NULL AND expires_at <= ?"_s : statement);
         query.addBindValue(id);
+        if (row && expiredBy.isValid())
+            query.addBindValue(sql::timeOrNull(expiredBy));
         if (!query.exec())
             return writeFailure(query);
     }

@@ -60,10 +60,21 @@ public:
     // deployment.versionId to the version now served.
     Result<void> update(Deployment &deployment, const std::optional<QList<StoredFile>> &files, int keepVersions = 1,
         QList<QByteArray> *released = nullptr);
+    // A new version of the deployment with these files and deployment's content metadata, not served: the row stays
+    // as it is. Older versions are pruned as by update(), the served one always kept (deploymentprepared.cpp).
+    Result<StoredVersion> prepareVersion(const Deployment &deployment, const QList<StoredFile> &files, int keepVersions,
+        QList<QByteArray> *released = nullptr);
     Result<void> rename(const QString &id, const QString &newSlug, const QDateTime &updatedAt);
-    Result<void> remove(const QString &id); // the row, its versions and their files
+    // The row, its versions and their files. With expiredBy, only while the row's expiry is at or before it (else
+    // NotFound, and nothing changes): of the servers sweeping one database, the one whose delete counts the row is the
+    // one that expired it, and an expiry extended meanwhile holds.
+    Result<void> remove(const QString &id, const QDateTime &expiredBy = {});
+    // Deployments whose expiry is at or before `now`, soonest first, at most `limit` of them. An error when the query
+    // failed.
+    Result<QStringList> expiredBy(const QDateTime &now, int limit) const;
     // Hands every deployment of one user to another (an agent's, when claimed), within the caller's transaction, and
-    // returns their ids. Refused (Forbidden, DeploymentLimitReached) when the receiver would then hold more than
+    // returns their ids; their expiries go (a claimed site is kept). Refused (Forbidden, DeploymentLimitReached) when
+    // the receiver would then hold more than
     // `receiverLimit`: counted with both users' rows locked, as insert() locks the owner's, so that neither gains a
     // deployment through another server before the commit.
     Result<QStringList> reassignAll(const QString &fromUserId, const QString &toUserId, int receiverLimit);

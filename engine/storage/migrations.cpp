@@ -341,12 +341,104 @@ Migration sharedRateLimits()
         }};
 }
 
+// Version 10: agents that hold nothing a day after they were made are removed (AgentService::removeIdleAgents), and
+// with them their keys; what stays is each key's hash and when it went, so that the key is answered "expired" rather
+// than "unknown". Rows older than a month are pruned: by then the key reads as unknown.
+Migration removedAgentKeys()
+{
+    return {10,
+        {
+            uR"(CREATE TABLE removed_agent_keys (
+                        key_hash TEXT PRIMARY KEY NOT NULL,
+                        removed_at TEXT NOT NULL))"_s,
+            u"CREATE INDEX removed_agent_keys_time ON removed_agent_keys(removed_at)"_s,
+            u"CREATE INDEX agent_claims_created ON agent_claims(created_at)"_s,
+        }};
+}
+
+// Version 11: sites that expire. When expires_at passes, the site is deleted as by its owner (SiteExpiry); the
+// partial index holds only the rows that expire, so the sweep reads few.
+Migration siteExpiry()
+{
+    return {11,
+        {
+            u"ALTER TABLE deployments ADD COLUMN expires_at TEXT"_s,
+            u"CREATE INDEX deployments_expires ON deployments(expires_at) WHERE expires_at IS NOT NULL"_s,
+        }};
+}
+
+// Version 12: events and their deliveries to users' webhooks. An event is written with one pending delivery per
+// webhook that wants it; a delivery stays pending until it was answered 2xx or its attempts ran out. seq orders each
+// webhook's deliveries; the partial index finds the pending ones.
+Migration webhookEvents()
+{
+    return {12,
+        {
+            uR"(CREATE TABLE webhooks (
+                        id TEXT PRIMARY KEY NOT NULL,
+                        user_id TEXT NOT NULL REFERENCES users(id) ON DELETE CASCADE,
+                        url TEXT NOT NULL,
+                        events TEXT NOT NULL,
+                        deployment_id TEXT,
+                        secret TEXT NOT NULL,
+                        created_at TEXT NOT NULL))"_s,
+            u"CREATE INDEX webhooks_user ON webhooks(user_id)"_s,
+            uR"(CREATE TABLE events (
+                        id TEXT PRIMARY KEY NOT NULL,
+                        type TEXT NOT NULL,
+                        body TEXT NOT NULL,
+                        created_at TEXT NOT NULL))"_s,
+            withPg(uR"(CREATE TABLE webhook_deliveries (
+                        seq INTEGER PRIMARY KEY AUTOINCREMENT,
+                        id TEXT NOT NULL UNIQUE,
+                        webhook_id TEXT NOT NULL REFERENCES webhooks(id) ON DELETE CASCADE,
+                        event_id TEXT NOT NULL REFERENCES events(id) ON DELETE CASCADE,
+                        status TEXT NOT NULL,
+                        attempts INTEGER NOT NULL,
+                        response_status INTEGER,
+                        next_attempt_at TEXT,
+                        delivered_at TEXT,
+                        error TEXT NOT NULL))"_s,
+                {{u"INTEGER PRIMARY KEY AUTOINCREMENT"_s, kPgBigIdentity}}),
+            u"CREATE INDEX webhook_deliveries_webhook ON webhook_deliveries(webhook_id, seq)"_s,
+            u"CREATE INDEX webhook_deliveries_pending ON webhook_deliveries(next_attempt_at) WHERE status = 'pending'"_s,
+        }};
+}
+
+// Version 13: page-view analytics, per deployment and day. analytics_entries holds a day's pages, referrer hosts and
+// missing paths (kind 'page', 'referrer', 'not_found'), each capped in number when counted. The day index serves the
+// daily prune.
+Migration pageAnalytics()
+{
+    return {13,
+        {
+            uR"(CREATE TABLE analytics_days (
+                        deployment_id TEXT NOT NULL REFERENCES deployments(id) ON DELETE CASCADE,
+                        day TEXT NOT NULL,
+                        views BIGINT NOT NULL,
+                        visitors BIGINT NOT NULL,
+                        not_found BIGINT NOT NULL,
+                        bytes BIGINT NOT NULL,
+                        PRIMARY KEY (deployment_id, day)))"_s,
+            u"CREATE INDEX analytics_days_day ON analytics_days(day)"_s,
+            uR"(CREATE TABLE analytics_entries (
+                        deployment_id TEXT NOT NULL REFERENCES deployments(id) ON DELETE CASCADE,
+                        day TEXT NOT NULL,
+                        kind TEXT NOT NULL,
+                        name TEXT NOT NULL,
+                        hits BIGINT NOT NULL,
+                        PRIMARY KEY (deployment_id, day, kind, name)))"_s,
+            u"CREATE INDEX analytics_entries_day ON analytics_entries(day)"_s,
+        }};
+}
+
 } // namespace
 
 QList<Migration> builtInMigrations()
 {
     return {initialSchema(), siteEndpoints(), signIn(), signInCodes(), titleSource(), keptVersions(), blobChunks(),
-        deploymentNotifications(), sharedRateLimits()};
+        deploymentNotifications(), sharedRateLimits(), removedAgentKeys(), siteExpiry(), webhookEvents(),
+        pageAnalytics()};
 }
 
 } // namespace berth

@@ -9,7 +9,10 @@
 #include "app/berthd/client/sitecommands.h"
 #include "app/berthd/client/sitefolder.h"
 #include "app/berthd/client/sitesession.h"
+#include "app/berthd/client/statscommand.h"
 #include "app/berthd/client/submissioncommands.h"
+#include "app/berthd/client/webhookcommands.h"
+#include "domain/deploy/expiryrules.h"
 #include "qr/qrcode.h"
 
 #include <QFileInfo>
@@ -37,6 +40,14 @@ QString shownList(const QStringList &paths)
     return shown;
 }
 
+// A folder refused before anything went (a limit, an unreadable file): the message and its exit status.
+int refusal(const Error &error)
+{
+    err() << "berthd: " << error.message << "\n";
+    err().flush();
+    return error.kind == Error::Kind::TooLarge ? int(ExitRefused) : int(ExitUsage);
+}
+
 int deploy(const QStringList &arguments)
 {
     const QCommandLineOption slug(u"slug"_s, u"The site's address: SLUG.<site domain> (new sites)."_s, u"SLUG"_s);
@@ -46,6 +57,8 @@ int deploy(const QStringList &arguments)
     const QCommandLineOption password(
         u"password"_s, u"Also let visitors in with this password (implies --private)."_s, u"PASSWORD"_s);
     const QCommandLineOption spa(u"spa"_s, u"Serve index.html for unknown paths (single-page apps)."_s);
+    const QCommandLineOption expires(u"expires"_s,
+        u"Take the site offline, as a delete would, after this long: 30m, 24h, 7d; never keeps it."_s, u"TIME"_s);
     const QCommandLineOption update(
         u"update"_s, u"Replace this deployment's content instead of creating one."_s, u"SLUG|ID"_s);
     const QCommandLineOption yes(u"yes"_s, u"Publish even when the pre-publish checks find something; don't ask."_s);
@@ -56,28 +69,30 @@ int deploy(const QStringList &arguments)
             u"Publish a folder or an .html file to a running Berth and print its address.\n"
             "Hidden files (.git, .DS_Store) and links out of the folder are left out; sizes are checked before "
             "anything is sent."_s,
-            {slug, title, description, isPrivate, password, spa, update, yes, watch}, 1, 1,
+            {slug, title, description, isPrivate, password, spa, expires, update, yes, watch}, 1, 1,
             u",\n8 not published: the checks found something and there was no terminal to ask on, nor --yes"_s))
         return *exit;
     if (parser.isSet(watch) && !QFileInfo(parser.positionalArguments().value(0)).isDir())
         return Cli::usageError(u"--watch needs a folder"_s, u"deploy"_s);
     if (parser.isSet(update) && parser.isSet(slug))
         return Cli::usageError(u"--slug names a new site; rename with the API (PATCH /deploy/:id/slug)"_s, u"deploy"_s);
+    const auto lifetime = ExpiryRules::parseLifetime(parser.isSet(expires) ? parser.value(expires) : u"never"_s);
+    if (!lifetime)
+        return Cli::usageError(u"--expires: "_s + lifetime.error().message, u"deploy"_s);
 
-    // Who publishes is said first (an agent of this machine when there is no BERTH_API_KEY); then everything local:
-    // what the checks find is shown (and confirmed) and a file over a limit is refused before any content goes out.
+    // Who publishes is said first (an agent of this machine when there is no BERTH_API_KEY); then everything local,
+    // from one listing of the folder: what the checks find is shown (and confirmed) and a file over a limit is
+    // refused before any content goes out.
     int exit = ExitOk;
     const auto client = ClientSession::connect(parser, &exit);
     if (!client)
         return exit;
-    if (const int unconfirmed = PrePublish::confirm(parser.positionalArguments().constFirst(), parser.isSet(yes)))
+    QList<PublishIssue> issues;
+    const auto content = SiteFolder::read(parser.positionalArguments().constFirst(), &issues);
+    if (const int unconfirmed = PrePublish::confirm(issues, parser.isSet(yes)))
         return unconfirmed;
-    const auto content = SiteFolder::read(parser.positionalArguments().constFirst());
-    if (!content) {
-        err() << "berthd: " << content.error().message << "\n";
-        err().flush();
-        return content.error().kind == Error::Kind::TooLarge ? int(ExitRefused) : int(ExitUsage);
-    }
+    if (!content)
+        return refusal(content.error());
     QJsonObject body = content.value().fields;
     if (parser.isSet(title))
         body.insert(u"title"_s, parser.value(title));
@@ -89,21 +104,27 @@ int deploy(const QStringList &arguments)
         body.insert(u"password"_s, parser.value(password));
     if (parser.isSet(spa))
         body.insert(u"is_spa"_s, true);
+    if (parser.isSet(expires)) // never: no expiry, also on an update that had one
+        body.insert(lifetime.value() ? u"expires_in"_s : u"expires_at"_s,
+            lifetime.value() ? QJsonValue(double(*lifetime.value())) : QJsonValue(QJsonValue::Null));
 
     const bool progress = isatty(fileno(stderr));
-    ApiClient::Reply reply;
-    int sentFiles
-        = content.value().folder.fileCount; // content goes only for the files the server lacks (IncrementalUpload)
+    const FolderContent &folder = content.value().folder;
+    int sentFiles = folder.fileCount; // content goes only for the files the server lacks (IncrementalUpload)
+    QString target = u"/deploy"_s;
     if (parser.isSet(update)) {
-        const SiteTarget target = resolveSite(*client, parser.value(update));
-        if (target.exit != ExitOk)
-            return target.exit;
-        reply = IncrementalUpload::send(*client, "PUT", u"/deploy/"_s + target.id, body, progress, &sentFiles);
-    } else {
-        if (parser.isSet(slug))
-            body.insert(u"slug"_s, parser.value(slug));
-        reply = IncrementalUpload::send(*client, "POST", u"/deploy"_s, body, progress, &sentFiles);
+        const SiteTarget site = resolveSite(*client, parser.value(update));
+        if (site.exit != ExitOk)
+            return site.exit;
+        target += u'/' + site.id;
+    } else if (parser.isSet(slug)) {
+        body.insert(u"slug"_s, parser.value(slug));
     }
+    const auto sending = IncrementalUpload::send(
+        *client, parser.isSet(update) ? "PUT" : "POST", target, body, folder, progress, &sentFiles);
+    if (!sending)
+        return refusal(sending.error());
+    const ApiClient::Reply &reply = sending.value();
     if (reply.status != 200) {
         const int failed = ClientSession::failure(*client, reply);
         if (failed == ExitConflict && parser.isSet(slug))
@@ -113,12 +134,13 @@ int deploy(const QStringList &arguments)
 
     const QJsonObject &site = reply.json;
     out() << (parser.isSet(update) ? "Updated " : "Published ") << site[u"slug"_s].toString() << " ("
-          << site[u"id"_s].toString() << "): " << content.value().folder.fileCount
-          << (content.value().folder.fileCount == 1 ? " file, " : " files, ")
-          << sizeText(content.value().folder.totalBytes) << "\n"
+          << site[u"id"_s].toString() << "): " << folder.fileCount << (folder.fileCount == 1 ? " file, " : " files, ")
+          << sizeText(folder.totalBytes) << "\n"
           << "URL:        " << site[u"url"_s].toString() << "\n";
     if (site.contains(u"share_url"_s))
         out() << "Share link: " << site[u"share_url"_s].toString() << "\n";
+    if (site.contains(u"expires_at"_s))
+        out() << "Expires:    " << site[u"expires_at"_s].toString() << "\n";
     if (const QString as = ClientSession::identityNote(); !as.isEmpty())
         out() << "As:         " << as << "\n";
     out().flush();
@@ -126,14 +148,13 @@ int deploy(const QStringList &arguments)
     // all the same.
     for (const QJsonValue &warning : site[u"warnings"_s].toArray())
         err() << "berthd: warning: " << warning.toString() << "\n";
-    if (content.value().folder.skippedHidden > 0)
-        err() << "berthd: left out " << content.value().folder.skippedHidden << " hidden file(s) or folder(s)\n";
-    if (const QStringList &links = content.value().folder.linksOutside; !links.isEmpty())
+    if (folder.skippedHidden > 0)
+        err() << "berthd: left out " << folder.skippedHidden << " hidden file(s) or folder(s)\n";
+    if (const QStringList &links = folder.linksOutside; !links.isEmpty())
         err() << "berthd: left out " << links.size() << " link(s) to outside the folder: " << shownList(links) << "\n";
     err().flush();
-    if (sentFiles < content.value().folder.fileCount) {
-        out() << "Sent " << sentFiles << " of " << content.value().folder.fileCount
-              << " files; the server held the rest\n";
+    if (sentFiles < folder.fileCount) {
+        out() << "Sent " << sentFiles << " of " << folder.fileCount << " files; the server held the rest\n";
         out().flush();
     }
     if (parser.isSet(watch))
@@ -305,6 +326,8 @@ const ClientCommand kCommands[] = {
     {"unprotect", &SiteCommands::unprotect, "Make a private site public again."},
     {"submissions", &SubmissionCommands::submissions, "A site's form submissions (--csv, --delete)."},
     {"counters", &SubmissionCommands::counters, "A site's counters and their values."},
+    {"stats", &StatsCommand::run, "A site's page views, visitors, top pages and referrers."},
+    {"webhooks", &WebhookCommands::webhooks, "Your webhooks: list, add, remove, ping, deliveries."},
     {"mcp", &McpProxy::run, "MCP on stdin/stdout for desktop AI clients."},
 };
 

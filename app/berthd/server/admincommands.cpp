@@ -5,6 +5,7 @@
 #include "app/berthd/server/backupcommands.h"
 #include "app/berthd/server/migratecommands.h"
 #include "app/berthd/server/settingscommands.h"
+#include "app/berthd/server/webhooktargetscommand.h"
 
 using namespace Qt::StringLiterals;
 
@@ -28,7 +29,8 @@ const AdminCommand kCommands[] = {
     {"allow", "add", &AccountCommands::allowAdd, "Let an email sign in."},
     {"allow", "remove", &AccountCommands::allowRemove, "Take an email off the list."},
     {"signups", nullptr, &AccountCommands::signups, "Show, open or close sign-ups."},
-    {"agents", nullptr, &AccountCommands::agents, "Where agent sessions may come from."},
+    {"agents", nullptr, &AccountCommands::agents, "Where agents may come from; how many an hour."},
+    {"webhooks", "targets", &webhookTargets, "Where webhooks may deliver: public, lan or any."},
     {"signin-requests", nullptr, &AccountCommands::signInRequests, "Pending sign-ins (codes to relay)."},
     {"keys", "list", &AccountCommands::keysList, "API keys of every user (no secrets)."},
     {"keys", "revoke", &AccountCommands::keysRevoke, "Revoke any key."},
@@ -66,7 +68,8 @@ std::optional<int> runAdminCommand(const QStringList &arguments)
             return command.run(QStringList {program} + arguments.mid(3));
         names.append(QLatin1String(command.name));
     }
-    if (!known || (group == u"key" && name == u"create"))
+    // "webhooks" is a client command too (list, add, ...): only its "targets" works on the data folder.
+    if (!known || (group == u"key" && name == u"create") || (group == u"webhooks" && name != u"targets"))
         return std::nullopt;
     if (group == u"key")
         names.prepend(u"create"_s);

@@ -146,6 +146,8 @@ QFuture<Result<Deployment>> DeploymentService::createValidated(
         return ready<Deployment>(Error {Error::Kind::BadRequest, u"html is required"_s});
     if (const Result<void> checked = checkProtection(request, false); !checked)
         return ready<Deployment>(checked.error());
+    if (const Result<void> settled = settleExpiry(owner, request, DeployRequest::Mode::Create); !settled)
+        return ready<Deployment>(settled.error());
     if (m_repository.countForUser(owner.id) >= m_plans.limits(owner.plan).deployments)
         return ready<Deployment>(limitReached());
 
@@ -193,6 +195,8 @@ QFuture<Result<Deployment>> DeploymentService::updateValidated(
             Error {Error::Kind::BadRequest, u"slug cannot be changed here; use PATCH /deploy/:id/slug"_s});
     if (const Result<void> checked = checkProtection(request, current.value().isProtected); !checked)
         return ready<Deployment>(checked.error());
+    if (const Result<void> settled = settleExpiry(owner, request, DeployRequest::Mode::Update); !settled)
+        return ready<Deployment>(settled.error());
     if (const Result<void> checked = resolveReferences(owner, request); !checked)
         return ready<Deployment>(checked.error());
 
@@ -248,7 +252,10 @@ Result<Deployment> DeploymentService::commitCreate(
             return refuse(slugTaken(slug));
         return refuse(DeploymentAccess::writeFailed(inserted.error(), u"Could not save the deployment"_s));
     }
+    m_faults.reach("after-commit");
+    ++m_deploysCommitted;
     deployment.warnings = deployWarnings(*m_sites.serve(deployment, files));
+    Q_EMIT changeCommitted(u"deployment.created"_s, deployment, {});
     return deployment;
 }
 
@@ -277,6 +284,8 @@ Result<Deployment> DeploymentService::commitUpdate(
     }
     applyMetadata(deployment, request, staged.value());
     deployment.updatedAt = m_clock.now();
+    if (request.publish == false) // the newest version, not served: visitors keep the live one
+        return m_history.prepare(deployment, *staged.value().files);
 
     // The blobs of versions pruned by this one become garbage candidates once it is committed.
     QList<QByteArray> released;
@@ -284,10 +293,13 @@ Result<Deployment> DeploymentService::commitUpdate(
         = m_repository.update(deployment, staged.value().files, m_history.versionsKept(), &released);
         !updated)
         return DeploymentAccess::writeFailed(updated.error(), u"Could not save the deployment"_s);
+    m_faults.reach("after-commit");
+    ++m_deploysCommitted;
     m_garbage.addCandidates(released);
 
     const QList<StoredFile> files = replacesContent ? *staged.value().files : m_repository.files(deployment.versionId);
     deployment.warnings = deployWarnings(*m_sites.serve(deployment, files));
+    Q_EMIT changeCommitted(u"deployment.updated"_s, deployment, {});
     return deployment;
 }
 
@@ -322,6 +334,8 @@ void DeploymentService::applyMetadata(Deployment &deployment, const DeployReques
         deployment.shareToken = RandomId::token();
     if (staged.passwordHash)
         deployment.passwordHash = *staged.passwordHash;
+    if (request.expiresAt) // settled: absolute, or none
+        deployment.expiresAt = request.expiresAt->value_or(QDateTime());
 }
 
 Result<void> DeploymentService::checkProtection(const DeployRequest &request, bool currentlyProtected) const

@@ -16,6 +16,7 @@ QT_END_NAMESPACE
 
 namespace berth {
 
+class AgentSiteLifetime;
 class BlobGarbage;
 class BlobStore;
 class Clock;
@@ -47,6 +48,8 @@ public:
     // Whether the workers' deploy work runs at a lower CPU priority than serving (workerpriority.h): berthd's choice,
     // where visitors come first; off in the dashboard, where the person publishing is the one waiting.
     void setWorkersYieldToServing(bool yield) { m_workersYield = yield; }
+    // How long agents' new sites live unless they ask otherwise (the owner's setting); without it, like any other.
+    void setAgentSiteLifetime(const AgentSiteLifetime *lifetime) { m_agentSiteLifetime = lifetime; }
 
     // JSON bodies of POST /deploy and PUT /deploy/:id; parsed on a worker.
     QFuture<Result<Deployment>> createFromJson(const User &owner, QByteArray body);
@@ -64,12 +67,23 @@ public:
     QList<Deployment> listAll() const;
     Result<Deployment> rename(const User &owner, const QString &id, const QString &slug);
     Result<Deployment> remove(const User &owner, const QString &id);
+    // remove() of a deployment whose expiry has passed (SiteExpiry), whoever owns it. NotFound when it is gone or not
+    // due (any more): another server of the cluster took it, or its owner moved the expiry.
+    Result<Deployment> removeExpired(const QString &id);
 
     static QString notFoundMessage();
     static QString limitReachedMessage(); // the 403 of a full plan (an error docs/api.md lists)
     static QString missingContentsMessage(); // the 409 of files sent by sha256 whose content is not held
     // The text of a document's <title>, so a deployment without an explicit title still has a name.
     static QString titleOf(const QByteArray &html);
+
+    // Deploys (new deployments and updates) committed by this process since it started; on this object's thread.
+    quint64 deploysCommitted() const { return m_deploysCommitted; }
+
+Q_SIGNALS:
+    // A change committed by this process (for events): type is "deployment.created", ".updated", ".renamed" or
+    // ".deleted"; reason, for a deletion, "deleted" or "expired".
+    void changeCommitted(const QString &type, const berth::Deployment &deployment, const QString &reason);
 
 private:
     struct Staged // what the worker produced (deploymentservicestaging.cpp)
@@ -85,6 +99,10 @@ private:
         const User &owner, const QString &id, DeployRequest request, Progress progress = {});
     Result<Deployment> ownedDeployment(const User &owner, const QString &id) const;
     Result<void> checkProtection(const DeployRequest &request, bool currentlyProtected) const;
+    // The request's expiry made absolute on the clock, an agent's default added (deploymentserviceexpiry.cpp).
+    Result<void> settleExpiry(const User &owner, DeployRequest &request, DeployRequest::Mode mode) const;
+    // The delete itself; with expiredBy, only while the row's expiry is at or before it.
+    Result<Deployment> removeDeployment(const Deployment &deployment, const QDateTime &expiredBy);
     using WrittenBlobs = std::shared_ptr<QList<QByteArray>>; // what a worker stored, even when it then failed
     QFuture<Result<Staged>> stage(DeployRequest request, WrittenBlobs written, Progress progress);
     Result<Deployment> commitCreate(
@@ -109,6 +127,8 @@ private:
     QThreadPool &m_workers;
     const FaultPoints &m_faults;
     bool m_workersYield = false;
+    quint64 m_deploysCommitted = 0;
+    const AgentSiteLifetime *m_agentSiteLifetime = nullptr;
 };
 
 } // namespace berth

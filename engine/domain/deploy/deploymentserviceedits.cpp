@@ -59,6 +59,7 @@ Result<Deployment> DeploymentService::rename(const User &owner, const QString &i
         return DeploymentAccess::writeFailed(renamed.error(), u"Could not rename the deployment"_s);
     }
     m_sites.serve(deployment, m_repository.files(deployment.versionId));
+    Q_EMIT changeCommitted(u"deployment.renamed"_s, deployment, {});
     return deployment;
 }
 
@@ -67,17 +68,27 @@ Result<Deployment> DeploymentService::remove(const User &owner, const QString &i
     auto current = ownedDeployment(owner, id);
     if (!current)
         return current.error();
+    return removeDeployment(current.value(), {});
+}
+
+Result<Deployment> DeploymentService::removeDeployment(const Deployment &deployment, const QDateTime &expiredBy)
+{
+    const QString &id = deployment.id;
     QList<QByteArray> blobs; // of every kept version
     for (const StoredVersion &version : m_repository.versions().list(id)) {
         for (const StoredFile &file : m_repository.files(version.id))
             blobs.append(file.blob);
     }
-    if (const Result<void> removed = m_repository.remove(id); !removed)
+    if (const Result<void> removed = m_repository.remove(id, expiredBy); !removed) {
+        if (expiredBy.isValid() && removed.error().kind == Error::Kind::NotFound)
+            return DeploymentAccess::notFound();
         return DeploymentAccess::writeFailed(removed.error(), u"Could not delete the deployment"_s);
+    }
     m_sites.withdraw(id);
     m_garbage.addCandidates(blobs);
     m_garbage.collectUnlessBusy();
-    return current;
+    Q_EMIT changeCommitted(u"deployment.deleted"_s, deployment, expiredBy.isValid() ? u"expired"_s : u"deleted"_s);
+    return deployment;
 }
 
 } // namespace berth
