@@ -257,7 +257,7 @@
     </message>
     <message>
         <source>&amp;History…</source>
-        <translation>&amp;Verlauf…</translation>
+        <translation>&amp;Verlauf …</translation>
     </message>
     <message>
         <source>%1 serves version %2 again</source>
@@ -277,7 +277,7 @@
     </message>
     <message>
         <source>&amp;New Share Link…</source>
-        <translation>&amp;Neuer Freigabelink…</translation>
+        <translation>&amp;Neuer Freigabelink …</translation>
     </message>
     <message>
         <source>Give this private site a new share link; the current one stops working</source>
@@ -1755,6 +1755,26 @@ Im lokalen Netzwerk: %1</translation>
     <message>
         <source>“%1” is not a file Berth can read.</source>
         <translation>„%1“ ist keine Datei, die Berth lesen kann.</translation>
+    </message>
+    <message>
+        <source>&amp;Write an access log</source>
+        <translation>Zugriffsprotoko&amp;ll schreiben</translation>
+    </message>
+    <message>
+        <source>One line per request in Apache&apos;s vhost_combined format, which log analysers such as GoAccess read; a new file each day, 14 days kept</source>
+        <translation>Eine Zeile je Anfrage im Format vhost_combined von Apache, das Auswertungsprogramme wie GoAccess lesen; jeden Tag eine neue Datei, 14 Tage aufbewahrt</translation>
+    </message>
+    <message>
+        <source>Access log file</source>
+        <translation>Datei des Zugriffsprotokolls</translation>
+    </message>
+    <message>
+        <source>logs/access.log in the data folder</source>
+        <translation>logs/access.log im Datenordner</translation>
+    </message>
+    <message>
+        <source>Access log fil&amp;e:</source>
+        <translation>Protokolldate&amp;i:</translation>
     </message>
 </context>
 <context>

@@ -1755,6 +1755,26 @@ On the local network: %1</source>
         <source>“%1” is not a file Berth can read.</source>
         <translation type="unfinished"></translation>
     </message>
+    <message>
+        <source>&amp;Write an access log</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>One line per request in Apache&apos;s vhost_combined format, which log analysers such as GoAccess read; a new file each day, 14 days kept</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Access log file</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>logs/access.log in the data folder</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Access log fil&amp;e:</source>
+        <translation type="unfinished"></translation>
+    </message>
 </context>
 <context>
     <name>berth::ShortcutsDialog</name>

@@ -3,6 +3,7 @@
 #include "domain/accounts/accountservice.h"
 #include "domain/common/mimetypes.h"
 #include "domain/deploy/deploymentservice.h"
+#include "layoutcheck.h"
 #include "ui/sitelist/deploymenttablemodel.h"
 #include "ui/sitelist/deploymenttableview.h"
 
@@ -10,9 +11,7 @@
 #include <QAbstractScrollArea>
 #include <QAbstractSpinBox>
 #include <QDir>
-#include <QLabel>
 #include <QMimeData>
-#include <QTextDocument>
 
 using namespace Qt::StringLiterals;
 
@@ -31,12 +30,14 @@ bool Dashboard::start()
     return start(EngineSettings());
 }
 
-bool Dashboard::start(EngineSettings settings)
+bool Dashboard::start(EngineSettings settings, const std::function<void(AppSettings &)> &prepare)
 {
     if (!m_fixture.start(std::move(settings)))
         return false;
     m_settings = std::make_unique<AppSettings>(m_settingsDir.filePath(u"dashboard.conf"_s));
     m_settings->setKeepServingInTray(false);
+    if (prepare)
+        prepare(*m_settings);
     m_window = std::make_unique<MainWindow>(m_fixture.engine(), *m_settings);
     m_window->show();
     return QTest::qWaitForWindowExposed(m_window.get());
@@ -104,20 +105,7 @@ QStringList unnamedControls(QWidget *root)
 
 QStringList literalMnemonics(QWidget *root)
 {
-    QStringList found;
-    const auto labels = root->findChildren<QLabel *>();
-    for (QLabel *label : labels) {
-        const QString text = label->text();
-        const bool plain = label->textFormat() == Qt::PlainText
-            || (label->textFormat() == Qt::AutoText && !Qt::mightBeRichText(text));
-        if (!label->isVisible() || !plain || label->buddy())
-            continue;
-        QString rest = text;
-        rest.remove(u"&&"_s);
-        if (rest.contains(u'&'))
-            found.append(u"%1: %2"_s.arg(label->objectName(), text));
-    }
-    return found;
+    return LayoutCheck::literalMnemonics(root);
 }
 
 QList<QStringList> parseCsv(const QByteArray &csv)

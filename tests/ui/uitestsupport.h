@@ -6,6 +6,7 @@
 
 #include <QTemporaryDir>
 #include <QTest>
+#include <functional>
 #include <memory>
 
 namespace berth::test {
@@ -19,8 +20,9 @@ public:
     ~Dashboard();
 
     bool start();
-    // With engine settings of the test's own (a ManualClock, say).
-    bool start(EngineSettings settings);
+    // With engine settings of the test's own (a ManualClock, say); prepare sees the dashboard's settings before the
+    // window is made (an appearance, say).
+    bool start(EngineSettings settings, const std::function<void(AppSettings &)> &prepare = {});
 
     EngineFixture &fixture() { return m_fixture; }
     Engine &engine() { return m_fixture.engine(); }
@@ -56,7 +58,7 @@ void dropPaths(QWidget *widget, const QPoint &pos, const QStringList &paths);
 QStringList unnamedControls(QWidget *root);
 
 // The visible labels under root that would show a literal '&': a mnemonic ("&Port:") in plain text with no buddy
-// to give it to, as "objectName: text"; empty when there is none. "&&" is an ampersand, not a mnemonic.
+// to give it to, one line each; empty when there is none. "&&" is an ampersand, not a mnemonic (LayoutCheck's).
 QStringList literalMnemonics(QWidget *root);
 
 // RFC 4180 CSV read back as a spreadsheet would: rows of cells.

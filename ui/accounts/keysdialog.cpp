@@ -45,7 +45,6 @@ KeysDialog::KeysDialog(const DashboardContext &context, QWidget *parent)
 {
     setObjectName(u"keysDialog"_s);
     setWindowTitle(tr("API Keys"));
-    resize(640, 420);
 
     auto *intro = new QLabel(tr("Scripts and agents publish through the API with a key: "
                                 "<code>Authorization: Bearer bk_…</code>. Berth keeps only a hash of each key."),
@@ -98,6 +97,12 @@ KeysDialog::KeysDialog(const DashboardContext &context, QWidget *parent)
     connect(m_revokeButton, &QPushButton::clicked, this, &KeysDialog::revokeSelected);
     connect(m_keys, &QTreeWidget::itemSelectionChanged, this, &KeysDialog::updateButtons);
     reload();
+    // Wide enough for the keys there are, whole (up to a limit: a long label elides), and no wider.
+    constexpr int kMaxOpeningWidth = 760;
+    const QMargins margins = layout->contentsMargins();
+    resize(
+        qBound(sizeHint().width(), TreeList::wholeWidth(m_keys) + margins.left() + margins.right(), kMaxOpeningWidth),
+        sizeHint().height());
     m_label->setFocus(); // naming a new key is what this window is opened for most
 }
 

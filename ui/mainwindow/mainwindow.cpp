@@ -184,7 +184,7 @@ void MainWindow::buildMenus()
                 dialog->open();
             })
         ->setObjectName(u"shortcutsAction"_s);
-    help->addAction(tr("&About Berth"), this, &MainWindow::about);
+    help->addAction(tr("&About Berth"), this, &MainWindow::about)->setObjectName(u"aboutAction"_s);
 
     QToolBar *toolbar = addToolBar(tr("Main"));
     toolbar->setObjectName(u"mainToolBar"_s);

@@ -37,6 +37,7 @@ ShortcutsDialog::ShortcutsDialog(QWidget *window)
         new QTreeWidgetItem(list, {name, action->shortcut().toString(QKeySequence::NativeText)});
     }
     list->sortItems(0, Qt::AscendingOrder);
+    list->setMinimumWidth(TreeList::wholeWidth(list)); // an action's name is never cut short
 
     auto *buttons = new QDialogButtonBox(QDialogButtonBox::Close, this);
     connect(buttons, &QDialogButtonBox::rejected, this, &QDialog::reject);

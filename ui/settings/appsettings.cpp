@@ -21,6 +21,8 @@ const QString kLanSharingKey = u"server/lanSharing"_s;
 const QString kTlsCertKey = u"server/tlsCertFile"_s;
 const QString kTlsKeyKey = u"server/tlsKeyFile"_s;
 const QString kHttpsPortKey = u"server/httpsPort"_s;
+const QString kAccessLogKey = u"server/accessLog"_s;
+const QString kAccessLogFileKey = u"server/accessLogFile"_s;
 const QString kGeometryKey = u"window/geometry"_s;
 const QString kAppearanceKey = u"window/appearance"_s;
 const QString kHeaderKey = u"window/tableHeader"_s;
@@ -111,6 +113,22 @@ void AppSettings::setHttpsPort(quint16 port)
 {
     m_settings->setValue(kHttpsPortKey, port);
 }
+bool AppSettings::accessLogEnabled() const
+{
+    return m_settings->value(kAccessLogKey, false).toBool();
+}
+void AppSettings::setAccessLogEnabled(bool enabled)
+{
+    m_settings->setValue(kAccessLogKey, enabled);
+}
+QString AppSettings::accessLogFile() const
+{
+    return m_settings->value(kAccessLogFileKey).toString();
+}
+void AppSettings::setAccessLogFile(const QString &file)
+{
+    m_settings->setValue(kAccessLogFileKey, file.trimmed());
+}
 bool AppSettings::keepServingInTray() const
 {
     return m_settings->value(kTrayKey, true).toBool();
@@ -193,6 +211,8 @@ EngineSettings AppSettings::engineSettings() const
     settings.tlsCertFile = tlsCertFile();
     settings.tlsKeyFile = tlsKeyFile();
     settings.httpsPort = httpsPort();
+    if (accessLogEnabled()) // a relative file is in the data folder, as the engine reads it
+        settings.accessLog = accessLogFile().isEmpty() ? u"logs/access.log"_s : accessLogFile();
     return settings;
 }
 

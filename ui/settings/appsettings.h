@@ -54,6 +54,12 @@ public:
     void setTlsKeyFile(const QString &file);
     quint16 httpsPort() const;
     void setHttpsPort(quint16 port);
+    // The access log (one line per request, Apache's vhost_combined format); off by default. An empty file means
+    // logs/access.log in the data folder.
+    bool accessLogEnabled() const;
+    void setAccessLogEnabled(bool enabled);
+    QString accessLogFile() const;
+    void setAccessLogFile(const QString &file);
     bool keepServingInTray() const;
     void setKeepServingInTray(bool keep);
     QString appearance() const; // "system", "light" or "dark"

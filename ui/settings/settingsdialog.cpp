@@ -58,6 +58,8 @@ SettingsDialog::SettingsDialog(const DashboardContext &context, QWidget *parent,
     , m_tlsCert(new QLineEdit(context.settings.tlsCertFile(), this))
     , m_tlsKey(new QLineEdit(context.settings.tlsKeyFile(), this))
     , m_httpsPort(new QSpinBox(this))
+    , m_accessLog(new QCheckBox(tr("&Write an access log"), this))
+    , m_accessLogFile(new QLineEdit(context.settings.accessLogFile(), this))
     , m_tray(new QCheckBox(tr("&Keep serving from the system tray when the window is closed"), this))
     , m_message(new QLabel(this))
 {
@@ -104,6 +106,15 @@ SettingsDialog::SettingsDialog(const DashboardContext &context, QWidget *parent,
     m_httpsPort->setRange(0, 65535);
     m_httpsPort->setSpecialValueText(tr("Any free port"));
     m_httpsPort->setValue(context.settings.httpsPort());
+    m_accessLog->setObjectName(u"accessLogCheckBox"_s);
+    m_accessLog->setChecked(context.settings.accessLogEnabled());
+    m_accessLog->setToolTip(tr("One line per request in Apache's vhost_combined format, which log analysers such "
+                               "as GoAccess read; a new file each day, 14 days kept"));
+    m_accessLogFile->setObjectName(u"accessLogFileLineEdit"_s);
+    m_accessLogFile->setAccessibleName(tr("Access log file"));
+    m_accessLogFile->setPlaceholderText(tr("logs/access.log in the data folder"));
+    m_accessLogFile->setEnabled(m_accessLog->isChecked());
+    connect(m_accessLog, &QCheckBox::toggled, m_accessLogFile, &QWidget::setEnabled);
     m_tray->setObjectName(u"trayCheckBox"_s);
     m_tray->setChecked(context.settings.keepServingInTray());
     m_tray->setEnabled(QSystemTrayIcon::isSystemTrayAvailable());
@@ -127,6 +138,8 @@ SettingsDialog::SettingsDialog(const DashboardContext &context, QWidget *parent,
     form->addRow(labelFor(tr("HTTPS private &key:"), m_tlsKey, server),
         pemFileRow(m_tlsKey, u"tlsKeyBrowseButton"_s, tr("HTTPS Private Key (PEM)")));
     form->addRow(tr("HTTPS p&ort:"), m_httpsPort);
+    form->addRow(m_accessLog);
+    form->addRow(tr("Access log fil&e:"), m_accessLogFile);
 
     // What the command line set wins for this run: say so, or the fields would seem to be in effect.
     const AppSettings::Overrides &overrides = context.settings.overrides();
@@ -261,6 +274,12 @@ QWidget *SettingsDialog::planLimits()
         setTabOrder(m_limits.at(i - 1), m_limits.at(i));
     showLimits(m_context.engine.plans());
     table->verticalHeader()->setSectionResizeMode(QHeaderView::ResizeToContents);
+    // The columns share the width evenly: each as wide as the longest heading needs (German's are long).
+    int widestHeading = 0;
+    for (int column = 0; column < kLimitFields; ++column)
+        widestHeading = qMax(widestHeading, table->horizontalHeader()->sectionSizeHint(column));
+    table->setMinimumWidth(
+        kLimitFields * widestHeading + table->verticalHeader()->sizeHint().width() + 2 * table->frameWidth());
     table->setFixedHeight(
         table->horizontalHeader()->sizeHint().height() + table->verticalHeader()->length() + 2 * table->frameWidth());
     auto *defaults = new QPushButton(Icons::icon(u"reset"_s), tr("Restore &Defaults"), box);
@@ -348,6 +367,8 @@ void SettingsDialog::accept()
     m_context.settings.setTlsCertFile(m_tlsCert->text());
     m_context.settings.setTlsKeyFile(m_tlsKey->text());
     m_context.settings.setHttpsPort(quint16(m_httpsPort->value()));
+    m_context.settings.setAccessLogEnabled(m_accessLog->isChecked());
+    m_context.settings.setAccessLogFile(m_accessLogFile->text());
     m_context.engine.lan().setEnabled(m_lanSharing->isChecked()); // at once, unlike the fields above
     if (m_tray->isEnabled())
         m_context.settings.setKeepServingInTray(m_tray->isChecked());

@@ -53,6 +53,8 @@ private:
     QLineEdit *m_tlsCert; // HTTPS: the certificate and key files
     QLineEdit *m_tlsKey;
     QSpinBox *m_httpsPort;
+    QCheckBox *m_accessLog;
+    QLineEdit *m_accessLogFile;
     QCheckBox *m_tray;
     QComboBox *m_appearance = nullptr;
     QLabel *m_message;

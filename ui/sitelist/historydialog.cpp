@@ -109,6 +109,7 @@ void HistoryDialog::reload()
         item->setText(2, QString::number(version.fileCount));
         item->setText(3, locale.formattedDataSize(version.totalSize));
         item->setText(kTitleColumn, version.title);
+        item->setToolTip(kTitleColumn, version.title); // whole, where the column elides it
         item->setData(0, kVersionRole, version.number);
         item->setData(0, kLiveRole, live);
     }

@@ -1,7 +1,7 @@
-// berth_screenshots DIR [--review]: renders the documentation's pictures of the dashboard (main window, publish
-// sheet, a site's submissions, the accounts window's users and sign-in) offscreen from a throwaway engine with example
-// sites and visitors. Run through `cmake --build <dir> --target screenshots`. --review also renders every other window
-// into DIR/review, to look at before a commit.
+// berth_screenshots DIR: renders the README's and packaging's pictures of the dashboard (main window, publish sheet, a
+// site's submissions, the accounts window's users and sign-in) offscreen from a throwaway engine with example sites and
+// visitors. Run through `cmake --build <dir> --target screenshots`, which also has tst_dialoglayout render every other
+// window, checked, into docs/images/dashboard.
 #include "domain/accounts/accountservice.h"
 #include "domain/accounts/agentservice.h"
 #include "domain/accounts/otpservice.h"
@@ -12,20 +12,13 @@
 #include "domain/visitors/submissionservice.h"
 #include "instance/engine.h"
 #include "ui/accounts/accountsdialog.h"
-#include "ui/accounts/keysdialog.h"
-#include "ui/mainwindow/dashboardcontext.h"
 #include "ui/mainwindow/mainwindow.h"
 #include "ui/publishing/publishdialog.h"
 #include "ui/settings/appsettings.h"
-#include "ui/settings/settingsdialog.h"
 #include "ui/sitelist/deploymentactions.h"
-#include "ui/sitelist/editdetailsdialog.h"
-#include "ui/sitelist/protectiondialog.h"
-#include "ui/sitelist/renamedialog.h"
 #include "ui/visitors/submissionsdialog.h"
 #include "ui/widgets/translations.h"
 
-#include <QAbstractButton>
 #include <QApplication>
 #include <QDir>
 #include <QEventLoop>
@@ -212,76 +205,6 @@ bool save(QWidget *widget, const QString &path)
     return ok;
 }
 
-// Every dialog, the empty window and the publish sheet's other states, for a person to look at.
-bool review(MainWindow &window, Engine &engine, AppSettings &settings, const QString &folder, const QDir &out)
-{
-    const User owner = engine.accounts().ensureOwner().value().owner;
-    const QList<Deployment> all = engine.deployments().list(owner);
-    Deployment secret = all.constFirst();
-    for (const Deployment &deployment : all) {
-        if (!deployment.passwordHash.isEmpty())
-            secret = deployment;
-    }
-    const DashboardContext context {engine, owner, settings, window.prompter()};
-    RenameDialog rename(context, all.constFirst(), &window);
-    EditDetailsDialog details(context, all.constFirst(), &window);
-    ProtectionDialog protection(context, secret, &window);
-    KeysDialog keys(context, &window);
-    SettingsDialog settingsDialog(context, &window);
-    QHash<QString, QString> ids; // slug -> id
-    for (const Deployment &deployment : all)
-        ids.insert(deployment.slug, deployment.id);
-    SubmissionsDialog *counters
-        = window.actions().showSubmissions(ids[u"launch-day"_s], SubmissionsDialog::Tab::Counters);
-    bool ok = counters && save(counters, out.filePath(u"counters.png"_s));
-    if (counters)
-        counters->close();
-    SubmissionsDialog *empty
-        = window.actions().showSubmissions(ids[u"team-handbook"_s], SubmissionsDialog::Tab::Submissions);
-    ok = ok && empty && save(empty, out.filePath(u"submissions-empty.png"_s));
-    if (empty)
-        empty->close();
-    AccountsDialog *accounts = window.showAccounts();
-    accounts->showTab(AccountsDialog::Tab::Mail);
-    ok = ok && save(accounts, out.filePath(u"accounts-mail.png"_s));
-    accounts->close();
-    ok = ok && save(&rename, out.filePath(u"rename.png"_s)) && save(&details, out.filePath(u"details.png"_s))
-        && save(&protection, out.filePath(u"protection.png"_s)) && save(&keys, out.filePath(u"keys.png"_s))
-        && save(&settingsDialog, out.filePath(u"settings.png"_s));
-
-    QFile big(QDir(folder).filePath(u"photos/panorama.tif"_s));
-    ok = ok && big.open(QIODevice::WriteOnly) && big.resize(12 * 1024 * 1024);
-    big.close();
-    PublishDialog refused(context, folder, &window);
-    waitUntil([&] { return refused.stage() == PublishDialog::Stage::Failed; });
-    ok = ok && save(&refused, out.filePath(u"publish-refused.png"_s));
-    big.remove();
-    PublishDialog done(context, folder, &window);
-    done.findChild<QAbstractButton *>(u"privateCheckBox"_s)->setChecked(true);
-    waitUntil([&] { return done.stage() == PublishDialog::Stage::Ready; });
-    done.findChild<QAbstractButton *>(u"publishButton"_s)->click();
-    waitUntil([&] { return done.stage() == PublishDialog::Stage::Done; });
-    ok = ok && save(&done, out.filePath(u"publish-done.png"_s));
-
-    for (const Deployment &deployment : engine.deployments().list(owner))
-        engine.deployments().remove(owner, deployment.id);
-    ok = ok && save(&window, out.filePath(u"empty.png"_s));
-    // The same window on a dark palette: icons and text must follow.
-    QPalette dark;
-    dark.setColor(QPalette::Window, QColor(0x2b, 0x2b, 0x2b));
-    dark.setColor(QPalette::WindowText, QColor(0xe8, 0xe8, 0xe8));
-    dark.setColor(QPalette::Base, QColor(0x1e, 0x1e, 0x1e));
-    dark.setColor(QPalette::AlternateBase, QColor(0x33, 0x33, 0x33));
-    dark.setColor(QPalette::Text, QColor(0xe8, 0xe8, 0xe8));
-    dark.setColor(QPalette::Button, QColor(0x3a, 0x3a, 0x3a));
-    dark.setColor(QPalette::ButtonText, QColor(0xe8, 0xe8, 0xe8));
-    dark.setColor(QPalette::PlaceholderText, QColor(0x9a, 0x9a, 0x9a));
-    dark.setColor(QPalette::Link, QColor(0x8a, 0xb4, 0xf8));
-    dark.setColor(QPalette::Disabled, QPalette::WindowText, QColor(0x80, 0x80, 0x80));
-    QApplication::setPalette(dark);
-    return ok && save(&window, out.filePath(u"empty-dark.png"_s));
-}
-
 } // namespace
 
 int main(int argc, char *argv[])
@@ -289,14 +212,13 @@ int main(int argc, char *argv[])
     QApplication app(argc, argv);
     QApplication::setStyle(QStyleFactory::create(u"Fusion"_s));
     const QStringList arguments = QCoreApplication::arguments().mid(1);
-    const bool reviewing = arguments.contains(u"--review"_s);
-    if (arguments.size() != (reviewing ? 2 : 1)) {
-        QTextStream(stderr) << "usage: berth_screenshots OUTPUT_DIR [--review]\n";
+    if (arguments.size() != 1) {
+        QTextStream(stderr) << "usage: berth_screenshots OUTPUT_DIR\n";
         return 2;
     }
     Translations translations;
     translations.install(QLocale(QLocale::English, QLocale::UnitedStates));
-    const QString output = arguments.constFirst() == u"--review" ? arguments.constLast() : arguments.constFirst();
+    const QString output = arguments.constFirst();
     QTemporaryDir temp;
     if (!QDir().mkpath(output) || !temp.isValid())
         return 1;
@@ -367,8 +289,5 @@ int main(int argc, char *argv[])
         return 1;
     accounts->showTab(AccountsDialog::Tab::Users);
     accounts->close();
-    if (!reviewing)
-        return 0;
-    const QDir reviewDir(QDir(output).filePath(u"review"_s));
-    return QDir().mkpath(reviewDir.path()) && review(window, engine, appSettings, folder, reviewDir) ? 0 : 1;
+    return 0;
 }

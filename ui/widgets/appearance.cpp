@@ -35,7 +35,7 @@ void Appearance::apply(Mode mode)
         return;
     case Mode::Light:
         QApplication::setStyle(QStyleFactory::create(kFusion));
-        QApplication::setPalette(QApplication::style()->standardPalette());
+        QApplication::setPalette(lightPalette());
         return;
     case Mode::Dark:
         QApplication::setStyle(QStyleFactory::create(kFusion));
@@ -79,6 +79,17 @@ QString Appearance::label(Mode mode)
     return tr("Same as the system");
 }
 
+QPalette Appearance::lightPalette()
+{
+    // Fusion's own, with its selection blue darkened so that the white text of a selected row reads on it (4.6:1
+    // against Fusion's 3.7:1).
+    QPalette palette = QApplication::style()->standardPalette();
+    const QColor highlight(0x2a, 0x7b, 0xae);
+    for (const auto group : {QPalette::Active, QPalette::Inactive})
+        palette.setColor(group, QPalette::Highlight, highlight);
+    return palette;
+}
+
 QPalette Appearance::darkPalette()
 {
     // Greys with enough contrast for text (WCAG AA on Base and Window), and a blue that reads on them.
@@ -86,7 +97,7 @@ QPalette Appearance::darkPalette()
     const QColor base(0x1f, 0x20, 0x22);
     const QColor text(0xe6, 0xe6, 0xe6);
     const QColor disabledText(0x80, 0x80, 0x80);
-    const QColor highlight(0x3d, 0x7e, 0xd6);
+    const QColor highlight(0x38, 0x75, 0xc7); // white on it: 4.6:1
     QPalette palette;
     palette.setColor(QPalette::Window, window);
     palette.setColor(QPalette::WindowText, text);

@@ -33,6 +33,7 @@ public:
     static QString name(Mode mode);
     static QString label(Mode mode); // as shown in Settings
 
+    static QPalette lightPalette();
     static QPalette darkPalette();
 
 private:

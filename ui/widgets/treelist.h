@@ -3,6 +3,7 @@
 #include <QHash>
 #include <QHeaderView>
 #include <QList>
+#include <QStyle>
 #include <QTreeWidget>
 
 namespace berth::TreeList {
@@ -27,6 +28,17 @@ inline QTreeWidget *make(QWidget *parent, const QString &objectName, const QStri
     tree->header()->setSectionResizeMode(stretchColumn, QHeaderView::Stretch);
     tree->header()->setStretchLastSection(false);
     return tree;
+}
+
+// The width that shows every column of the tree whole, with its frame and room for a vertical scroll bar: a window
+// that must not elide (a list of shortcuts) is made at least this wide.
+inline int wholeWidth(const QTreeWidget *tree)
+{
+    const QAbstractItemView *view = tree; // sizeHintForColumn is public here, protected in QTreeView
+    int width = 2 * tree->frameWidth() + tree->style()->pixelMetric(QStyle::PM_ScrollBarExtent, nullptr, tree);
+    for (int column = 0; column < tree->columnCount(); ++column)
+        width += qMax(view->sizeHintForColumn(column), tree->header()->sectionSizeHint(column));
+    return width;
 }
 
 // Makes the tree's top-level items match rows, in their order, by id: items of ids that stay are kept (with their

@@ -72,6 +72,21 @@ private Q_SLOTS:
         QVERIFY(settings.sourcePath(u"dep_1"_s).isEmpty());
     }
 
+    void accessLogIsOffUntilChosen()
+    {
+        QTemporaryDir dir;
+        AppSettings settings(dir.filePath(u"dashboard.conf"_s));
+        QVERIFY(!settings.accessLogEnabled());
+        QVERIFY(settings.engineSettings().accessLog.isEmpty());
+        settings.setAccessLogEnabled(true); // in the data folder, wherever that is for this run
+        QCOMPARE(settings.engineSettings().accessLog, u"logs/access.log"_s);
+        settings.setAccessLogFile(u" /var/log/berth/access.log "_s);
+        QCOMPARE(settings.engineSettings().accessLog, u"/var/log/berth/access.log"_s);
+        settings.setAccessLogEnabled(false); // the file is remembered for next time
+        QVERIFY(settings.engineSettings().accessLog.isEmpty());
+        QCOMPARE(settings.accessLogFile(), u"/var/log/berth/access.log"_s);
+    }
+
     void aBrokenListenValueFallsBackToTheDefault()
     {
         QTemporaryDir dir;
