@@ -48,6 +48,9 @@ Engine::Engine(EngineSettings settings, QObject *parent)
     m_parts->webhooksController.registerRoutes(m_parts->router);
     connect(&m_parts->deployments, &DeploymentService::changeCommitted, &m_parts->eventRecorder,
         &EventRecorder::deploymentChanged);
+    m_parts->history.setRolledBack([this](const Deployment &deployment) {
+        m_parts->eventRecorder.deploymentChanged(u"deployment.updated"_s, deployment);
+    });
     connect(&m_parts->submissions, &SubmissionService::submissionReceived, &m_parts->eventRecorder,
         &EventRecorder::submissionReceived);
     connect(&m_parts->eventRecorder, &EventRecorder::deliveriesAdded, &m_parts->deliveryScheduler,

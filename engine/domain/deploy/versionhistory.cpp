@@ -127,6 +127,8 @@ Result<Deployment> VersionHistory::rollback(const User &owner, const QString &id
     m_garbage.addCandidates(released);
     m_sites.serve(deployment, files);
     m_garbage.collectUnlessBusy();
+    if (m_rolledBack)
+        m_rolledBack(deployment);
     return deployment;
 }
 

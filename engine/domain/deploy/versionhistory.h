@@ -4,6 +4,8 @@
 #include "storage/deployment.h"
 #include "storage/user.h"
 
+#include <functional>
+
 namespace berth {
 
 class BlobGarbage;
@@ -36,6 +38,10 @@ public:
     // (slug, owner, access) stay as they are now.
     static Deployment asOf(Deployment deployment, const StoredVersion &version);
 
+    // Told of each rollback once it is committed, on this thread (events for webhooks).
+    using RolledBack = std::function<void(const Deployment &)>;
+    void setRolledBack(RolledBack observer) { m_rolledBack = std::move(observer); }
+
     int versionsKept() const { return m_versionsKept; }
     void setVersionsKept(int count); // at least 1
     static constexpr int kDefaultVersionsKept = 10;
@@ -48,6 +54,7 @@ private:
     const Clock &m_clock;
     const FaultPoints &m_faults;
     int m_versionsKept = kDefaultVersionsKept;
+    RolledBack m_rolledBack;
 };
 
 } // namespace berth

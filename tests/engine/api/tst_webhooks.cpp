@@ -148,6 +148,8 @@ private Q_SLOTS:
         QVERIFY(!id.isEmpty());
         QCOMPARE(client().api("PUT", u"/deploy/%1"_s.arg(id), m_key, QJsonObject {{u"html"_s, u"<p>two</p>"_s}}).status,
             200);
+        QCOMPARE(
+            client().api("POST", u"/deploy/%1/rollback"_s.arg(id), m_key, QJsonObject {{u"version"_s, 1}}).status, 200);
         QCOMPARE(client()
                      .api("PATCH", u"/deploy/%1/slug"_s.arg(id), m_key, QJsonObject {{u"slug"_s, u"hooked-renamed"_s}})
                      .status,
@@ -157,10 +159,10 @@ private Q_SLOTS:
         QVERIFY2(submitted.status == 200 || submitted.status == 303, submitted.body.constData());
         QCOMPARE(client().api("DELETE", u"/deploy/%1"_s.arg(id), m_key).status, 200);
 
-        QTRY_COMPARE_WITH_TIMEOUT(m_receiver->requests.size(), 5, kWaitMs);
+        QTRY_COMPARE_WITH_TIMEOUT(m_receiver->requests.size(), 6, kWaitMs);
         QCOMPARE(receivedTypes(),
-            (QStringList {u"deployment.created"_s, u"deployment.updated"_s, u"deployment.renamed"_s,
-                u"submission.created"_s, u"deployment.deleted"_s}));
+            (QStringList {u"deployment.created"_s, u"deployment.updated"_s, u"deployment.updated"_s, // the rollback
+                u"deployment.renamed"_s, u"submission.created"_s, u"deployment.deleted"_s}));
         QStringList slugs;
         for (const auto &request : m_receiver->requests) {
             const QJsonObject data = QJsonDocument::fromJson(request.body).object()[u"data"_s].toObject();
@@ -170,14 +172,14 @@ private Q_SLOTS:
                 u"http://%1.localhost:%2"_s.arg(slugs.last()).arg(m_fixture->engine().port()));
         }
         QCOMPARE(slugs,
-            (QStringList {
-                u"hooked-site"_s, u"hooked-site"_s, u"hooked-renamed"_s, u"hooked-renamed"_s, u"hooked-renamed"_s}));
+            (QStringList {u"hooked-site"_s, u"hooked-site"_s, u"hooked-site"_s, u"hooked-renamed"_s,
+                u"hooked-renamed"_s, u"hooked-renamed"_s}));
         // The fields in the form's order, not sorted.
-        const QByteArray submission = m_receiver->requests.at(3).body;
+        const QByteArray submission = m_receiver->requests.at(4).body;
         QVERIFY2(
             submission.contains("\"fields\":{\"zeta\":\"1\",\"alpha\":\"2\",\"mid\":\"3\"}"), submission.constData());
         QVERIFY(submission.contains("\"submission_id\":\"sub_"));
-        QVERIFY(m_receiver->requests.at(4).body.contains("\"reason\":\"deleted\""));
+        QVERIFY(m_receiver->requests.at(5).body.contains("\"reason\":\"deleted\""));
     }
 
     void aFilterAndTheEventListLimitWhatIsSent()
