@@ -238,6 +238,15 @@ std::optional<RedirectMatch> RedirectRules::apply(
         else if (part.reference >= 0)
             target += QString::fromLatin1(QUrl::toPercentEncoding(captures.at(part.reference).toString()));
     }
+    // An empty splat or capture can still join two of the target's own slashes ("/:splat/x" for "/news/"): a path
+    // starting "//" would name another host in a Location, so the leading slashes become one.
+    if (!rule.external) {
+        qsizetype slashes = 0;
+        while (slashes < target.size() && target.at(slashes) == u'/')
+            ++slashes;
+        if (slashes > 1)
+            target.remove(0, slashes - 1);
+    }
 
     RedirectMatch match;
     match.status = rule.status;

@@ -64,6 +64,20 @@ private Q_SLOTS:
         QCOMPARE(rules.match(u"/c//", {}, false)->location, u"/d"_s);
     }
 
+    void emptyCapturesNeverMakeASecondLeadingSlash()
+    {
+        // "/:splat/:splat" for "/news/" would be "//": a Location naming another host. The leading slashes become one.
+        const RedirectRules rules
+            = RedirectRules::parse("/news/*  /:splat/:splat  301\n/docs/*  /:splat/guide  200\n", nullptr);
+        const auto redirect = rules.match(u"/news/", {}, false);
+        QVERIFY(redirect);
+        QCOMPARE(redirect->location, u"/"_s);
+        QCOMPARE(rules.match(u"/news/a", {}, false)->location, u"/a/a"_s);
+        const auto rewrite = rules.match(u"/docs/", {}, false);
+        QVERIFY(rewrite);
+        QCOMPARE(rewrite->path, u"/guide"_s);
+    }
+
     void queryInFromIsAWarning()
     {
         QStringList warnings;
