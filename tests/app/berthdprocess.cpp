@@ -45,6 +45,26 @@ BerthdProcess::Outcome BerthdProcess::run(
     return outcome;
 }
 
+QProcessEnvironment BerthdProcess::clientEnvironment(const QByteArray &key, const QString &workDir)
+{
+    QProcessEnvironment env = QProcessEnvironment::systemEnvironment();
+    env.remove(u"BERTH_URL"_s);
+    if (key.isEmpty())
+        env.remove(u"BERTH_API_KEY"_s);
+    else
+        env.insert(u"BERTH_API_KEY"_s, QString::fromLatin1(key));
+    env.insert(u"XDG_CONFIG_HOME"_s, workDir + u"/config"_s);
+    env.insert(u"XDG_CACHE_HOME"_s, workDir + u"/cache"_s); // the digest cache of deploy
+    return env;
+}
+
+BerthdProcess::Outcome BerthdProcess::runClient(
+    QStringList arguments, const QByteArray &key, const QString &workDir) const
+{
+    arguments << u"--url"_s << u"http://localhost:%1"_s.arg(m_port);
+    return run(arguments, clientEnvironment(key, workDir));
+}
+
 std::unique_ptr<BerthdProcess> BerthdProcess::startWithOwnerKey(const QString &dataDir, QByteArray *ownerKey)
 {
     const Outcome key = run({u"key"_s, u"create"_s, u"--data-dir"_s, dataDir});

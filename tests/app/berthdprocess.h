@@ -25,6 +25,12 @@ public:
     static Outcome run(
         const QStringList &arguments, const QProcessEnvironment &environment, const QByteArray &input = {});
 
+    // The environment of a client command as a user's shell would give it: the key in BERTH_API_KEY (none when
+    // empty), no BERTH_URL, and configuration and cache folders under workDir, so nothing of the machine's is used.
+    static QProcessEnvironment clientEnvironment(const QByteArray &key, const QString &workDir);
+    // A client command against this server (`--url` added), in clientEnvironment(key, workDir).
+    Outcome runClient(QStringList arguments, const QByteArray &key, const QString &workDir) const;
+
     // The berthd every BerthdProcess of this test runs (the crash-safety test's has fault points).
     static void setProgram(const QString &program);
 

@@ -38,14 +38,7 @@ private:
     QString url() const { return u"http://localhost:%1"_s.arg(m_server->port()); }
     QProcessEnvironment environment(const QByteArray &key) const
     {
-        QProcessEnvironment env = QProcessEnvironment::systemEnvironment();
-        env.remove(u"BERTH_URL"_s);
-        if (key.isEmpty())
-            env.remove(u"BERTH_API_KEY"_s);
-        else
-            env.insert(u"BERTH_API_KEY"_s, QString::fromLatin1(key));
-        env.insert(u"XDG_CONFIG_HOME"_s, m_work.filePath(u"config"_s));
-        env.insert(u"XDG_CACHE_HOME"_s, m_work.filePath(u"cache"_s)); // the digest cache of deploy
+        QProcessEnvironment env = BerthdProcess::clientEnvironment(key, m_work.path());
         env.insert(u"PATH"_s, m_work.filePath(u"bin"_s) + u':' + env.value(u"PATH"_s));
         return env;
     }

@@ -106,11 +106,7 @@ private:
     QString url() const { return u"http://localhost:%1"_s.arg(m_server->port()); }
     QProcessEnvironment environment() const
     {
-        QProcessEnvironment env = QProcessEnvironment::systemEnvironment();
-        env.remove(u"BERTH_URL"_s);
-        env.insert(u"BERTH_API_KEY"_s, QString::fromLatin1(m_key));
-        env.insert(u"XDG_CONFIG_HOME"_s, m_work.filePath(u"config"_s));
-        env.insert(u"XDG_CACHE_HOME"_s, m_work.filePath(u"cache"_s)); // the digest cache of deploy
+        QProcessEnvironment env = BerthdProcess::clientEnvironment(m_key, m_work.path());
         env.insert(u"TERM"_s, u"dumb"_s);
         return env;
     }

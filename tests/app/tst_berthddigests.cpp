@@ -64,11 +64,7 @@ private:
     // `berthd deploy` through the relay, in the background so that the relay, on this thread, keeps relaying.
     Deployed deploy(const QStringList &arguments)
     {
-        QProcessEnvironment env = QProcessEnvironment::systemEnvironment();
-        env.remove(u"BERTH_URL"_s);
-        env.insert(u"BERTH_API_KEY"_s, QString::fromLatin1(m_key));
-        env.insert(u"XDG_CONFIG_HOME"_s, m_work.filePath(u"config"_s));
-        env.insert(u"XDG_CACHE_HOME"_s, m_work.filePath(u"cache"_s));
+        const QProcessEnvironment env = BerthdProcess::clientEnvironment(m_key, m_work.path());
         m_relay->takeSent();
         const auto [exitCode, output] = berth::test::runWhileRelaying(QStringLiteral(BERTHD_PATH),
             QStringList {u"deploy"_s} + arguments

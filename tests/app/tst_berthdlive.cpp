@@ -35,15 +35,7 @@ private:
     std::unique_ptr<HttpTestClient> m_http;
     QByteArray m_key;
 
-    QProcessEnvironment environment() const
-    {
-        QProcessEnvironment env = QProcessEnvironment::systemEnvironment();
-        env.remove(u"BERTH_URL"_s);
-        env.insert(u"BERTH_API_KEY"_s, QString::fromLatin1(m_key));
-        env.insert(u"XDG_CONFIG_HOME"_s, m_work.filePath(u"config"_s));
-        env.insert(u"XDG_CACHE_HOME"_s, m_work.filePath(u"cache"_s));
-        return env;
-    }
+    QProcessEnvironment environment() const { return BerthdProcess::clientEnvironment(m_key, m_work.path()); }
     int newestVersion(const QString &slug)
     {
         const QJsonArray deployments = m_http->api("GET", u"/deploys"_s, m_key).json()[u"deployments"_s].toArray();

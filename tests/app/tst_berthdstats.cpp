@@ -37,14 +37,9 @@ private:
     std::unique_ptr<HttpTestClient> m_http;
     QByteArray m_key;
 
-    BerthdProcess::Outcome client(QStringList arguments)
+    BerthdProcess::Outcome client(const QStringList &arguments)
     {
-        QProcessEnvironment env = QProcessEnvironment::systemEnvironment();
-        env.remove(u"BERTH_URL"_s);
-        env.insert(u"BERTH_API_KEY"_s, QString::fromLatin1(m_key));
-        env.insert(u"XDG_CONFIG_HOME"_s, m_work.filePath(u"config"_s));
-        arguments << u"--url"_s << u"http://localhost:%1"_s.arg(m_server->port());
-        return BerthdProcess::run(arguments, env);
+        return m_server->runClient(arguments, m_key, m_work.path());
     }
     QJsonObject json(const QStringList &arguments)
     {

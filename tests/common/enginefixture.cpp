@@ -55,6 +55,14 @@ QString EngineFixture::deploySite(const QByteArray &key, const QString &slug, co
         .toString();
 }
 
+TestReply EngineFixture::deployAsOwner(const QJsonObject &body)
+{
+    TestReply reply = m_client->api("POST", u"/deploy"_s, m_ownerKey, body);
+    if (reply.status != 200)
+        qWarning("deploy failed: %d %s", reply.status, reply.body.constData());
+    return reply;
+}
+
 QString EngineFixture::siteHost(const QString &slug) const
 {
     return u"%1.localhost:%2"_s.arg(slug).arg(m_engine->port());

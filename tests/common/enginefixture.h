@@ -36,6 +36,8 @@ public:
     ManualClock &clock() { return *m_clock; } // after startWithClock()
     // A one-page site of the key's user, deployed through the API: its id, or empty when the deploy failed.
     QString deploySite(const QByteArray &key, const QString &slug, const QString &html = QStringLiteral("<p>site</p>"));
+    // POST /deploy of this body with the owner's key; a failure is printed (with a QWARN) for the test's log.
+    TestReply deployAsOwner(const QJsonObject &body);
     QString siteHost(const QString &slug) const; // "<slug>.localhost:<port>"
     // The engine's database (its SQLite file, or its PostgreSQL database), for a test to look at or change rows;
     // not yet opened. After start().

@@ -68,13 +68,7 @@ private:
     {
         return get(u"coded-site"_s, target, "Accept-Encoding: " + acceptEncoding + "\r\n" + more);
     }
-    QString deploy(const QJsonObject &body)
-    {
-        const auto reply = m_fixture->client().api("POST", u"/deploy"_s, m_fixture->ownerKey(), body);
-        if (reply.status != 200)
-            qWarning("deploy failed: %d %s", reply.status, reply.body.constData());
-        return reply.json()[u"id"_s].toString();
-    }
+    QString deploy(const QJsonObject &body) { return m_fixture->deployAsOwner(body).json()[u"id"_s].toString(); }
     QJsonArray siteFiles() const
     {
         return QJsonArray {base64File(u"index.html"_s, "<h1>Coded</h1>"), base64File(u"site.css"_s, m_css),

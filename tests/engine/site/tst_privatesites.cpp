@@ -19,13 +19,7 @@ class TestPrivateSites : public QObject
 private:
     std::unique_ptr<EngineFixture> m_fixture;
 
-    QJsonObject deploy(const QJsonObject &body)
-    {
-        const auto reply = m_fixture->client().api("POST", u"/deploy"_s, m_fixture->ownerKey(), body);
-        if (reply.status != 200)
-            qWarning("deploy failed: %d %s", reply.status, reply.body.constData());
-        return reply.json();
-    }
+    QJsonObject deploy(const QJsonObject &body) { return m_fixture->deployAsOwner(body).json(); }
     int put(const QString &id, const QJsonObject &body)
     {
         return m_fixture->client().api("PUT", u"/deploy/"_s + id, m_fixture->ownerKey(), body).status;

@@ -28,10 +28,7 @@ private:
         QJsonObject body {{u"slug"_s, slug}, {u"files"_s, files}};
         if (protect)
             body.insert(u"protect"_s, true);
-        const auto reply = m_fixture->client().api("POST", u"/deploy"_s, m_fixture->ownerKey(), body);
-        if (reply.status != 200)
-            qWarning("deploy failed: %d %s", reply.status, reply.body.constData());
-        return reply;
+        return m_fixture->deployAsOwner(body);
     }
     RawResponse get(const QString &slug, const QByteArray &target, const QByteArray &headers = {})
     {

@@ -27,13 +27,7 @@ private:
     QByteArray m_css = QByteArray("body { color: teal; }\n").repeated(40);
     QByteArray m_big; // 3 MiB, streamed from disk
 
-    QString deploy(const QJsonObject &body)
-    {
-        const auto reply = m_fixture->client().api("POST", u"/deploy"_s, m_fixture->ownerKey(), body);
-        if (reply.status != 200)
-            qWarning("deploy failed: %d %s", reply.status, reply.body.constData());
-        return reply.json()[u"id"_s].toString();
-    }
+    QString deploy(const QJsonObject &body) { return m_fixture->deployAsOwner(body).json()[u"id"_s].toString(); }
     RawResponse get(const QString &slug, const QByteArray &target, const QByteArray &extraHeaders = {},
         const QByteArray &method = "GET")
     {

@@ -1,109 +1,27 @@
-// BlobStore over the PostgreSQL chunk store: blobs in the database, each node's folder a bounded cache.
-#include "common/postgrescluster.h"
+// BlobStore over the PostgreSQL chunk store: blobs in the database, each node's folder a bounded cache; storing
+// in groups and chunks, fetching into the cache and its bound.
 #include "common/resultassert.h"
+#include "pgblobfixture.h"
 #include "storage/blobbatch.h"
-#include "storage/blobstore.h"
-#include "storage/database.h"
 #include "storage/deploymentrepository.h"
-#include "storage/postgresblobbackend.h"
 #include "storage/userrepository.h"
 
-#include <QDir>
-#include <QFile>
 #include <QSemaphore>
-#include <QSqlQuery>
-#include <QTemporaryDir>
 #include <QTest>
 #include <QThreadPool>
-#include <memory>
 
 using namespace Qt::StringLiterals;
 using namespace berth;
-using berth::test::PostgresCluster;
-using berth::test::PostgresTestDatabase;
+using namespace berth::test;
 
-namespace {
-
-constexpr qint64 kMiB = 1024 * 1024;
-
-// Distinct content of a given size.
-QByteArray content(int seed, qint64 size)
-{
-    QByteArray data(size, Qt::Uninitialized);
-    quint32 state = 2166136261u ^ quint32(seed);
-    for (qint64 i = 0; i < size; ++i) {
-        state = state * 16777619u + 1013904223u;
-        data[i] = char(state >> 24);
-    }
-    return data;
-}
-
-// Passes everything on, counting the loads.
-class CountingBackend final : public BlobBackend
-{
-public:
-    explicit CountingBackend(BlobBackend &inner)
-        : m_inner(inner)
-    {
-    }
-    Result<bool> store(const QByteArray &hash, const QByteArray &suffix, const QByteArray &data) override
-    {
-        return m_inner.store(hash, suffix, data);
-    }
-    Result<bool> retain(const QByteArray &hash) override { return m_inner.retain(hash); }
-    Result<bool> has(const QByteArray &hash, const QByteArray &suffix) override { return m_inner.has(hash, suffix); }
-    Result<QHash<QByteArray, qint64>> variantSizes(const QList<QByteArray> &hashes, const QByteArray &suffix) override
-    {
-        return m_inner.variantSizes(hashes, suffix);
-    }
-    Result<bool> load(const QByteArray &hash, const QByteArray &suffix, const ChunkSink &sink) override
-    {
-        loads.fetchAndAddRelaxed(1);
-        return m_inner.load(hash, suffix, sink);
-    }
-    Result<bool> remove(const QByteArray &hash) override { return m_inner.remove(hash); }
-    Result<int> removeAllExcept(const QSet<QByteArray> &keep) override { return m_inner.removeAllExcept(keep); }
-
-    QAtomicInt loads;
-
-private:
-    BlobBackend &m_inner;
-};
-
-} // namespace
-
-class TestPgBlobStore final : public QObject
+class TestPgBlobStore final : public QObject, private PgBlobStoreFixture
 {
     Q_OBJECT
 private Q_SLOTS:
-    void initTestCase()
-    {
-        QString error;
-        m_socketFolder = PostgresCluster::fixtureOrOwn(m_cluster, &error);
-        QVERIFY2(!m_socketFolder.isEmpty(), qPrintable(error));
-    }
-
-    void init()
-    {
-        m_database = std::make_unique<PostgresTestDatabase>(m_socketFolder);
-        QString error;
-        QVERIFY2(m_database->create(&error), qPrintable(error));
-        m_db = std::make_unique<Database>(QString(), m_database->url());
-        BERTH_VERIFY_OK(m_db->open());
-        m_backend = std::make_unique<PostgresBlobBackend>(m_database->url());
-        m_dir = std::make_unique<QTemporaryDir>();
-        m_a = makeStore(u"a"_s, 64 * kMiB);
-        m_b = makeStore(u"b"_s, 64 * kMiB);
-    }
-    void cleanup()
-    {
-        m_a.reset();
-        m_b.reset();
-        m_backend.reset();
-        m_db.reset();
-        m_database.reset();
-    }
-    void cleanupTestCase() { m_cluster.reset(); }
+    void initTestCase() { startCluster(); }
+    void init() { setUpDatabase(); }
+    void cleanup() { tearDownDatabase(); }
+    void cleanupTestCase() { stopCluster(); }
 
     // A deploy's blobs travel in groups: more than one group's worth, a blob of several chunks, one stored already
     // (renewed, not written), the same piece twice (written once), a variant; every one then there for every node.
@@ -234,158 +152,6 @@ private Q_SLOTS:
         QVERIFY(m_b->isCached(empty));
     }
 
-    void removalRemovesBoth()
-    {
-        const QByteArray hash = m_a->put(content(5, 2 * kMiB)).value();
-        BERTH_VERIFY_OK(m_a->putVariant(hash, "gz", "z"));
-        BERTH_VERIFY_OK(m_b->fetch(hash));
-        QVERIFY(age());
-        QCOMPARE(m_a->remove(hash), BlobStore::Removal::Removed);
-        QVERIFY(!QFile::exists(m_a->pathOf(hash)));
-        QVERIFY(m_a->variantPathOf(hash, "gz").isEmpty());
-        QCOMPARE(rows(u"SELECT COUNT(*) FROM blob_chunks"_s), 0);
-        QVERIFY(!m_a->contains(hash));
-        // A third node can no longer get it; B's copy stays until B's own collection.
-        auto c = makeStore(u"c"_s, 64 * kMiB);
-        QVERIFY(!c->fetch(hash).ok());
-        QVERIFY(c->read(hash).isEmpty());
-    }
-
-    void removalSparesAReferencedBlob()
-    {
-        const QByteArray data = content(40, 100);
-        const QByteArray hash = m_a->put(data).value();
-        BERTH_VERIFY_OK(m_a->putVariant(hash, "gz", "z"));
-        const QByteArray other = m_a->put(content(41, 100)).value();
-        // A deploy of another node committed a file list with it.
-        BERTH_VERIFY_OK(
-            UserRepository(*m_db).insert({u"usr_a"_s, {}, u"free"_s, false, QDateTime::currentDateTimeUtc()}));
-        Deployment deployment;
-        deployment.id = u"dep_a"_s;
-        deployment.userId = u"usr_a"_s;
-        deployment.slug = u"site"_s;
-        deployment.storageType = u"files"_s;
-        deployment.createdAt = deployment.updatedAt = QDateTime::currentDateTimeUtc();
-        BERTH_VERIFY_OK(DeploymentRepository(*m_db).insert(
-            deployment, {{u"index.html"_s, hash, data.size(), "text/html; charset=utf-8"}}));
-        QVERIFY(age());
-
-        QCOMPARE(m_a->remove(hash), BlobStore::Removal::Kept);
-        QCOMPARE(chunksOf(hash), 2); // the blob and its variant
-        QCOMPARE(m_b->read(hash), data);
-        QVERIFY(!QFile::exists(m_a->pathOf(hash))); // the folder is a cache: the copy comes back when needed
-        QCOMPARE(m_a->read(hash), data);
-        // The same check in the start-up sweep, whatever this node's list says.
-        m_b->collectGarbage({});
-        QCOMPARE(chunksOf(hash), 2);
-        QCOMPARE(chunksOf(other), 0);
-    }
-
-    void removalSparesARecentlyStoredBlob()
-    {
-        const QByteArray data = content(42, 2 * kMiB + 5);
-        const QByteArray hash = m_a->put(data).value();
-        // Another node stored it moments ago for a deploy it has not committed yet.
-        QCOMPARE(m_a->remove(hash), BlobStore::Removal::Kept);
-        QCOMPARE(chunksOf(hash), 3);
-
-        // Stored long ago, then again by a deploy reusing the content: that counts as stored now.
-        QVERIFY(age());
-        BERTH_VERIFY_OK(m_b->put(data));
-        QCOMPARE(m_a->remove(hash), BlobStore::Removal::Kept);
-        QCOMPARE(chunksOf(hash), 3);
-
-        // Renewed by a deploy that names it by its hash without sending it.
-        QVERIFY(age());
-        const Result<bool> retained = m_b->retain(hash);
-        BERTH_VERIFY_OK(retained);
-        QVERIFY(retained.value());
-        QCOMPARE(m_a->remove(hash), BlobStore::Removal::Kept);
-
-        // A variant stored just now keeps its blob: they go together.
-        QVERIFY(age());
-        BERTH_VERIFY_OK(m_a->putVariant(hash, "gz", "z"));
-        QCOMPARE(m_a->remove(hash), BlobStore::Removal::Kept);
-        QCOMPARE(chunksOf(hash), 4);
-
-        // Unreferenced and old: the blob and its variant go.
-        QVERIFY(age());
-        QCOMPARE(m_a->remove(hash), BlobStore::Removal::Removed);
-        QCOMPARE(chunksOf(hash), 0);
-        QVERIFY(!QFile::exists(m_a->pathOf(hash)));
-        QVERIFY(m_a->variantPathOf(hash, "gz").isEmpty());
-        const Result<bool> gone = m_b->retain(hash);
-        BERTH_VERIFY_OK(gone);
-        QVERIFY(!gone.value()); // its content must be sent again
-        // Absent counts as removed.
-        QCOMPARE(m_a->remove(hash), BlobStore::Removal::Removed);
-    }
-
-    void storeAfterRemovalStoresAgain()
-    {
-        const QByteArray data = content(43, 2 * kMiB + 7);
-        const QByteArray hash = m_a->put(data).value();
-        BERTH_VERIFY_OK(m_a->putVariant(hash, "gz", "zipped"));
-        BERTH_VERIFY_OK(m_b->fetch(hash));
-        BERTH_VERIFY_OK(m_b->fetch(hash, "gz"));
-        QVERIFY(age());
-        QCOMPARE(m_a->remove(hash), BlobStore::Removal::Removed);
-        QCOMPARE(chunksOf(hash), 0);
-
-        // B deploys the same content: its folder still holds the blob, but the database gets it again, with the
-        // variant that went with it.
-        BERTH_VERIFY_OK(m_b->put(data));
-        QCOMPARE(chunksOf(hash), 4);
-        auto c = makeStore(u"c"_s, 64 * kMiB);
-        QCOMPARE(c->read(hash), data);
-        BERTH_VERIFY_OK(c->fetch(hash, "gz"));
-        QCOMPARE(readFile(c->variantPathOf(hash, "gz")), QByteArray("zipped"));
-    }
-
-    void removalRacingAStoreNeverLosesIt()
-    {
-        // One node removes what it stopped using while another stores the same content for its deploy: whatever
-        // the order, a store that succeeded leaves the whole blob in the database.
-        const QByteArray data = content(44, 2 * kMiB + 11);
-        const QByteArray hash = BlobStore::hashOf(data);
-        BERTH_VERIFY_OK(m_backend->store(hash, {}, data));
-        QThreadPool pool;
-        pool.setMaxThreadCount(2);
-        int removals = 0;
-        for (int round = 0; round < 40; ++round) {
-            QVERIFY(age());
-            QAtomicInt stored;
-            QAtomicInt removed;
-            QSemaphore ready;
-            pool.start([&] {
-                ready.release();
-                ready.acquire(2); // both threads run before either goes on
-                ready.release(2);
-                const Result<bool> gone = m_backend->remove(hash);
-                removed.storeRelaxed(gone && gone.value() ? 1 : 0);
-            });
-            pool.start([&] {
-                ready.release();
-                ready.acquire(2);
-                ready.release(2);
-                stored.storeRelaxed(m_backend->store(hash, {}, data) ? 1 : 0);
-            });
-            pool.waitForDone();
-            QCOMPARE(stored.loadRelaxed(), 1);
-            removals += removed.loadRelaxed();
-            QCOMPARE(chunksOf(hash), 3);
-            QByteArray loaded;
-            const Result<bool> found = m_backend->load(hash, {}, [&loaded](const QByteArray &piece) {
-                loaded += piece;
-                return true;
-            });
-            BERTH_VERIFY_OK(found);
-            QVERIFY(found.value());
-            QVERIFY(loaded == data);
-        }
-        qInfo("the removal went first in %d of 40 rounds", removals);
-    }
-
     void variantSizesComeFromTheDatabase()
     {
         const QByteArray small = m_a->put(content(50, 1000)).value();
@@ -433,66 +199,6 @@ private Q_SLOTS:
             BERTH_VERIFY_OK(graceful->put(content(20 + i, kMiB)));
         QCOMPARE(graceful->cachedBytes(), 3 * kMiB);
     }
-
-    void sweepSparesRecentlyStoredBlobs()
-    {
-        const QByteArray kept = m_a->put(content(30, 100)).value();
-        const QByteArray recent = m_a->put(content(31, 100)).value();
-        const QByteArray old = m_a->put(content(32, 100)).value();
-        QVERIFY(exec(u"UPDATE blob_chunks SET stored_at = now() - interval '2 hours' WHERE hash <> '%1'"_s.arg(
-            QLatin1String(recent))));
-        m_b->collectGarbage({kept});
-        QCOMPARE(rows(u"SELECT COUNT(*) FROM blob_chunks WHERE hash = '%1'"_s.arg(QLatin1String(kept))), 1);
-        QCOMPARE(rows(u"SELECT COUNT(*) FROM blob_chunks WHERE hash = '%1'"_s.arg(QLatin1String(recent))), 1);
-        QCOMPARE(rows(u"SELECT COUNT(*) FROM blob_chunks WHERE hash = '%1'"_s.arg(QLatin1String(old))), 0);
-        // Storing content again renews it, so that a deploy reusing an old blob keeps it.
-        QVERIFY(exec(u"UPDATE blob_chunks SET stored_at = now() - interval '2 hours'"_s));
-        BERTH_VERIFY_OK(m_b->put(content(31, 100)));
-        m_b->collectGarbage({kept});
-        QCOMPARE(rows(u"SELECT COUNT(*) FROM blob_chunks WHERE hash = '%1'"_s.arg(QLatin1String(recent))), 1);
-    }
-
-private:
-    std::unique_ptr<BlobStore> makeStore(const QString &name, qint64 limit, int recentUseMs = 10000)
-    {
-        auto store = std::make_unique<BlobStore>(m_dir->filePath(name));
-        store->setBackend(m_backend.get(), limit, recentUseMs);
-        if (!store->init())
-            qFatal("cannot open a blob store");
-        return store;
-    }
-    int rows(const QString &statement) const
-    {
-        QSqlQuery query(m_db->connection());
-        if (!query.exec(statement) || !query.next())
-            return -1;
-        return query.value(0).toInt();
-    }
-    // Everything stored counts as stored two hours ago: past the grace of removals.
-    bool age() const { return exec(u"UPDATE blob_chunks SET stored_at = now() - interval '2 hours'"_s); }
-    int chunksOf(const QByteArray &hash) const
-    {
-        return rows(u"SELECT COUNT(*) FROM blob_chunks WHERE hash = '%1'"_s.arg(QLatin1String(hash)));
-    }
-    bool exec(const QString &statement) const
-    {
-        QSqlQuery query(m_db->connection());
-        return query.exec(statement);
-    }
-    static QByteArray readFile(const QString &path)
-    {
-        QFile file(path);
-        return file.open(QIODevice::ReadOnly) ? file.readAll() : QByteArray();
-    }
-
-    QString m_socketFolder;
-    std::unique_ptr<PostgresCluster> m_cluster;
-    std::unique_ptr<PostgresTestDatabase> m_database;
-    std::unique_ptr<Database> m_db;
-    std::unique_ptr<PostgresBlobBackend> m_backend;
-    std::unique_ptr<QTemporaryDir> m_dir;
-    std::unique_ptr<BlobStore> m_a;
-    std::unique_ptr<BlobStore> m_b;
 };
 
 QTEST_GUILESS_MAIN(TestPgBlobStore)
