@@ -111,6 +111,16 @@ QByteArray MetricsController::exposition()
         quint64(qMax<qint64>(0, valueOf(m_sources.accessLogDroppedLines))));
     out.single("berth_deploys_total", "counter", "Deploys (new deployments and updates) committed.",
         valueOf(m_sources.deploys));
+    // Counted page views wait in memory until a flush writes them (about once a second): a lag that grows means the
+    // database is not taking them, and what is counted meanwhile is lost with the process.
+    const QDateTime savedAt = valueOf(m_sources.analyticsSavedAt);
+    const qint64 lagMs = savedAt.isValid() ? qMax<qint64>(0, savedAt.msecsTo(m_clock.now())) : 0;
+    out.family(
+        "berth_analytics_flush_lag_seconds", "gauge", "Time since page-view counts were last written to the database.");
+    out.sample("berth_analytics_flush_lag_seconds", {}, double(lagMs) / 1000.0);
+    out.single("berth_analytics_flush_failures_total", "counter",
+        "Flushes of page-view counts the database refused (their counts are lost).",
+        valueOf(m_sources.analyticsFailedFlushes));
     if (const auto counts = storeCounts()) {
         out.single("berth_deployments", "gauge", "Deployments stored.", quint64(counts->deployments));
         out.single(

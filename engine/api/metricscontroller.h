@@ -21,6 +21,8 @@ struct MetricsSources
     std::function<int()> servingThreads;
     std::function<qint64()> accessLogDroppedLines;
     std::function<quint64()> deploys; // committed since start
+    std::function<QDateTime()> analyticsSavedAt; // the last flush of page-view counts that was written
+    std::function<quint64()> analyticsFailedFlushes;
 };
 
 // GET /metrics on the API host: the instance's figures for Prometheus (text format 0.0.4), for the owner's key only

@@ -171,7 +171,8 @@ Result<void> Engine::start()
     m_parts->metricsController.setSources({[http = m_parts->http.get()] { return http->requestTotals(); },
         [http = m_parts->http.get()] { return http->liveConnections(); },
         [http = m_parts->http.get()] { return qMax(1, http->servingThreads()); },
-        [this] { return accessLogDroppedLines(); }, [this] { return m_parts->deployments.deploysCommitted(); }});
+        [this] { return accessLogDroppedLines(); }, [this] { return m_parts->deployments.deploysCommitted(); },
+        [this] { return m_parts->analytics.lastSavedAt(); }, [this] { return m_parts->analytics.failedFlushes(); }});
     const bool tls = !m_settings.tlsCertFile.isEmpty() || !m_settings.tlsKeyFile.isEmpty();
     if (tls) {
         if (m_settings.tlsCertFile.isEmpty() || m_settings.tlsKeyFile.isEmpty())

@@ -49,6 +49,7 @@ AnalyticsService::AnalyticsService(TrafficCounter &counter, AnalyticsRepository 
     , m_analytics(analytics)
     , m_deployments(deployments)
     , m_clock(clock)
+    , m_lastSavedAt(clock.now())
 {
 }
 
@@ -85,8 +86,12 @@ void AnalyticsService::flush()
     QList<AnalyticsDayDelta> deltas;
     for (auto it = batch.begin(); it != batch.end(); ++it)
         deltas.append(deltaOf(it.key(), it.value()));
-    if (auto added = m_analytics.add(deltas); !added)
+    if (auto added = m_analytics.add(deltas); !added) {
+        ++m_failedFlushes;
         qWarning().noquote() << "berth: analytics not saved:" << added.error().message;
+    } else {
+        m_lastSavedAt = m_clock.now();
+    }
     if (m_prunedOn != today) {
         m_prunedOn = today;
         if (auto pruned = m_analytics.pruneBefore(today.addDays(1 - kKeepDays)); !pruned)

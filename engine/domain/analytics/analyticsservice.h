@@ -4,6 +4,8 @@
 #include "domain/analytics/trafficcounter.h"
 #include "storage/analyticsrepository.h"
 
+#include <QDateTime>
+
 namespace berth {
 
 class Clock;
@@ -42,6 +44,10 @@ public:
     // Writes what was counted since the last flush, in one transaction; once a day also removes the days beyond
     // kKeepDays. A failed write is logged and its counts are lost (the next flush goes on).
     void flush();
+    // When a flush last wrote its counts (the service's start before the first), and how many failed: what an
+    // operator watches to see that counts are not piling up or being lost.
+    QDateTime lastSavedAt() const { return m_lastSavedAt; }
+    quint64 failedFlushes() const { return m_failedFlushes; }
 
     // from/to: YYYY-MM-DD, or null for the default (the last kDefaultSpanDays days up to today). NotFound unless
     // owner owns the deployment; then BadRequest for another form, from after to or a span over kMaxSpanDays.
@@ -64,6 +70,8 @@ private:
     const Clock &m_clock;
     QHash<SiteDayKey, SeenToday> m_seen; // today's and yesterday's site-days
     QDate m_prunedOn;
+    QDateTime m_lastSavedAt;
+    quint64 m_failedFlushes = 0;
 };
 
 } // namespace berth

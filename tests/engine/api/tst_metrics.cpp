@@ -1,11 +1,13 @@
 // GET /metrics over real HTTP: who may read it, exact request counts by kind and status class from several loopback
 // addresses (and across serving threads in the @4threads run), a cumulative histogram whose count is the requests,
-// the database's gauges (read at most every few seconds of the injected clock), and promtool accepting the text.
+// the database's gauges (read at most every few seconds of the injected clock), the analytics flush's lag and failures,
+// and promtool accepting the text.
 #include "enginefixture.h"
 #include "sourceclient.h"
 
 #include <QProcess>
 #include <QRegularExpression>
+#include <QSqlQuery>
 #include <QStandardPaths>
 #include <QTest>
 
@@ -286,6 +288,32 @@ private Q_SLOTS:
         QCOMPARE(metrics.value(u"berth_submissions"_s), 1.0);
         QCOMPARE(metrics.value(u"berth_blobs"_s), 2.0); // the third site still holds the shared content
         QCOMPARE(metrics.value(u"berth_deploys_total"_s), 3.0); // a counter: removing a site takes no deploy back
+    }
+
+    // The flush of page-view counts: no lag while flushes succeed; while the database refuses them, failures are
+    // counted and the lag grows with the (injected) clock; once it takes them again the lag is back to none.
+    void analyticsFlushLagAndFailures()
+    {
+        QVERIFY(start());
+        Scrape metrics = scrape();
+        QCOMPARE(metrics.types.value(u"berth_analytics_flush_lag_seconds"_s), u"gauge"_s);
+        QCOMPARE(metrics.types.value(u"berth_analytics_flush_failures_total"_s), u"counter"_s);
+        QCOMPARE(metrics.value(u"berth_analytics_flush_lag_seconds"_s), 0.0);
+        QCOMPARE(metrics.value(u"berth_analytics_flush_failures_total"_s), 0.0);
+
+        const auto database = m_fixture->database();
+        QVERIFY(database->open());
+        QVERIFY(QSqlQuery(database->connection()).exec(u"ALTER TABLE analytics_days RENAME TO analytics_days_away"_s));
+        const QList<QPair<QByteArray, QByteArray>> browser {
+            {"User-Agent", "Mozilla/5.0 (X11; Linux x86_64) Firefox/128.0"}};
+        QCOMPARE(from(2).site("GET", kSlug, u"/"_s, {}, browser).status, 200);
+        QTRY_VERIFY(scrape().value(u"berth_analytics_flush_failures_total"_s) >= 1.0);
+        m_fixture->clock().advance(120 * 1000);
+        QVERIFY(scrape().value(u"berth_analytics_flush_lag_seconds"_s) >= 120.0);
+
+        QVERIFY(QSqlQuery(database->connection()).exec(u"ALTER TABLE analytics_days_away RENAME TO analytics_days"_s));
+        QCOMPARE(from(3).site("GET", kSlug, u"/"_s, {}, browser).status, 200);
+        QTRY_COMPARE(scrape().value(u"berth_analytics_flush_lag_seconds"_s), 0.0);
     }
 
     void promtoolAcceptsTheText()
