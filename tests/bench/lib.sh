@@ -64,7 +64,9 @@ make_bench_files() {
     chmod -R a+rX "$dir" && chmod a+x "$(dirname "$dir")" # nginx's workers run as nobody
 }
 
-# start_nginx ROOT PORT WORKERS: serves ROOT with sendfile, no access log; appends its pid to `pids`.
+# start_nginx ROOT PORT WORKERS: serves ROOT with sendfile; appends its pid to `pids`. No access log, unless
+# `nginx_access_log` is `on`: then the combined format into $work/nginx/logs/access.log, buffered (64 KB, flushed
+# every second), as a busy site would set it.
 start_nginx() {
     local root=$1 port=$2 workers=$3
     mkdir -p "$work/nginx/logs"
@@ -74,7 +76,8 @@ pid $work/nginx/nginx.pid;
 error_log $work/nginx/logs/error.log warn;
 events { worker_connections 4096; }
 http {
-    access_log off;
+    $( [ "${nginx_access_log:-off}" = on ] && echo "access_log $work/nginx/logs/access.log combined buffer=64k flush=1s;" \
+        || echo "access_log off;")
     sendfile on;
     tcp_nopush on;
     keepalive_requests 1000000;

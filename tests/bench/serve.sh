@@ -7,7 +7,9 @@
 # A benchmark, not a test: run it by hand.
 #   tests/bench/serve.sh        (DURATION=10 seconds per run; TURNS=3 runs against each server per case, taken in
 #                                turn, see compare_in_turn; BLOBS=10000; ROUNDS=7 pairs of idle and busy windows
-#                                for each p99 beside work, see p99_in_turn; BUILD_DIR reuses a build)
+#                                for each p99 beside work, see p99_in_turn; BUILD_DIR reuses a build;
+#                                ACCESS_LOG=on: berthd's access log, as berthd writes it by default, against nginx
+#                                with its combined log buffered; ACCESS_LOG=off: neither writes one)
 # Goals: small page and 5 MB file at least 1.0x and 0.9x nginx for both N; p99 under a deploy and under
 # updates at most 1.5x the idle p99; idle RSS at most 40 MB.
 set -euo pipefail
@@ -21,6 +23,10 @@ turns=${TURNS:-3}
 berth_port=${BERTH_PORT:-18090}
 nginx_port=${NGINX_PORT:-18091}
 slug=bench-site
+access_log=${ACCESS_LOG:-on}
+nginx_access_log=$access_log
+berthd_log_options=()
+[ "$access_log" = on ] || berthd_log_options=(--access-log off)
 
 source "$top/tests/bench/lib.sh"
 install_missing nginx-light wrk curl python3 util-linux
@@ -53,7 +59,8 @@ site_host="$slug.localhost:$berth_port"
 
 serve_berthd() { # serve_berthd THREADS
     # --api-rate: the deploys and updates run back to back, past the API's default limit
-    start_berthd "$work/berth" --threads "$1" --max-connections 4000 --max-connections-per-address 0 --api-rate 1000000
+    start_berthd "$work/berth" --threads "$1" --max-connections 4000 --max-connections-per-address 0 --api-rate 1000000 \
+        ${berthd_log_options[@]+"${berthd_log_options[@]}"}
     wait_for_port "$berth_port"
 }
 
@@ -149,4 +156,4 @@ printf '  each pair, idle/busy: deploys%s; updates%s\n' "$deploy_pairs" "$update
 printf 'berthd RSS: idle %s MB (one site), after load %s MB\n' "$idle_rss" "$loaded_rss"
 printf '(wrk -t2, %ss per run, medians of %s runs per server in turn, each turn'"'"'s ratio in parentheses; %s cores, server on %s;\n' \
     "$duration" "$turns" "$cores" "${server_cpus:-all cores, shared with wrk}"
-printf ' N = berthd --threads = nginx workers)\n'
+printf ' N = berthd --threads = nginx workers; access logs %s)\n' "$access_log"
