@@ -110,6 +110,8 @@ private:
     void countRequest(int status, qint64 bytesSent); // into this thread's metrics, once per framed request
     void closeAfterWrite();
     void startLinger();
+    bool allSent() const; // nothing of the answer left to hand to the kernel, encrypted or not
+    void lingerWhenSent(); // startLinger() once allSent(), on HTTPS after the socket took the encrypted bytes
     void detachParser();
     void releaseUploadSlot();
     void releaseBudget();

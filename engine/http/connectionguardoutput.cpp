@@ -8,6 +8,8 @@
 #include "http/requestmetrics.h"
 #include "http/responsewriter.h"
 
+#include <QSslSocket>
+
 #include <QAbstractSocket>
 #include <QTimerEvent>
 #include <sys/socket.h>
@@ -185,8 +187,8 @@ void ConnectionGuard::onBytesWritten()
         armTimer(m_door.config().sendStallTimeoutMs);
         if (m_socket.bytesToWrite() <= m_door.config().maxUnsentBytes / 2)
             finishResponse();
-    } else if (m_phase == Phase::Closing && m_socket.bytesToWrite() == 0) {
-        startLinger();
+    } else if (m_phase == Phase::Closing) {
+        lingerWhenSent();
     }
 }
 
@@ -228,8 +230,29 @@ void ConnectionGuard::closeAfterWrite()
     m_phase = Phase::Closing;
     armTimer(m_door.config().sendStallTimeoutMs);
     discard();
-    if (m_socket.bytesToWrite() == 0)
-        startLinger();
+    lingerWhenSent();
+}
+
+bool ConnectionGuard::allSent() const
+{
+    return m_socket.bytesToWrite() == 0 && (!m_tls || m_tls->encryptedBytesToWrite() == 0);
+}
+
+void ConnectionGuard::lingerWhenSent()
+{
+    if (!allSent())
+        return; // the next bytesWritten (or encryptedBytesWritten) looks again
+    if (!m_tls)
+        return startLinger();
+    // QSslSocket signals bytesWritten once it encrypted the answer but before it hands the encrypted bytes to the
+    // socket: a shutdown then would cut the answer off. Look again once that call is over.
+    QMetaObject::invokeMethod(
+        &m_socket,
+        [this] {
+            if (m_phase == Phase::Closing && allSent())
+                startLinger();
+        },
+        Qt::QueuedConnection);
 }
 
 void ConnectionGuard::startLinger()

@@ -101,8 +101,10 @@ Result<TlsCredentials> TlsCredentials::load(const QString &certFile, const QStri
     configuration.setPrivateKey(key);
     configuration.setProtocol(QSsl::TlsV1_2OrLater);
     configuration.setPeerVerifyMode(QSslSocket::VerifyNone); // visitors have no client certificates
-    // HTTP/1.1 only: the front door speaks nothing else (a client told h2 would break).
-    configuration.setAllowedNextProtocols({QByteArrayLiteral("http/1.1")});
+    // HTTP/1.1 only: the front door speaks nothing else (a client told h2 would break). http/1.0 as well, for a client
+    // that offers only that (curl -0): with no protocol in common the server would name one the client never offered,
+    // which it refuses as a bad extension.
+    configuration.setAllowedNextProtocols({QByteArrayLiteral("http/1.1"), QByteArrayLiteral("http/1.0")});
     credentials.configuration = configuration;
     return credentials;
 }

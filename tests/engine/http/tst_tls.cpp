@@ -32,11 +32,14 @@ private Q_SLOTS:
     void stalledHandshakeIsClosed();
     void handshakesCountPerAddress();
     void badFilesRefusedWhenLoaded();
+    void lastAnswerArrivesBeforeTheClose();
 
 private:
     void start(HttpConfig config, bool redirect = false);
     // A TLS client that trusts the test CA; connected and encrypted, or null.
-    std::unique_ptr<QSslSocket> connectTls();
+    // protocols: what the client offers by ALPN (a browser's by default).
+    std::unique_ptr<QSslSocket> connectTls(
+        const QList<QByteArray> &protocols = {QByteArrayLiteral("h2"), QByteArrayLiteral("http/1.1")});
     QByteArray exchangeTls(QSslSocket &socket, const QByteArray &request);
 
     QTemporaryDir m_dir;
@@ -74,13 +77,13 @@ void TestTls::start(HttpConfig config, bool redirect)
     QVERIFY(m_service->httpsPort() != 0 && m_service->httpsPort() != m_service->serverPort());
 }
 
-std::unique_ptr<QSslSocket> TestTls::connectTls()
+std::unique_ptr<QSslSocket> TestTls::connectTls(const QList<QByteArray> &protocols)
 {
     auto socket = std::make_unique<QSslSocket>();
     QSslConfiguration configuration = QSslConfiguration::defaultConfiguration();
     configuration.setCaCertificates(QSslCertificate::fromPath(m_certs.caCert));
-    // As a browser would offer: HTTP/2 first. The front door speaks HTTP/1.1 only and must pick that.
-    configuration.setAllowedNextProtocols({QByteArrayLiteral("h2"), QByteArrayLiteral("http/1.1")});
+    // A browser offers HTTP/2 first: the front door speaks HTTP/1.1 only and must pick that.
+    configuration.setAllowedNextProtocols(protocols);
     socket->setSslConfiguration(configuration);
     socket->connectToHostEncrypted(u"localhost"_s, m_service->httpsPort()); // the name is checked against the cert
     // The server runs on this thread: wait by running its events, never by blocking.
@@ -231,6 +234,30 @@ void TestTls::badFilesRefusedWhenLoaded()
     QVERIFY2(error.contains(u"no PEM certificate"_s), qPrintable(error));
     error = refusal(TlsCredentials::load(m_certs.serverCert, m_certs.caCert));
     QVERIFY2(error.contains(u"no usable private key"_s), qPrintable(error));
+}
+
+// An answer that closes the connection (the client asked for it, or spoke HTTP/1.0) arrives whole before the close:
+// QSslSocket says its bytes were written before it handed the encrypted ones to the socket, and a shutdown then
+// would cut them off. A client offering only http/1.0 by ALPN is not told a protocol it never offered.
+void TestTls::lastAnswerArrivesBeforeTheClose()
+{
+    start({});
+    for (const QByteArray &request : {QByteArray("GET / HTTP/1.1\r\nHost: a.localhost\r\nConnection: close\r\n\r\n"),
+             QByteArray("GET / HTTP/1.0\r\nHost: a.localhost\r\n\r\n")}) {
+        auto socket = connectTls({QByteArrayLiteral("http/1.0")});
+        QVERIFY(socket);
+        socket->write(request);
+        QByteArray received;
+        QVERIFY(QTest::qWaitFor(
+            [&] {
+                received += socket->readAll();
+                return socket->state() == QAbstractSocket::UnconnectedState;
+            },
+            5000));
+        received += socket->readAll();
+        QVERIFY2(received.startsWith("HTTP/1.1 200 OK\r\n"), received.constData());
+        QVERIFY2(received.endsWith("\r\n\r\nhello"), received.constData());
+    }
 }
 
 QTEST_GUILESS_MAIN(TestTls)
