@@ -1,0 +1,10 @@
+#include "domain/common/changejournal.h"
+
+namespace berth {
+
+ChangeJournal::ChangeJournal(Database &db)
+    : m_db(db)
+{
+}
+
+} // namespace berth
