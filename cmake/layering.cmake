@@ -33,7 +33,7 @@ set(allowed_ui "core;domain;storage;qr;lan;instance")             # the engine's
 set(allowed_app "core;domain;storage;qr;lan;instance;ui")
 
 # What each subject folder may include of its siblings. A folder with subjects must declare every one of them.
-set(subjects_of_engine/domain "common;plans;siterules;ratelimit;deploy;accounts;visitors;events;analytics")
+set(subjects_of_engine/domain "common;plans;siterules;ratelimit;deploy;accounts;visitors;events;analytics;sharing;acme")
 set(uses_engine/domain/common "")
 set(uses_engine/domain/plans "common")
 set(uses_engine/domain/siterules "common")
@@ -43,6 +43,8 @@ set(uses_engine/domain/accounts "common;plans;deploy")
 set(uses_engine/domain/visitors "common;plans;deploy")
 set(uses_engine/domain/events "common;siterules")
 set(uses_engine/domain/analytics "common;deploy")
+set(uses_engine/domain/acme "common")
+set(uses_engine/domain/sharing "common;deploy;siterules")
 set(subjects_of_app/berthd "client;server")
 set(uses_app/berthd/client "")
 set(uses_app/berthd/server "")

@@ -21,6 +21,9 @@ build_packages=(
     cmake ninja-build g++ pkg-config libsodium-dev
     qt6-base-dev qt6-httpserver-dev qt6-websockets-dev libqt6sql6-sqlite qt6-l10n-tools qt6-tools-dev qt6-tools-dev-tools libgl-dev qt6-svg-dev
 )
+# The dashboard's Traffic view: a chart of views and visitors per day (Qt Charts needs Qt's OpenGL modules, which
+# Debian 12's qt6-charts-dev does not pull in).
+build_packages+=(qt6-charts-dev libqt6opengl6-dev)
 # Mailing sign-in codes (SMTP with STARTTLS or TLS).
 build_packages+=(libcurl4-openssl-dev)
 # Brotli and zstd variants of text files, made when a site is deployed.
@@ -66,6 +69,8 @@ test_packages+=(prometheus)
 
 # The sign-in tests: a real SMTP server on loopback (Debian's /usr/bin/python3 -m aiosmtpd).
 test_packages+=(python3-aiosmtpd)
+# The ACME tests: pebble, a real ACME server, with pebble-challtestsrv as its DNS on loopback.
+test_packages+=(pebble)
 
 # The PostgreSQL runs of the HTTP suites: a private cluster made with initdb and pg_ctl from the folder that
 # tests/CMakeLists.txt finds (BERTH_POSTGRESQL_BINDIR; runuser, from util-linux, runs them as nobody when the tests

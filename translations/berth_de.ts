@@ -303,6 +303,38 @@
         <source>%1 has a new share link (copied); the old one no longer works.</source>
         <translation>%1 hat einen neuen Freigabelink (kopiert); der alte funktioniert nicht mehr.</translation>
     </message>
+    <message>
+        <source>Tra&amp;ffic…</source>
+        <translation>Zugriffs&amp;statistik …</translation>
+    </message>
+    <message>
+        <source>Not&amp;ifications…</source>
+        <translation>&amp;Benachrichtigungen …</translation>
+    </message>
+    <message>
+        <source>E&amp;xpiry…</source>
+        <translation>&amp;Ablauf …</translation>
+    </message>
+    <message>
+        <source>Views, visitors, top pages, referrers and missing pages of this site</source>
+        <translation>Aufrufe, Besucher, meistbesuchte Seiten, Verweise und fehlende Seiten dieser Website</translation>
+    </message>
+    <message>
+        <source>Where this site&apos;s events go: webhooks, and mail for new submissions</source>
+        <translation>Wohin die Ereignisse dieser Website gehen: Webhooks und Mails zu neuen Einsendungen</translation>
+    </message>
+    <message>
+        <source>When this site goes offline by itself</source>
+        <translation>Wann diese Website von selbst offline geht</translation>
+    </message>
+    <message>
+        <source>Named Share Lin&amp;ks…</source>
+        <translation>Benannte Freigabe&amp;links …</translation>
+    </message>
+    <message>
+        <source>Links of their own for each person: each can expire, be used up or be revoked</source>
+        <translation>Eigene Links für jede Person: Jeder kann ablaufen, aufgebraucht oder widerrufen werden</translation>
+    </message>
 </context>
 <context>
     <name>berth::DeploymentTableModel</name>
@@ -370,6 +402,18 @@
 On the local network: %1</source>
         <translation>Doppelklicken, um im Browser zu öffnen
 Im lokalen Netzwerk: %1</translation>
+    </message>
+    <message>
+        <source>Goes offline on %1</source>
+        <translation>Geht am %1 offline</translation>
+    </message>
+    <message>
+        <source>Stays online until you delete it</source>
+        <translation>Bleibt online, bis Sie sie löschen</translation>
+    </message>
+    <message>
+        <source>Expires</source>
+        <translation>Läuft ab</translation>
     </message>
 </context>
 <context>
@@ -491,6 +535,67 @@ Im lokalen Netzwerk: %1</translation>
     <message>
         <source>Publishing was cancelled; nothing was changed.</source>
         <translation>Das Veröffentlichen wurde abgebrochen; nichts wurde geändert.</translation>
+    </message>
+</context>
+<context>
+    <name>berth::ExpiryDialog</name>
+    <message numerus="yes">
+        <source>%n hour(s)</source>
+        <translation>
+            <numerusform>%n Stunde</numerusform>
+            <numerusform>%n Stunden</numerusform>
+        </translation>
+    </message>
+    <message numerus="yes">
+        <source>%n day(s)</source>
+        <translation>
+            <numerusform>%n Tag</numerusform>
+            <numerusform>%n Tage</numerusform>
+        </translation>
+    </message>
+    <message>
+        <source>&amp;Never Expire</source>
+        <translation>&amp;Nie ablaufen</translation>
+    </message>
+    <message>
+        <source>Expiry of %1</source>
+        <translation>Ablauf von %1</translation>
+    </message>
+    <message>
+        <source>The site stays online until you delete it</source>
+        <translation>Die Website bleibt online, bis Sie sie löschen</translation>
+    </message>
+    <message>
+        <source>%1 never expires: it stays online until you delete it.</source>
+        <translation>%1 läuft nie ab: Die Website bleibt online, bis Sie sie löschen.</translation>
+    </message>
+    <message>
+        <source>%1 goes offline %2, on %3. Its address is then free for anyone.</source>
+        <translation>%1 geht %2 offline, am %3. Die Adresse ist dann für alle frei.</translation>
+    </message>
+    <message>
+        <source>&amp;Extend</source>
+        <translation>&amp;Verlängern</translation>
+    </message>
+    <message>
+        <source>Saved: %1 now goes offline on %2.</source>
+        <translation>Gespeichert: %1 geht jetzt am %2 offline.</translation>
+    </message>
+    <message>
+        <source>Saved: %1 no longer expires.</source>
+        <translation>Gespeichert: %1 läuft nicht mehr ab.</translation>
+    </message>
+    <message>
+        <source>Go offline &amp;in:</source>
+        <translation>Offline gehen &amp;in:</translation>
+    </message>
+    <message>
+        <source>&amp;Set Expiry</source>
+        <translation>Ablauf &amp;festlegen</translation>
+    </message>
+    <message>
+        <source>Extend &amp;by:</source>
+        <translation>Verlängern &amp;um:</translation>
     </message>
 </context>
 <context>
@@ -664,6 +769,21 @@ Im lokalen Netzwerk: %1</translation>
     <message>
         <source>Roll Back</source>
         <translation>Zurücksetzen</translation>
+    </message>
+    <message>
+        <source>%1 (prepared)</source>
+        <translation>%1 (vorbereitet)</translation>
+    </message>
+    <message>
+        <source>&amp;Make This Version Live</source>
+        <translation>Diese Version &amp;online stellen</translation>
+    </message>
+    <message numerus="yes">
+        <source>Making it live: %n file(s) added</source>
+        <translation>
+            <numerusform>Beim Onlinestellen: %n Datei hinzugefügt</numerusform>
+            <numerusform>Beim Onlinestellen: %n Dateien hinzugefügt</numerusform>
+        </translation>
     </message>
 </context>
 <context>
@@ -948,6 +1068,37 @@ Im lokalen Netzwerk: %1</translation>
     </message>
 </context>
 <context>
+    <name>berth::MailSubmissionsRow</name>
+    <message>
+        <source>Address for new submissions</source>
+        <translation>Adresse für neue Einsendungen</translation>
+    </message>
+    <message>
+        <source>you@example.com</source>
+        <translation>sie@example.com</translation>
+    </message>
+    <message>
+        <source>&amp;Mail to:</source>
+        <translation>&amp;Mail an:</translation>
+    </message>
+    <message>
+        <source>New submissions are mailed to %1.</source>
+        <translation>Neue Einsendungen gehen per Mail an %1.</translation>
+    </message>
+    <message>
+        <source>Submissions are not mailed; they wait in the site&apos;s Submissions window.</source>
+        <translation>Einsendungen werden nicht gemailt; sie warten im Einsendungen-Fenster der Website.</translation>
+    </message>
+    <message>
+        <source>&amp;Stop Mailing</source>
+        <translation>Mails &amp;beenden</translation>
+    </message>
+    <message>
+        <source>Mail Me &amp;New Submissions</source>
+        <translation>&amp;Neue Einsendungen mailen</translation>
+    </message>
+</context>
+<context>
     <name>berth::MainWindow</name>
     <message>
         <source>Berth</source>
@@ -1075,6 +1226,125 @@ Im lokalen Netzwerk: %1</translation>
     <message>
         <source>&amp;Keyboard Shortcuts</source>
         <translation>&amp;Tastenkürzel</translation>
+    </message>
+</context>
+<context>
+    <name>berth::NotificationsDialog</name>
+    <message>
+        <source>Delivered</source>
+        <translation>Zugestellt</translation>
+    </message>
+    <message>
+        <source>Failed</source>
+        <translation>Fehlgeschlagen</translation>
+    </message>
+    <message>
+        <source>Pending</source>
+        <translation>Ausstehend</translation>
+    </message>
+    <message>
+        <source>next try %1</source>
+        <translation>nächster Versuch %1</translation>
+    </message>
+    <message>
+        <source>Webhooks</source>
+        <translation>Webhooks</translation>
+    </message>
+    <message>
+        <source>Address</source>
+        <translation>Adresse</translation>
+    </message>
+    <message>
+        <source>Events</source>
+        <translation>Ereignisse</translation>
+    </message>
+    <message>
+        <source>Sites</source>
+        <translation>Websites</translation>
+    </message>
+    <message>
+        <source>Last deliveries</source>
+        <translation>Letzte Zustellungen</translation>
+    </message>
+    <message>
+        <source>Event</source>
+        <translation>Ereignis</translation>
+    </message>
+    <message>
+        <source>Status</source>
+        <translation>Status</translation>
+    </message>
+    <message>
+        <source>Attempts</source>
+        <translation>Versuche</translation>
+    </message>
+    <message>
+        <source>Answer</source>
+        <translation>Antwort</translation>
+    </message>
+    <message>
+        <source>When</source>
+        <translation>Wann</translation>
+    </message>
+    <message>
+        <source>Send &amp;Test</source>
+        <translation>&amp;Test senden</translation>
+    </message>
+    <message>
+        <source>%1 – Notifications</source>
+        <translation>%1 – Benachrichtigungen</translation>
+    </message>
+    <message>
+        <source>Mail</source>
+        <translation>Mail</translation>
+    </message>
+    <message>
+        <source>Send a ping event to the selected webhook now</source>
+        <translation>Jetzt ein Ping-Ereignis an den gewählten Webhook senden</translation>
+    </message>
+    <message>
+        <source>&amp;Webhooks of this site:</source>
+        <translation>&amp;Webhooks dieser Website:</translation>
+    </message>
+    <message>
+        <source>&amp;Last deliveries of the selected webhook:</source>
+        <translation>&amp;Letzte Zustellungen des gewählten Webhooks:</translation>
+    </message>
+    <message>
+        <source>All sites</source>
+        <translation>Alle Websites</translation>
+    </message>
+    <message>
+        <source>This site</source>
+        <translation>Diese Website</translation>
+    </message>
+    <message>
+        <source>A test event is on its way.</source>
+        <translation>Ein Testereignis ist unterwegs.</translation>
+    </message>
+    <message>
+        <source>State</source>
+        <translation>Status</translation>
+    </message>
+    <message>
+        <source>Turn &amp;On Again</source>
+        <translation>&amp;Wieder einschalten</translation>
+    </message>
+    <message>
+        <source>Deliver the selected webhook&apos;s new events again</source>
+        <translation>Neue Ereignisse wieder an den ausgewählten Webhook senden</translation>
+    </message>
+    <message>
+        <source>Off since %1</source>
+        <translation>Aus seit %1</translation>
+    </message>
+    <message>
+        <source>On</source>
+        <translation>An</translation>
+    </message>
+    <message>
+        <source>The webhook is on again: new events go out to it.</source>
+        <translation>Der Webhook ist wieder an: Neue Ereignisse gehen an ihn.</translation>
     </message>
 </context>
 <context>
@@ -1361,6 +1631,30 @@ Im lokalen Netzwerk: %1</translation>
     <message>
         <source>A password makes the site private: visitors come in with its share link or with the password.</source>
         <translation>Ein Passwort macht die Website privat: Besucher kommen mit ihrem Freigabelink oder mit dem Passwort hinein.</translation>
+    </message>
+    <message>
+        <source>Version %1 of “%2” is prepared</source>
+        <translation>Version %1 von „%2“ ist vorbereitet</translation>
+    </message>
+    <message>
+        <source>Visitors still see the live version. To make this one live, select it in the site&apos;s History and choose Make This Version Live.</source>
+        <translation>Besucher sehen weiter die Online-Version. Um diese online zu stellen, wählen Sie sie im Verlauf der Website und dann „Diese Version online stellen“.</translation>
+    </message>
+    <message>
+        <source>Prepare &amp;Anyway</source>
+        <translation>&amp;Trotzdem vorbereiten</translation>
+    </message>
+    <message>
+        <source>&amp;Prepare</source>
+        <translation>&amp;Vorbereiten</translation>
+    </message>
+    <message>
+        <source>Prepare &amp;without publishing: keep the live site as it is</source>
+        <translation>&amp;Nur vorbereiten: Die Online-Website bleibt, wie sie ist</translation>
+    </message>
+    <message>
+        <source>The files become a new version in the site&apos;s History, where you make it live</source>
+        <translation>Die Dateien werden eine neue Version im Verlauf der Website, wo Sie sie online stellen</translation>
     </message>
 </context>
 <context>
@@ -1775,6 +2069,153 @@ Im lokalen Netzwerk: %1</translation>
     <message>
         <source>Access log fil&amp;e:</source>
         <translation>Protokolldate&amp;i:</translation>
+    </message>
+</context>
+<context>
+    <name>berth::ShareLinksDialog</name>
+    <message>
+        <source>Open</source>
+        <translation>Offen</translation>
+    </message>
+    <message>
+        <source>Expired</source>
+        <translation>Abgelaufen</translation>
+    </message>
+    <message>
+        <source>Used up</source>
+        <translation>Aufgebraucht</translation>
+    </message>
+    <message>
+        <source>Revoked</source>
+        <translation>Widerrufen</translation>
+    </message>
+    <message>
+        <source>Create &amp;Link</source>
+        <translation>&amp;Link erstellen</translation>
+    </message>
+    <message>
+        <source>&amp;Revoke</source>
+        <translation>&amp;Widerrufen</translation>
+    </message>
+    <message>
+        <source>&amp;Copy</source>
+        <translation>&amp;Kopieren</translation>
+    </message>
+    <message>
+        <source>Share links of %1</source>
+        <translation>Freigabelinks von %1</translation>
+    </message>
+    <message>
+        <source>Each link opens this private site for whoever has it. Revoking one shuts out only the visitors who came in through it.</source>
+        <translation>Jeder Link öffnet diese private Website für alle, die ihn haben. Wer über einen widerrufenen Link kam, hat keinen Zugang mehr; alle anderen behalten ihn.</translation>
+    </message>
+    <message>
+        <source>This site is public: anyone with its address can visit. Links matter once it is private (Access…).</source>
+        <translation>Diese Website ist öffentlich: Alle mit ihrer Adresse können sie besuchen. Links wirken erst, wenn sie privat ist (Zugriff …).</translation>
+    </message>
+    <message>
+        <source>Share links</source>
+        <translation>Freigabelinks</translation>
+    </message>
+    <message>
+        <source>Label</source>
+        <translation>Bezeichnung</translation>
+    </message>
+    <message>
+        <source>State</source>
+        <translation>Status</translation>
+    </message>
+    <message>
+        <source>Opens</source>
+        <translation>Aufrufe</translation>
+    </message>
+    <message>
+        <source>Expires</source>
+        <translation>Läuft ab</translation>
+    </message>
+    <message>
+        <source>Last opened</source>
+        <translation>Zuletzt geöffnet</translation>
+    </message>
+    <message>
+        <source>e.g. Client review</source>
+        <translation>z. B. Abnahme durch Kunden</translation>
+    </message>
+    <message>
+        <source>Never</source>
+        <translation>Nie</translation>
+    </message>
+    <message>
+        <source>In 1 day</source>
+        <translation>In 1 Tag</translation>
+    </message>
+    <message>
+        <source>In 7 days</source>
+        <translation>In 7 Tagen</translation>
+    </message>
+    <message>
+        <source>In 30 days</source>
+        <translation>In 30 Tagen</translation>
+    </message>
+    <message>
+        <source>No limit</source>
+        <translation>Unbegrenzt</translation>
+    </message>
+    <message>
+        <source>&amp;Label:</source>
+        <translation>&amp;Bezeichnung:</translation>
+    </message>
+    <message>
+        <source>&amp;Expires:</source>
+        <translation>&amp;Läuft ab:</translation>
+    </message>
+    <message>
+        <source>&amp;Max opens:</source>
+        <translation>&amp;Höchstens Aufrufe:</translation>
+    </message>
+    <message>
+        <source>New link</source>
+        <translation>Neuer Link</translation>
+    </message>
+    <message>
+        <source>New share link</source>
+        <translation>Neuer Freigabelink</translation>
+    </message>
+    <message>
+        <source>Copy new share link</source>
+        <translation>Neuen Freigabelink kopieren</translation>
+    </message>
+    <message>
+        <source>QR code of the new share link</source>
+        <translation>QR-Code des neuen Freigabelinks</translation>
+    </message>
+    <message>
+        <source>(no label)</source>
+        <translation>(ohne Bezeichnung)</translation>
+    </message>
+    <message>
+        <source>%1 of %2</source>
+        <translation>%1 von %2</translation>
+    </message>
+    <message>
+        <source>Copy the new link now: it is shown only once.</source>
+        <translation>Kopieren Sie den neuen Link jetzt: Er wird nur einmal angezeigt.</translation>
+    </message>
+    <message>
+        <source>Revoke share link</source>
+        <translation>Freigabelink widerrufen</translation>
+    </message>
+    <message>
+        <source>Revoke “%1”? Whoever opened the site through it can no longer visit.</source>
+        <translation>„%1“ widerrufen? Wer die Website darüber geöffnet hat, kann sie nicht mehr besuchen.</translation>
+    </message>
+    <message>
+        <source>Revoke</source>
+        <translation>Widerrufen</translation>
+    </message>
+    <message>
+        <source>“%1” is revoked.</source>
+        <translation>„%1“ ist widerrufen.</translation>
     </message>
 </context>
 <context>
@@ -2227,6 +2668,99 @@ Im lokalen Netzwerk: %1</translation>
     </message>
 </context>
 <context>
+    <name>berth::TrafficChart</name>
+    <message>
+        <source>Views and visitors per day</source>
+        <translation>Aufrufe und Besucher pro Tag</translation>
+    </message>
+    <message>
+        <source>Views</source>
+        <translation>Aufrufe</translation>
+    </message>
+    <message>
+        <source>Visitors</source>
+        <translation>Besucher</translation>
+    </message>
+</context>
+<context>
+    <name>berth::TrafficDialog</name>
+    <message>
+        <source>Top pages</source>
+        <translation>Meistbesuchte Seiten</translation>
+    </message>
+    <message>
+        <source>Page</source>
+        <translation>Seite</translation>
+    </message>
+    <message>
+        <source>Views</source>
+        <translation>Aufrufe</translation>
+    </message>
+    <message>
+        <source>Referrers</source>
+        <translation>Verweise</translation>
+    </message>
+    <message>
+        <source>Host</source>
+        <translation>Host</translation>
+    </message>
+    <message>
+        <source>Not found</source>
+        <translation>Nicht gefunden</translation>
+    </message>
+    <message>
+        <source>Path</source>
+        <translation>Pfad</translation>
+    </message>
+    <message>
+        <source>Hits</source>
+        <translation>Abrufe</translation>
+    </message>
+    <message>
+        <source>%1 – Traffic</source>
+        <translation>%1 – Zugriffsstatistik</translation>
+    </message>
+    <message numerus="yes">
+        <source>Last %n day(s)</source>
+        <translation>
+            <numerusform>Letzter Tag</numerusform>
+            <numerusform>Letzte %n Tage</numerusform>
+        </translation>
+    </message>
+    <message>
+        <source>&amp;Period:</source>
+        <translation>&amp;Zeitraum:</translation>
+    </message>
+    <message>
+        <source>Visitors</source>
+        <translation>Besucher</translation>
+    </message>
+    <message>
+        <source>Not found (404)</source>
+        <translation>Nicht gefunden (404)</translation>
+    </message>
+    <message>
+        <source>Sent</source>
+        <translation>Gesendet</translation>
+    </message>
+    <message>
+        <source>Top pages, referrers and missing paths</source>
+        <translation>Meistbesuchte Seiten, Verweise und fehlende Pfade</translation>
+    </message>
+    <message>
+        <source>P&amp;ages</source>
+        <translation>&amp;Seiten</translation>
+    </message>
+    <message>
+        <source>&amp;Referrers</source>
+        <translation>&amp;Verweise</translation>
+    </message>
+    <message>
+        <source>&amp;Not Found</source>
+        <translation>&amp;Nicht gefunden</translation>
+    </message>
+</context>
+<context>
     <name>berth::TrayController</name>
     <message>
         <source>&amp;Show Berth</source>
@@ -2370,6 +2904,17 @@ Im lokalen Netzwerk: %1</translation>
     <message>
         <source>&amp;Revoke</source>
         <translation>&amp;Widerrufen</translation>
+    </message>
+</context>
+<context>
+    <name>berth::WebhookAlerts</name>
+    <message>
+        <source>A webhook was turned off</source>
+        <translation>Ein Webhook wurde ausgeschaltet</translation>
+    </message>
+    <message>
+        <source>%1 failed every delivery for 3 days. Its site&apos;s Notifications… turns it back on.</source>
+        <translation>%1 hat 3 Tage lang jede Zustellung verfehlt. „Benachrichtigungen …“ seiner Website schaltet ihn wieder ein.</translation>
     </message>
 </context>
 <context>

@@ -303,6 +303,38 @@
         <source>%1 has a new share link (copied); the old one no longer works.</source>
         <translation type="unfinished"></translation>
     </message>
+    <message>
+        <source>Tra&amp;ffic…</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Not&amp;ifications…</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>E&amp;xpiry…</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Views, visitors, top pages, referrers and missing pages of this site</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Where this site&apos;s events go: webhooks, and mail for new submissions</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>When this site goes offline by itself</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Named Share Lin&amp;ks…</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Links of their own for each person: each can expire, be used up or be revoked</source>
+        <translation type="unfinished"></translation>
+    </message>
 </context>
 <context>
     <name>berth::DeploymentTableModel</name>
@@ -368,6 +400,18 @@
     <message>
         <source>Double-click to open in the browser
 On the local network: %1</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Goes offline on %1</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Stays online until you delete it</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Expires</source>
         <translation type="unfinished"></translation>
     </message>
 </context>
@@ -489,6 +533,67 @@ On the local network: %1</source>
     </message>
     <message>
         <source>Publishing was cancelled; nothing was changed.</source>
+        <translation type="unfinished"></translation>
+    </message>
+</context>
+<context>
+    <name>berth::ExpiryDialog</name>
+    <message numerus="yes">
+        <source>%n hour(s)</source>
+        <translation>
+            <numerusform>%n hour</numerusform>
+            <numerusform>%n hours</numerusform>
+        </translation>
+    </message>
+    <message numerus="yes">
+        <source>%n day(s)</source>
+        <translation>
+            <numerusform>%n day</numerusform>
+            <numerusform>%n days</numerusform>
+        </translation>
+    </message>
+    <message>
+        <source>&amp;Never Expire</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Expiry of %1</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>The site stays online until you delete it</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>%1 never expires: it stays online until you delete it.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>%1 goes offline %2, on %3. Its address is then free for anyone.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>&amp;Extend</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Saved: %1 now goes offline on %2.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Saved: %1 no longer expires.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Go offline &amp;in:</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>&amp;Set Expiry</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Extend &amp;by:</source>
         <translation type="unfinished"></translation>
     </message>
 </context>
@@ -663,6 +768,21 @@ On the local network: %1</source>
     <message>
         <source>Roll Back</source>
         <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>%1 (prepared)</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>&amp;Make This Version Live</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message numerus="yes">
+        <source>Making it live: %n file(s) added</source>
+        <translation>
+            <numerusform>Making it live: %n file added</numerusform>
+            <numerusform>Making it live: %n files added</numerusform>
+        </translation>
     </message>
 </context>
 <context>
@@ -947,6 +1067,37 @@ On the local network: %1</source>
     </message>
 </context>
 <context>
+    <name>berth::MailSubmissionsRow</name>
+    <message>
+        <source>Address for new submissions</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>you@example.com</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>&amp;Mail to:</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>New submissions are mailed to %1.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Submissions are not mailed; they wait in the site&apos;s Submissions window.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>&amp;Stop Mailing</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Mail Me &amp;New Submissions</source>
+        <translation type="unfinished"></translation>
+    </message>
+</context>
+<context>
     <name>berth::MainWindow</name>
     <message>
         <source>Berth</source>
@@ -1073,6 +1224,125 @@ On the local network: %1</source>
     </message>
     <message>
         <source>&amp;Keyboard Shortcuts</source>
+        <translation type="unfinished"></translation>
+    </message>
+</context>
+<context>
+    <name>berth::NotificationsDialog</name>
+    <message>
+        <source>Delivered</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Failed</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Pending</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>next try %1</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Webhooks</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Address</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Events</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Sites</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Last deliveries</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Event</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Status</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Attempts</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Answer</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>When</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Send &amp;Test</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>%1 – Notifications</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Mail</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Send a ping event to the selected webhook now</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>&amp;Webhooks of this site:</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>&amp;Last deliveries of the selected webhook:</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>All sites</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>This site</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>A test event is on its way.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>State</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Turn &amp;On Again</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Deliver the selected webhook&apos;s new events again</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Off since %1</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>On</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>The webhook is on again: new events go out to it.</source>
         <translation type="unfinished"></translation>
     </message>
 </context>
@@ -1359,6 +1629,30 @@ On the local network: %1</source>
     </message>
     <message>
         <source>A password makes the site private: visitors come in with its share link or with the password.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Version %1 of “%2” is prepared</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Visitors still see the live version. To make this one live, select it in the site&apos;s History and choose Make This Version Live.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Prepare &amp;Anyway</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>&amp;Prepare</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Prepare &amp;without publishing: keep the live site as it is</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>The files become a new version in the site&apos;s History, where you make it live</source>
         <translation type="unfinished"></translation>
     </message>
 </context>
@@ -1773,6 +2067,153 @@ On the local network: %1</source>
     </message>
     <message>
         <source>Access log fil&amp;e:</source>
+        <translation type="unfinished"></translation>
+    </message>
+</context>
+<context>
+    <name>berth::ShareLinksDialog</name>
+    <message>
+        <source>Open</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Expired</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Used up</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Revoked</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Create &amp;Link</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>&amp;Revoke</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>&amp;Copy</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Share links of %1</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Each link opens this private site for whoever has it. Revoking one shuts out only the visitors who came in through it.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>This site is public: anyone with its address can visit. Links matter once it is private (Access…).</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Share links</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Label</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>State</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Opens</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Expires</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Last opened</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>e.g. Client review</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Never</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>In 1 day</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>In 7 days</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>In 30 days</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>No limit</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>&amp;Label:</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>&amp;Expires:</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>&amp;Max opens:</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>New link</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>New share link</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Copy new share link</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>QR code of the new share link</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>(no label)</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>%1 of %2</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Copy the new link now: it is shown only once.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Revoke share link</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Revoke “%1”? Whoever opened the site through it can no longer visit.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Revoke</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>“%1” is revoked.</source>
         <translation type="unfinished"></translation>
     </message>
 </context>
@@ -2226,6 +2667,99 @@ On the local network: %1</source>
     </message>
 </context>
 <context>
+    <name>berth::TrafficChart</name>
+    <message>
+        <source>Views and visitors per day</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Views</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Visitors</source>
+        <translation type="unfinished"></translation>
+    </message>
+</context>
+<context>
+    <name>berth::TrafficDialog</name>
+    <message>
+        <source>Top pages</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Page</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Views</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Referrers</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Host</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Not found</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Path</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Hits</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>%1 – Traffic</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message numerus="yes">
+        <source>Last %n day(s)</source>
+        <translation>
+            <numerusform>Last day</numerusform>
+            <numerusform>Last %n days</numerusform>
+        </translation>
+    </message>
+    <message>
+        <source>&amp;Period:</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Visitors</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Not found (404)</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Sent</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Top pages, referrers and missing paths</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>P&amp;ages</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>&amp;Referrers</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>&amp;Not Found</source>
+        <translation type="unfinished"></translation>
+    </message>
+</context>
+<context>
     <name>berth::TrayController</name>
     <message>
         <source>&amp;Show Berth</source>
@@ -2368,6 +2902,17 @@ On the local network: %1</source>
     </message>
     <message>
         <source>&amp;Revoke</source>
+        <translation type="unfinished"></translation>
+    </message>
+</context>
+<context>
+    <name>berth::WebhookAlerts</name>
+    <message>
+        <source>A webhook was turned off</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>%1 failed every delivery for 3 days. Its site&apos;s Notifications… turns it back on.</source>
         <translation type="unfinished"></translation>
     </message>
 </context>

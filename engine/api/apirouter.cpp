@@ -1,5 +1,6 @@
 #include "api/apirouter.h"
 
+#include "api/archiveupload.h"
 #include "domain/accounts/accountservice.h"
 #include "domain/ratelimit/ratelimitservice.h"
 #include "http/clientaddress.h"
@@ -22,7 +23,7 @@ ApiRouter::ApiRouter(
 
 QString ApiRouter::bodyTooLarge(RouteBody body)
 {
-    if (body == RouteBody::Deployment)
+    if (body != RouteBody::Small)
         return u"Request body exceeds the %1 MB limit"_s.arg(kMaxDeploymentBodyBytes / (1024 * 1024));
     return u"Request body too large"_s;
 }
@@ -43,7 +44,12 @@ BodyLimit ApiRouter::bodyLimit(const QByteArray &method, const QString &path) co
             if (route.body == RouteBody::Small)
                 break;
             // Only a key holder may send a large body to a keyed route: the front door asks uploadRefusal() first.
-            return {kMaxDeploymentBodyBytes, bodyTooLarge(route.body), true, route.access == RouteAccess::ApiKey};
+            // A deployment's files may also come as an archive, stored as it arrives.
+            BodyLimit limit {
+                kMaxDeploymentBodyBytes, bodyTooLarge(route.body), true, route.access == RouteAccess::ApiKey};
+            if (route.body == RouteBody::Files)
+                limit.streamedTypes = ArchiveUpload::mediaTypes();
+            return limit;
         }
     }
     return {kMaxSmallBodyBytes, bodyTooLarge(RouteBody::Small), true};

@@ -27,6 +27,7 @@ enum class RouteBody
 {
     Small, // kMaxSmallBodyBytes: JSON commands
     Deployment, // kMaxDeploymentBodyBytes: a deployment's files; on an ApiKey route only sent once the key is checked
+    Files, // as Deployment, and also a tar archive (ArchiveUpload::mediaTypes()), handed over as it arrives
 };
 
 // One management request on its way to a controller.

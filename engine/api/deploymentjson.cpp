@@ -1,6 +1,7 @@
 #include "api/deploymentjson.h"
 
 #include "domain/common/clock.h"
+#include "domain/deploy/customdomainservice.h"
 #include "domain/siterules/siteaddresses.h"
 
 #include <QJsonArray>
@@ -51,6 +52,25 @@ QJsonObject full(const Deployment &deployment, const SiteAddresses &addresses)
     object.insert(u"updated_at"_s, isoTimestamp(deployment.updatedAt));
     object.insert(u"expires_at"_s, expiresAt(deployment.expiresAt));
     return object;
+}
+
+QJsonArray domains(const QStringList &names, const CustomDomainService &service)
+{
+    QJsonArray array;
+    for (const QString &name : names) {
+        const DomainCertificate certificate = service.certificate(name);
+        array.append(QJsonObject {
+            {u"name"_s, name},
+            {u"certificate"_s,
+                QJsonObject {
+                    {u"status"_s, certificate.status},
+                    {u"expires_at"_s, expiresAt(certificate.expiresAt)},
+                    {u"error"_s,
+                        certificate.error.isEmpty() ? QJsonValue(QJsonValue::Null) : QJsonValue(certificate.error)},
+                }},
+        });
+    }
+    return array;
 }
 
 namespace {

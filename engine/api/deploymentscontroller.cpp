@@ -1,6 +1,8 @@
 #include "api/deploymentscontroller.h"
 
+#include "api/archiveupload.h"
 #include "api/deploymentjson.h"
+#include "domain/deploy/customdomainservice.h"
 #include "domain/deploy/deploymentservice.h"
 #include "domain/siterules/siteaddresses.h"
 #include "web/apierror.h"
@@ -25,8 +27,10 @@ HttpResponse deployErrorResponse(const Error &error)
 
 } // namespace
 
-DeploymentsController::DeploymentsController(DeploymentService &service, const SiteAddresses &addresses)
+DeploymentsController::DeploymentsController(
+    DeploymentService &service, const CustomDomainService &domains, const SiteAddresses &addresses)
     : m_service(service)
+    , m_domains(domains)
     , m_addresses(addresses)
 {
 }
@@ -35,10 +39,10 @@ void DeploymentsController::registerRoutes(ApiRouter &router)
 {
     using C = DeploymentsController;
     static const ControllerRoute<C> kRoutes[] = {
-        {"POST", "/deploy", &C::create, RouteAccess::ApiKey, RouteBody::Deployment},
+        {"POST", "/deploy", &C::create, RouteAccess::ApiKey, RouteBody::Files},
         {"GET", "/deploys", &C::list},
         {"GET", "/deploy/:id", &C::get},
-        {"PUT", "/deploy/:id", &C::update, RouteAccess::ApiKey, RouteBody::Deployment},
+        {"PUT", "/deploy/:id", &C::update, RouteAccess::ApiKey, RouteBody::Files},
         {"DELETE", "/deploy/:id", &C::remove},
         {"PATCH", "/deploy/:id/slug", &C::rename},
     };
@@ -48,16 +52,17 @@ void DeploymentsController::registerRoutes(ApiRouter &router)
 void DeploymentsController::create(ApiCall &call)
 {
     // Parsing, decoding and storing run on a worker; the answer is written on the connection's thread.
-    m_service.createFromJson(call.user, call.request.body)
+    (call.request.bodyStream ? ArchiveUpload::create(m_service, call)
+                             : m_service.createFromJson(call.user, call.request.body))
         .then(call.sink.context(), [sink = call.sink, this](Result<Deployment> result) {
-            sink.send(result ? HttpResponse::json(200, DeploymentJson::summary(result.value(), m_addresses))
-                             : deployErrorResponse(result.error()));
+            sink.send(result ? HttpResponse::json(200, changed(result.value())) : deployErrorResponse(result.error()));
         });
 }
 
 void DeploymentsController::update(ApiCall &call)
 {
-    m_service.updateFromJson(call.user, call.params.at(0), call.request.body)
+    (call.request.bodyStream ? ArchiveUpload::update(m_service, call)
+                             : m_service.updateFromJson(call.user, call.params.at(0), call.request.body))
         .then(call.sink.context(), [sink = call.sink, this](Result<Deployment> result) {
             if (result && result.value().preparedVersion > 0) { // "publish": false: stored, not live
                 const Deployment &prepared = result.value();
@@ -67,16 +72,20 @@ void DeploymentsController::update(ApiCall &call)
                         {u"live"_s, false}}));
                 return;
             }
-            sink.send(result ? HttpResponse::json(200, DeploymentJson::summary(result.value(), m_addresses))
-                             : deployErrorResponse(result.error()));
+            sink.send(result ? HttpResponse::json(200, changed(result.value())) : deployErrorResponse(result.error()));
         });
 }
 
 void DeploymentsController::get(ApiCall &call)
 {
     const auto result = m_service.get(call.user, call.params.at(0));
-    call.sink.send(result ? HttpResponse::json(200, DeploymentJson::full(result.value(), m_addresses))
-                          : errorResponse(result.error()));
+    if (!result) {
+        call.sink.send(errorResponse(result.error()));
+        return;
+    }
+    QJsonObject object = DeploymentJson::full(result.value(), m_addresses);
+    object.insert(u"domains"_s, DeploymentJson::domains(m_domains.namesOf(result.value().id), m_domains));
+    call.sink.send(HttpResponse::json(200, object));
 }
 
 void DeploymentsController::rename(ApiCall &call)
@@ -109,6 +118,14 @@ void DeploymentsController::remove(ApiCall &call)
     }
     call.sink.send(HttpResponse::json(
         200, {{u"id"_s, result.value().id}, {u"message"_s, u"Deployment %1 deleted"_s.arg(result.value().slug)}}));
+}
+
+QJsonObject DeploymentsController::changed(const Deployment &deployment) const
+{
+    QJsonObject object = DeploymentJson::summary(deployment, m_addresses);
+    if (const QStringList names = m_domains.namesOf(deployment.id); !names.isEmpty())
+        object.insert(u"domains"_s, DeploymentJson::domains(names, m_domains));
+    return object;
 }
 
 void DeploymentsController::list(ApiCall &call)

@@ -35,13 +35,19 @@ QJsonValue inlined(const QJsonValue &value, const QJsonObject &components)
 }
 
 // The schema of an argument that goes into the API's path, which a call must fit before any path is built: the
-// shape of a deployment's id or of a slug (domain/deploy/slugrules.h), a submission's id. None can hold a '/', '?',
-// '%' or dot segment, so none can name another route.
+// shape of a deployment's id or of a slug (domain/deploy/slugrules.h), a submission's or a webhook's id. None can hold
+// a '/', '?', '%' or dot segment, so none can name another route.
 QJsonObject pathArgumentSchema(const QString &name)
 {
     if (name == u"submission_id")
         return {{u"type"_s, u"string"_s}, {u"pattern"_s, u"^sub_[0-9A-Za-z]{1,40}$"_s},
             {u"description"_s, u"The submission id (sub_...)."_s}};
+    if (name == u"webhook_id")
+        return {{u"type"_s, u"string"_s}, {u"pattern"_s, u"^wh_[0-9A-Za-z]{1,40}$"_s},
+            {u"description"_s, u"The webhook id (wh_...)."_s}};
+    if (name == u"link_id")
+        return {{u"type"_s, u"string"_s}, {u"pattern"_s, u"^lnk_[0-9A-Za-z]{1,40}$"_s},
+            {u"description"_s, u"The share link's id (lnk_...)."_s}};
     return {{u"type"_s, u"string"_s}, {u"pattern"_s, u"^(dep_[0-9A-Za-z]{1,40}|[a-z0-9]+(-[a-z0-9]+)+)$"_s},
         {u"maxLength"_s, 63}, {u"description"_s, u"The deployment id (dep_...)."_s}};
 }

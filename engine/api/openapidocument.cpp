@@ -1,5 +1,6 @@
 #include "api/openapidocument.h"
 
+#include "api/archiveupload.h"
 #include "api/openapitext.h"
 
 #include <QJsonArray>
@@ -35,6 +36,16 @@ QJsonObject ref(const QString &schema)
 QJsonObject jsonContent(const QString &schema)
 {
     return {{u"application/json"_s, QJsonObject {{u"schema"_s, ref(schema)}}}};
+}
+
+// A route that also takes a deployment's files as a tar archive: its bytes, the other fields in the query string.
+void addArchiveContent(QJsonObject &content)
+{
+    for (const QByteArray &type : ArchiveUpload::mediaTypes()) {
+        content.insert(QString::fromLatin1(type),
+            QJsonObject {{u"schema"_s,
+                QJsonObject {{u"type"_s, u"string"_s}, {u"contentMediaType"_s, QString::fromLatin1(type)}}}});
+    }
 }
 
 // One response per status, with every text the API sends under it as a named example.
@@ -111,10 +122,14 @@ QJsonObject operation(const ApiRouter::RouteInfo &route, const QJsonObject &desc
     }
     if (!parameters.isEmpty())
         op.insert(u"parameters"_s, parameters);
-    if (const QString body = described.value(u"body"_s).toString(); !body.isEmpty())
+    if (const QString body = described.value(u"body"_s).toString(); !body.isEmpty()) {
+        QJsonObject content = jsonContent(body);
+        if (route.body == RouteBody::Files)
+            addArchiveContent(content);
         op.insert(u"requestBody"_s,
-            QJsonObject {{u"required"_s, route.method != "POST" || body != u"NewKeyRequest"_s},
-                {u"content"_s, jsonContent(body)}});
+            QJsonObject {
+                {u"required"_s, route.method != "POST" || body != u"NewKeyRequest"_s}, {u"content"_s, content}});
+    }
 
     const QJsonObject ok = described.value(u"ok"_s).toObject();
     QJsonObject responses {{ok.value(u"status"_s).toString(u"200"_s), successResponse(ok)}};

@@ -26,7 +26,8 @@ QJsonValue textOrNull(const QString &text)
 QJsonObject webhookJson(const Webhook &webhook)
 {
     return {{u"id"_s, webhook.id}, {u"url"_s, webhook.url}, {u"events"_s, QJsonArray::fromStringList(webhook.events)},
-        {u"deployment_id"_s, textOrNull(webhook.deploymentId)}, {u"created_at"_s, timeOrNull(webhook.createdAt)}};
+        {u"deployment_id"_s, textOrNull(webhook.deploymentId)}, {u"created_at"_s, timeOrNull(webhook.createdAt)},
+        {u"disabled_at"_s, timeOrNull(webhook.disabledAt)}};
 }
 
 QJsonObject deliveryJson(const WebhookDelivery &delivery)
@@ -80,6 +81,7 @@ void WebhooksController::registerRoutes(ApiRouter &router)
         {"POST", "/webhooks/:id/ping", &C::ping},
         {"GET", "/webhooks/:id/deliveries", &C::deliveries},
         {"POST", "/webhooks/:id/deliveries/:delivery_id/retry", &C::retry},
+        {"POST", "/webhooks/:id/enable", &C::enable},
     };
     router.addRoutes(this, kRoutes);
 }
@@ -150,6 +152,12 @@ void WebhooksController::retry(ApiCall &call)
     const auto delivery = m_webhooks.retry(call.user, call.params.at(0), call.params.at(1));
     call.sink.send(
         delivery ? HttpResponse::json(200, deliveryJson(delivery.value())) : errorResponse(delivery.error()));
+}
+
+void WebhooksController::enable(ApiCall &call)
+{
+    const auto webhook = m_webhooks.enable(call.user, call.params.at(0));
+    call.sink.send(webhook ? HttpResponse::json(200, webhookJson(webhook.value())) : errorResponse(webhook.error()));
 }
 
 } // namespace berth

@@ -8,7 +8,7 @@ class WebhookService;
 
 // A user's webhooks: POST /webhooks (the secret shown once), GET /webhooks (no secrets), DELETE /webhooks/:id,
 // POST /webhooks/:id/ping, GET /webhooks/:id/deliveries (the last 100) and POST
-// /webhooks/:id/deliveries/:delivery_id/retry. Another user's webhook is a 404.
+// /webhooks/:id/deliveries/:delivery_id/retry, POST /webhooks/:id/enable. Another user's webhook is a 404.
 class WebhooksController final
 {
 public:
@@ -24,6 +24,7 @@ private:
     void ping(ApiCall &call);
     void deliveries(ApiCall &call);
     void retry(ApiCall &call);
+    void enable(ApiCall &call);
 
     WebhookService &m_webhooks;
 };

@@ -32,6 +32,7 @@ ConnectionGuard::~ConnectionGuard()
         QObject::disconnect(connection);
     releaseUploadSlot();
     releaseBudget();
+    failStream();
 }
 
 bool ConnectionGuard::adopt(qintptr descriptor)
@@ -52,37 +53,6 @@ bool ConnectionGuard::adopt(qintptr descriptor)
     noteIdle();
     armTimer(m_door.config().idleTimeoutMs);
     return true;
-}
-
-void ConnectionGuard::startTls()
-{
-    // Encrypted bytes leave after the plain ones were counted as written: both move a response along.
-    m_slots[3] = QObject::connect(m_tls, &QSslSocket::encryptedBytesWritten, m_tls, [this] { onBytesWritten(); });
-    m_slots[4] = QObject::connect(m_tls, &QSslSocket::encrypted, m_tls, [this] { onEncrypted(); });
-    m_slots[5] = QObject::connect(m_tls, &QAbstractSocket::errorOccurred, m_tls, [this] {
-        if (m_phase == Phase::Handshake) // a failed handshake: nothing to answer in, only to close
-            QMetaObject::invokeMethod(m_tls, &QAbstractSocket::abort, Qt::QueuedConnection);
-    });
-    m_tls->setSslConfiguration(m_door.tls());
-    m_phase = Phase::Handshake;
-    // The handshake is a phase like the header block: a client that starts it and stalls, or never starts it,
-    // is closed at the header timeout, and holds its place in the per-address cap until then.
-    armTimer(m_door.config().headerTimeoutMs);
-    m_tls->startServerEncryption();
-}
-
-void ConnectionGuard::onEncrypted()
-{
-    if (m_phase != Phase::Handshake)
-        return;
-    m_phase = Phase::Idle;
-    noteIdle();
-    armTimer(m_door.config().idleTimeoutMs);
-    if (m_socket.isTransactionStarted())
-        m_socket.rollbackTransaction(); // anything that arrived with the handshake's end is the first request
-    if (m_socket.bytesAvailable() > 0)
-        QMetaObject::invokeMethod(
-            &m_socket, [this] { resume(); }, Qt::QueuedConnection);
 }
 
 void ConnectionGuard::refuseAtAccept(const QString &message)
@@ -122,7 +92,7 @@ void ConnectionGuard::drain()
 {
     m_draining = true;
     m_keepAlive = false; // the answer in progress, if any, is the last
-    if (m_phase == Phase::Handshake)
+    if (m_phase == Phase::Hello || m_phase == Phase::Handshake)
         return m_socket.abort(); // no request yet, and none can be answered before the handshake ends
     if (m_phase == Phase::Idle && m_socket.bytesAvailable() == 0)
         closeAfterWrite();
@@ -131,6 +101,9 @@ void ConnectionGuard::drain()
 void ConnectionGuard::onReadyRead()
 {
     switch (m_phase) {
+    case Phase::Hello:
+        readClientHello();
+        return;
     case Phase::Handshake:
         hold(); // QtHttpServer must not parse before the guard has seen the request
         return;
@@ -146,6 +119,9 @@ void ConnectionGuard::onReadyRead()
         return;
     case Phase::Head:
         frameHead();
+        return;
+    case Phase::Feeding:
+        feedStream();
         return;
     case Phase::Body:
         // Progress restarts the stall clock, but the body as a whole must keep a minimum rate: one byte every few
@@ -178,8 +154,8 @@ void ConnectionGuard::frameHead()
         // A request's first bytes are peeked: when they hold the whole head, nothing is copied twice. Otherwise
         // they are consumed inside the guard's transaction, so QtHttpServer's slot (next in line) sees none.
         const bool fresh = !m_socket.isTransactionStarted();
-        const qint64 got
-            = fresh ? m_socket.peek(scratch.data(), scratch.size()) : m_socket.read(scratch.data(), scratch.size());
+        const qint64 room = kMaxHeadBytes + 1; // the scratch may be larger (TLS hellos)
+        const qint64 got = fresh ? m_socket.peek(scratch.data(), room) : m_socket.read(scratch.data(), room);
         if (got <= 0)
             break;
         const qsizetype used = m_framer.feed(QByteArrayView(scratch.constData(), got));
@@ -225,6 +201,7 @@ void ConnectionGuard::headComplete()
             head.contentType = field.second;
     }
     const BodyLimit limit = m_door.handler().bodyLimit(head);
+    m_streamsBody = limit.streamedTypes.contains(head.contentType.split(';').first().trimmed().toLower());
     m_requestKind = limit.kind;
     m_countPending = m_door.metrics() != nullptr;
     if (!limit.forApi && !m_visitor) {
@@ -257,6 +234,8 @@ void ConnectionGuard::headComplete()
         m_socket.rollbackTransaction(); // QtHttpServer reads the request from its first byte
     if (length == 0)
         return deliverBodyless(headBytes);
+    if (m_streamsBody)
+        return beginStreamedBody();
     admitBody();
     // QtHttpServer's readyRead slot runs next in this same emission: it parses the request and calls dispatch().
 }
@@ -280,6 +259,8 @@ void ConnectionGuard::onAuthorized(const std::optional<HttpResponse> &refusal)
     m_phase = Phase::Body;
     if (m_socket.isTransactionStarted())
         m_socket.rollbackTransaction();
+    if (m_streamsBody)
+        return beginStreamedBody();
     admitBody();
     if (m_phase == Phase::Body && m_socket.bytesAvailable() > 0)
         Q_EMIT m_socket.readyRead(); // QtHttpServer saw none of the held bytes: let it read them now
@@ -353,7 +334,7 @@ bool ConnectionGuard::overBodyDeadline() const
     if (config.minBodyBytesPerSecond <= 0 || !m_bodyClock.isValid())
         return false;
     const qint64 allowedMs = config.bodyStallTimeoutMs + m_bodyBytes * 1000 / config.minBodyBytesPerSecond;
-    return m_bodyClock.elapsed() > allowedMs;
+    return m_bodyClock.elapsed() - m_pausedMs > allowedMs;
 }
 
 void ConnectionGuard::dispatch(const QHttpServerRequest &parsed)
@@ -382,6 +363,7 @@ void ConnectionGuard::deliver(QByteArray body)
     HttpRequest::splitTarget(request.target, &request.path, &request.query);
     request.headers = std::move(m_head.headers);
     request.body = std::move(body);
+    request.bodyStream = m_stream;
     request.peer = m_peer;
     request.secure = m_tls && m_tls->isEncrypted();
     m_keepAlive = m_head.keepAlive;

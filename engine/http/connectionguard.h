@@ -9,6 +9,7 @@
 #include <QHostAddress>
 #include <QMetaObject>
 #include <array>
+#include <memory>
 #include <optional>
 
 QT_BEGIN_NAMESPACE
@@ -21,6 +22,8 @@ QT_END_NAMESPACE
 namespace berth {
 
 class FrontDoor;
+class RequestBodyStream;
+struct ClientHello;
 struct HttpResponse;
 
 // The guard of one client connection, whatever its socket class (see GuardedSocket: a plain QTcpSocket, or a
@@ -68,11 +71,13 @@ public:
 private:
     enum class Phase
     {
+        Hello, // TLS: the client's hello is peeked at for its name; the socket is not QtHttpServer's yet
         Handshake, // TLS: the handshake has not completed; nothing is read yet
         Idle, // between requests (keep-alive)
         Head, // a request head is arriving
         Authorizing, // a large body waits for the handler to authorise its caller; its bytes are held
         Body, // head accepted with a body: QtHttpServer reads it (a large plain-HTTP one, the guard)
+        Feeding, // the handler has the request and takes its body as it arrives (connectionguardstream.cpp)
         Waiting, // the handler has the request; later requests are held
         Streaming, // a file response is being streamed; later requests are held
         Backlogged, // a response is answered but too much of it is unsent; later requests wait for the client
@@ -82,6 +87,8 @@ private:
     };
 
     void startTls();
+    void readClientHello();
+    void startHandshake(const ClientHello &hello);
     void onEncrypted();
     void onReadyRead();
     void onBytesWritten();
@@ -97,6 +104,11 @@ private:
     void letHeldThrough(); // ends a hold (and QtHttpServer's empty transaction): the held bytes are visible again
     void discard();
     void deliver(QByteArray body); // the approved request, with its body, to the handler
+    // A body the handler takes as it arrives: the request goes to it first, then the bytes through m_stream.
+    void beginStreamedBody();
+    void feedStream();
+    void onStreamRoom();
+    void failStream();
     void respond(quint64 serial, HttpResponse response);
     void pumpFile();
     void afterOutput(ResponseOutput::Progress progress);
@@ -136,6 +148,7 @@ private:
     qint64 m_lingered = 0;
     qint64 m_bodyBytes = 0; // head and body of the request being read
     qint64 m_held = 0; // bytes held in the guard's current transaction (hold())
+    qint64 m_helloBytes = 0; // TLS: what must have arrived before the hello is read again
     AccessEntry m_access; // the request being answered, for the access log
     QByteArray m_accessClient; // the peer as the access log writes it, made at the first line
     bool m_accessPending = false;
@@ -152,6 +165,11 @@ private:
     bool m_headTimed = false;
     bool m_holdsUploadSlot = false;
     bool m_readsBody = false; // the body being read is the guard's, not QtHttpServer's
+    bool m_streamsBody = false; // the handler takes this request's body as it arrives
+    std::shared_ptr<RequestBodyStream> m_stream; // the body being fed to its handler (Phase::Feeding)
+    bool m_streamPaused = false; // the handler has not taken what waits: nothing more is read meanwhile
+    QElapsedTimer m_pauseClock; // since the pause began
+    qint64 m_pausedMs = 0; // the body's time in pauses, not the client's to answer for
 };
 
 } // namespace berth

@@ -5,12 +5,12 @@
 #include "http/connectionguard.h"
 #include "http/frontdoor.h"
 #include "http/httpconfig.h"
+#include "http/requestbodystream.h"
 #include "http/requestmetrics.h"
 #include "http/responsewriter.h"
 
-#include <QSslSocket>
-
 #include <QAbstractSocket>
+#include <QSslSocket>
 #include <QTimerEvent>
 #include <sys/socket.h>
 
@@ -20,8 +20,15 @@ using namespace Qt::StringLiterals;
 
 void ConnectionGuard::respond(quint64 serial, HttpResponse response)
 {
-    if (serial != m_serial || m_phase != Phase::Waiting)
+    if (serial != m_serial || (m_phase != Phase::Waiting && m_phase != Phase::Feeding))
         return; // the client left, or this request was already answered
+    if (m_stream) { // a body its handler took as it arrived: answered before the end of it, the connection closes
+        if (m_phase == Phase::Feeding)
+            m_keepAlive = false;
+        m_stream->stop();
+        m_stream.reset();
+        m_phase = Phase::Waiting;
+    }
     m_sendClock.start();
     m_keepAlive = m_keepAlive && !response.header("connection").toLower().contains("close");
     const ResponseOutput::Progress progress
@@ -159,6 +166,7 @@ bool ConnectionGuard::throttled() const
     switch (m_phase) {
     case Phase::Handshake:
     case Phase::Authorizing:
+    case Phase::Feeding:
     case Phase::Waiting:
     case Phase::Streaming:
     case Phase::Backlogged:
@@ -194,7 +202,10 @@ void ConnectionGuard::onBytesWritten()
 
 void ConnectionGuard::onDisconnected()
 {
+    if (m_phase == Phase::Hello)
+        m_socket.deleteLater(); // never handed to QtHttpServer, which deletes the others
     m_phase = Phase::Gone;
+    failStream();
     m_timer.stop();
     m_output.reset(); // closes the file at once
     releaseUploadSlot();
@@ -305,6 +316,7 @@ bool ConnectionGuard::timerEvent(QTimerEvent *event)
         return false;
     m_timer.stop();
     switch (m_phase) {
+    case Phase::Hello:
     case Phase::Handshake:
         m_socket.abort();
         break;
@@ -320,6 +332,10 @@ bool ConnectionGuard::timerEvent(QTimerEvent *event)
         break;
     case Phase::Head:
         refuse(408, u"Request header timeout"_s);
+        break;
+    case Phase::Feeding:
+        failStream();
+        refuse(408, u"Request body timeout"_s);
         break;
     case Phase::Body:
         refuse(408, u"Request body timeout"_s);

@@ -1,5 +1,6 @@
 #include "http/frontdoor.h"
 
+#include "http/clienthello.h"
 #include "http/connectionbudget.h"
 #include "http/guardedsocket.h"
 #include "http/requestframer.h"
@@ -19,7 +20,7 @@ FrontDoor::FrontDoor(RequestHandler &handler, const HttpConfig &config, Connecti
     , m_budget(budget)
     , m_mailbox(std::make_shared<ThreadMailbox>(this))
     , m_writer(config.serverHeader)
-    , m_scratch(kMaxHeadBytes + 1, Qt::Uninitialized)
+    , m_scratch(qMax(kMaxHeadBytes + 1, ClientHello::kMaxRecordBytes), Qt::Uninitialized)
 {
     connect(this, &QTcpServer::acceptError, this, &FrontDoor::onAcceptError);
 }
@@ -65,8 +66,9 @@ void FrontDoor::incomingConnection(qintptr descriptor)
     }
     connection->setCounted();
     // Qt 6.4 emits pendingConnectionAvailable from here, synchronously: QtHttpServer connects its readyRead slot
-    // now, after the guard's.
-    addPendingConnection(socket);
+    // now, after the guard's. An HTTPS connection is handed over by its guard once its handshake starts.
+    if (!isTls())
+        addPendingConnection(socket);
 }
 
 bool FrontDoor::shedIdleConnection()

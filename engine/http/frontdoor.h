@@ -5,7 +5,6 @@
 
 #include <QByteArray>
 #include <QPointer>
-#include <QSslConfiguration>
 #include <QTcpServer>
 #include <atomic>
 #include <memory>
@@ -18,6 +17,7 @@ class ConnectionGuard;
 class RequestCounters;
 class RequestHandler;
 class ThreadMailbox;
+class TlsCertificateStore;
 
 // The guard in front of QtHttpServer on one serving thread: the QTcpServer handed to QAbstractHttpServer::bind().
 // It wraps every accepted socket in a GuardedSocket (whose guard's readyRead slot is connected before QtHttpServer's),
@@ -37,10 +37,14 @@ public:
     void setParser(QObject *parser) { m_parser = parser; }
     QObject *parser() const { return m_parser; }
 
-    // HTTPS: every connection this door accepts starts with a TLS handshake (a phase under the header timeout).
-    void setTls(const QSslConfiguration &configuration) { m_tls = configuration; }
-    const QSslConfiguration &tls() const { return m_tls; }
-    bool isTls() const { return !m_tls.isNull(); }
+    // HTTPS: every connection this door accepts starts with a TLS handshake (a phase under the header timeout),
+    // with the certificate the store has for the name in the client's hello (the store outlives the door).
+    void setTls(const TlsCertificateStore *certificates) { m_certificates = certificates; }
+    const TlsCertificateStore *certificates() const { return m_certificates; }
+    bool isTls() const { return m_certificates != nullptr; }
+    // An HTTPS connection goes to QtHttpServer only once its hello was read and its handshake started, so that the
+    // parser never sees the hello's bytes (which stay unread for the TLS library).
+    void handOver(QTcpSocket *socket) { addPendingConnection(socket); }
 
     RequestHandler &handler() const { return m_handler; }
     const HttpConfig &config() const { return m_config; }
@@ -53,7 +57,8 @@ public:
     // This thread's request counters (the metrics), or null when nobody counts.
     void setMetrics(RequestCounters *counters) { m_metrics = counters; }
     RequestCounters *metrics() const { return m_metrics; }
-    QByteArray &scratch() { return m_scratch; } // head bytes are peeked here; one thread, one buffer
+    // Head bytes and TLS hellos are peeked here; one thread, one buffer.
+    QByteArray &scratch() { return m_scratch; }
 
     // Stops accepting and tells every connection to finish what it has and close (a graceful stop).
     void drain();
@@ -79,7 +84,7 @@ private:
     QPointer<QObject> m_parser;
     AccessLogBuffer *m_accessLog = nullptr;
     RequestCounters *m_metrics = nullptr;
-    QSslConfiguration m_tls;
+    const TlsCertificateStore *m_certificates = nullptr;
     std::atomic<int> m_acceptErrors {0};
     std::atomic<qint64> m_peakUnsent {0};
     bool m_retryScheduled = false;

@@ -20,6 +20,8 @@ inline constexpr int kMaxContentLengthDigits = 15; // < 1 PB, no overflow in qin
 // body QtHttpServer is reading may use its approved length on top.
 inline constexpr qint64 kReadBufferBytes = 64 * 1024;
 inline constexpr qint64 kBodySliceBytes = 256 * 1024; // the most of a request body read from a socket at once
+// A body its handler takes as it arrives: what may wait for the handler before the guard stops reading.
+inline constexpr qint64 kStreamedBodyBytes = 2 * 1024 * 1024;
 // After a refusal: keep reading (and dropping) this long / this much, so that a client still sending its body
 // reads our answer instead of a connection reset.
 inline constexpr int kLingerMs = 2000;

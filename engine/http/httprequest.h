@@ -1,13 +1,17 @@
 #pragma once
 
 #include <QByteArray>
+#include <QByteArrayList>
 #include <QByteArrayView>
 #include <QHostAddress>
 #include <QList>
 #include <QPair>
 #include <QString>
+#include <memory>
 
 namespace berth {
+
+class RequestBodyStream;
 
 using HttpHeaders = QList<QPair<QByteArray, QByteArray>>;
 
@@ -21,6 +25,9 @@ struct HttpRequest
     QByteArray query; // the target's query after '?', still encoded; empty when none
     HttpHeaders headers; // names lower-cased, in arrival order
     QByteArray body;
+    // Instead of body, for a route that takes its body as it arrives (BodyLimit::streamedTypes): the bytes come
+    // through this after the handler has the request.
+    std::shared_ptr<RequestBodyStream> bodyStream;
     QHostAddress peer; // the TCP peer; IPv4-mapped IPv6 is normalised to IPv4
     bool secure = false; // arrived over TLS (the front door's HTTPS port)
 
@@ -67,6 +74,9 @@ struct BodyLimit
     bool forApi = false;
     bool needsAuthorization = false;
     RequestKind kind = RequestKind::Other;
+    // Media types (lower case, without parameters) whose body the handler takes as it arrives, through
+    // HttpRequest::bodyStream, instead of whole; answered before all of it came, the connection closes.
+    QByteArrayList streamedTypes = {};
 };
 
 } // namespace berth

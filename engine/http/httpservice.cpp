@@ -6,6 +6,7 @@
 #include "http/httpserveradapter.h"
 #include "http/httpsredirect.h"
 #include "http/listensockets.h"
+#include "http/tlscertificatestore.h"
 
 #include <QThread>
 #include <condition_variable>
@@ -64,7 +65,13 @@ void HttpService::runOn(const Lane &lane, const std::function<void()> &work)
 
 void HttpService::setTls(const QSslConfiguration &configuration, quint16 httpsPort, bool redirect)
 {
-    m_tls = configuration;
+    m_ownCertificates = std::make_unique<TlsCertificateStore>(configuration);
+    setTls(*m_ownCertificates, httpsPort, redirect);
+}
+
+void HttpService::setTls(const TlsCertificateStore &certificates, quint16 httpsPort, bool redirect)
+{
+    m_tls = &certificates;
     m_httpsPort = httpsPort;
     m_redirect = redirect;
 }
@@ -80,7 +87,7 @@ Result<void> HttpService::listen(const QHostAddress &address, quint16 port)
     ListenSockets sockets = std::move(opened).value();
     m_port = sockets.port;
     ListenSockets tlsSockets;
-    if (!m_tls.isNull()) {
+    if (m_tls) {
         Result<ListenSockets> tlsOpened
             = ListenSockets::open(address, m_httpsPort, int(sockets.descriptors.size()), m_config.listenBacklog);
         if (!tlsOpened) {
@@ -154,7 +161,7 @@ Result<int> HttpService::addListener(const QHostAddress &address, quint16 port, 
 
 Result<int> HttpService::addTlsListener(const QHostAddress &address, quint16 port, RequestHandler &handler)
 {
-    if (m_tls.isNull())
+    if (!m_tls)
         return Error {Error::Kind::Unavailable, u"HTTPS is not configured"_s};
     return openListener(address, port, handler, true);
 }

@@ -25,6 +25,7 @@ class FrontDoor;
 class HttpServerAdapter;
 class HttpsRedirect;
 class RequestHandler;
+class TlsCertificateStore;
 
 // The HTTP/1.1 server others use: QtHttpServer behind the front door, answering through one RequestHandler, on
 // config.servingThreads threads (or on the caller's thread when that is 0). Every thread has its own listener,
@@ -41,6 +42,9 @@ public:
     // HTTPS as well, on its own port of the same address, through the same front door and limits (before listen()).
     // redirect: the plain port answers every request with 308 to the same host and target on the HTTPS port.
     void setTls(const QSslConfiguration &configuration, quint16 httpsPort, bool redirect);
+    // The same with a certificate per name: each handshake gets the store's certificate for the name the client
+    // asks for (SNI), as the store has it at that moment. The store must outlive the service.
+    void setTls(const TlsCertificateStore &certificates, quint16 httpsPort, bool redirect);
 
     // One line per answered request into log, from every listener (before listen(); log must outlive the service).
     void setAccessLog(AccessLog *log) { m_accessLog = log; }
@@ -94,7 +98,8 @@ private:
     std::unique_ptr<ConnectionBudget> m_budget;
     QList<Lane> m_lanes;
     quint16 m_port = 0;
-    QSslConfiguration m_tls;
+    const TlsCertificateStore *m_tls = nullptr; // null: no HTTPS
+    std::unique_ptr<TlsCertificateStore> m_ownCertificates; // setTls() with a single configuration
     quint16 m_httpsPort = 0;
     bool m_redirect = false;
     std::unique_ptr<HttpsRedirect> m_redirector;

@@ -56,6 +56,11 @@ QByteArray HttpsRedirect::location(const HttpRequest &request, quint16 httpsPort
 
 void HttpsRedirect::handle(const HttpRequest &request, ResponseSink sink)
 {
+    // ACME's HTTP-01 is answered on the plain port itself: a CA follows a redirect only to port 443.
+    if (request.path.startsWith(u"/.well-known/acme-challenge/"_s)) {
+        m_inner.handle(request, std::move(sink));
+        return;
+    }
     const QByteArray target = location(request, m_httpsPort);
     if (target.isEmpty()) {
         sink.send(HttpResponse::jsonError(400, u"Missing or invalid Host header"_s));

@@ -74,10 +74,16 @@ Result<TlsCredentials> TlsCredentials::load(const QString &certFile, const QStri
     const Result<QByteArray> keyRead = readFile(keyFile, u"key"_s);
     if (!keyRead)
         return keyRead.error();
-    const QByteArray &certPem = certRead.value();
-    const QByteArray &keyPem = keyRead.value();
+    Result<TlsCredentials> credentials = fromPem(certRead.value(), keyRead.value());
+    if (!credentials)
+        return refused(u"%1 (%2, %3)"_s.arg(credentials.error().message, certFile, keyFile));
+    return credentials;
+}
+
+Result<TlsCredentials> TlsCredentials::fromPem(const QByteArray &certPem, const QByteArray &keyPem)
+{
     if (const Result<void> matching = keyMatchesCertificate(certPem, keyPem); !matching)
-        return refused(u"%1 (%2, %3)"_s.arg(matching.error().message, certFile, keyFile));
+        return matching.error();
 
     const QList<QSslCertificate> chain = QSslCertificate::fromData(certPem, QSsl::Pem);
     QSslKey key;
@@ -86,13 +92,12 @@ Result<TlsCredentials> TlsCredentials::load(const QString &certFile, const QStri
         if (!key.isNull())
             break;
     }
-    if (chain.isEmpty() || key.isNull()) {
-        return refused(u"The TLS certificate or key cannot be used (%1, %2); RSA and EC keys in PEM work"_s.arg(
-            certFile, keyFile));
-    }
+    if (chain.isEmpty() || key.isNull())
+        return refused(u"The TLS certificate or key cannot be used; RSA and EC keys in PEM work"_s);
     const QDateTime now = QDateTime::currentDateTimeUtc();
     if (chain.first().expiryDate() < now)
-        qWarning("berth: the TLS certificate expired on %s; browsers will refuse it",
+        qWarning("berth: the TLS certificate for %s expired on %s; browsers will refuse it",
+            qPrintable(chain.first().subjectInfo(QSslCertificate::CommonName).join(u", "_s)),
             qPrintable(chain.first().expiryDate().toString(Qt::ISODate)));
 
     TlsCredentials credentials;

@@ -18,6 +18,8 @@ struct TlsCredentials
     // certFile holds the server certificate first, then any intermediates; keyFile the unencrypted private key
     // (RSA or EC). A failure is BadRequest, in words for the person who passed the files (it names them).
     static Result<TlsCredentials> load(const QString &certFile, const QString &keyFile);
+    // The same from PEM bytes in memory (a certificate obtained at runtime); the words name no files.
+    static Result<TlsCredentials> fromPem(const QByteArray &certPem, const QByteArray &keyPem);
 
     bool isNull() const { return configuration.localCertificate().isNull(); }
     QStringList names() const; // the names the certificate covers (DNS subject alternative names, else its CN)

@@ -46,17 +46,34 @@ Engine::Engine(EngineSettings settings, QObject *parent)
     m_parts->mcpController.registerRoutes(m_parts->router);
     m_parts->metricsController.registerRoutes(m_parts->router);
     m_parts->webhooksController.registerRoutes(m_parts->router);
-    connect(&m_parts->deployments, &DeploymentService::changeCommitted, &m_parts->eventRecorder,
-        &EventRecorder::deploymentChanged);
-    m_parts->history.setRolledBack([this](const Deployment &deployment) {
-        m_parts->eventRecorder.deploymentChanged(u"deployment.updated"_s, deployment);
-    });
-    connect(&m_parts->submissions, &SubmissionService::submissionReceived, &m_parts->eventRecorder,
-        &EventRecorder::submissionReceived);
+    m_parts->shareLinksController.registerRoutes(m_parts->router);
+    m_parts->privateGate.setShareLinks(&m_parts->shareLinkGate);
+    // Opens counted on the serving threads are written with the page views, and a site's links go with it.
+    connect(&m_parts->analyticsFlush, &QTimer::timeout, this, [this] { m_parts->shareLinks.flush(); });
+    connect(&m_parts->siteLoader, &SiteLoader::deploymentRemoved, this,
+        [this](const QString &id) { m_parts->shareLinks.forget(id); });
+    // PostgreSQL: a link made or revoked through another server.
+    connect(
+        &m_parts->sync, &DeploymentSync::notified, this, [this](const QString &id) { m_parts->shareLinks.reload(id); });
+    // Each change's event is written in the change's own transaction: a crash keeps both or neither.
+    m_parts->changeJournal.setWriter(
+        [this](const ChangeJournal::Change &change) { return m_parts->eventRecorder.recordChange(change); });
+    m_parts->deployments.setChangeJournal(&m_parts->changeJournal);
+    m_parts->history.setChangeJournal(&m_parts->changeJournal);
+    m_parts->submissions.setChangeJournal(&m_parts->changeJournal);
     connect(&m_parts->eventRecorder, &EventRecorder::deliveriesAdded, &m_parts->deliveryScheduler,
         &DeliveryScheduler::wake);
     connect(
         &m_parts->webhooks, &WebhookService::deliveryRetried, &m_parts->deliveryScheduler, &DeliveryScheduler::wake);
+    connect(&m_parts->deliveryScheduler, &DeliveryScheduler::webhookDisabled, &m_parts->webhooks,
+        &WebhookService::announceDisabled);
+    // mailto: webhooks, through the same SMTP settings and mailer as sign-in codes (read at each mail).
+    m_parts->deliveryScheduler.setMailSender([this](const QString &to, const QString &subject, const QString &body) {
+        const SmtpConfig smtp = m_parts->signInPolicy.smtp();
+        if (!smtp.isConfigured())
+            return QtFuture::makeReadyFuture(u"mail is not set up on this server"_s);
+        return m_parts->mailer.send(smtp, {smtp.from, to, subject, body});
+    });
     m_parts->siteServer.setEndpoints(&m_parts->builtinEndpoints);
     m_parts->siteServer.setTrafficRecorder(&m_parts->trafficRecorder);
     // Off the serving threads, once a second: a crash loses at most the last second of page views.
@@ -65,6 +82,13 @@ Engine::Engine(EngineSettings settings, QObject *parent)
     m_parts->siteServer.setVersionLoader(
         [this](const QString &slug, int number) { return m_parts->siteLoader.loadVersion(slug, number); });
     m_parts->dispatcher.setLanNames(&m_parts->lan.names());
+    m_parts->dispatcher.setCustomDomains(&m_parts->customDomainTable);
+    m_parts->deployments.setCustomDomains(&m_parts->customDomains);
+    // A site's change may move its names (a rename) or free them (a delete, an expiry, another server's change).
+    connect(&m_parts->siteLoader, &SiteLoader::deploymentChanged, &m_parts->customDomains,
+        [this] { m_parts->customDomains.publish(); });
+    connect(&m_parts->siteLoader, &SiteLoader::deploymentRemoved, &m_parts->customDomains,
+        [this] { m_parts->customDomains.publish(); });
     connect(&m_parts->siteLoader, &SiteLoader::deploymentChanged, &m_parts->lan, &LanService::siteChanged);
     connect(&m_parts->siteLoader, &SiteLoader::deploymentRemoved, &m_parts->lan, &LanService::siteRemoved);
     m_parts->deployments.setAgentSiteLifetime(&m_parts->agentSiteLifetime);
@@ -81,8 +105,10 @@ Engine::~Engine()
     // services it reports to go away.
     m_parts->lan.detach();
     m_parts->http.reset();
-    if (m_parts->opened)
+    if (m_parts->opened) {
         m_parts->analytics.flush(); // what the serving threads counted last
+        m_parts->shareLinks.flush();
+    }
     m_parts->passwordChecks.waitForDone();
     m_parts->workers.waitForDone();
 }
@@ -158,6 +184,9 @@ Result<void> Engine::start()
     m_parts->siteTable.setLoadedLimit(m_settings.loadedSites);
     if (Result<void> loaded = m_parts->siteLoader.loadSites(); !loaded)
         return loaded;
+    if (Result<void> links = m_parts->shareLinks.load(); !links)
+        return links;
+    m_parts->customDomains.publish();
 
     HttpConfig config;
     config.servingThreads = m_settings.servingThreads > 0 ? m_settings.servingThreads : QThread::idealThreadCount();
@@ -180,8 +209,15 @@ Result<void> Engine::start()
         const Result<TlsCredentials> credentials = TlsCredentials::load(m_settings.tlsCertFile, m_settings.tlsKeyFile);
         if (!credentials)
             return credentials.error();
-        m_parts->http->setTls(credentials.value().configuration, m_settings.httpsPort, m_settings.httpsRedirect);
+        m_parts->tlsCertificates.setFallback(credentials.value());
+        if (!m_settings.tlsDir.isEmpty()) {
+            m_parts->tlsDirectory = std::make_unique<TlsDirectoryWatcher>(m_parts->tlsCertificates, m_settings.tlsDir);
+            if (Result<void> watching = m_parts->tlsDirectory->start(); !watching)
+                return watching;
+        }
+        m_parts->http->setTls(m_parts->tlsCertificates, m_settings.httpsPort, m_settings.httpsRedirect);
     }
+    prepareAcme();
     if (Result<void> listening = m_parts->http->listen(m_settings.listenAddress, m_settings.listenPort); !listening)
         return listening;
 
@@ -209,6 +245,7 @@ Result<void> Engine::start()
     m_parts->siteExpiry.start(m_settings.expirySweepMs); // on this thread, as a DELETE runs
     m_parts->deliveryScheduler.start(); // pending deliveries, those left by the last run too
     m_parts->analyticsFlush.start(kAnalyticsFlushMs);
+    startAcme(); // once the addresses are known: they may be among the names
     return {};
 }
 
@@ -258,6 +295,8 @@ void Engine::stop(std::function<void()> done)
     m_parts->idleAgentSweep.stop();
     m_parts->siteExpiry.stop();
     m_parts->deliveryScheduler.stop();
+    if (m_parts->acme)
+        m_parts->acme->stop();
     m_parts->http->drain();
     // Requests in progress keep their connections until answered (a deploy's commit runs on this thread, so the
     // event loop must keep running meanwhile): wait for the connections to close, or for the deadline.
@@ -275,120 +314,10 @@ void Engine::stop(std::function<void()> done)
         m_parts->http.reset();
         m_parts->analyticsFlush.stop();
         m_parts->analytics.flush();
+        m_parts->shareLinks.flush();
         done();
     });
     poll->start(kStopPollMs);
-}
-
-quint16 Engine::port() const
-{
-    return m_parts->http ? m_parts->http->serverPort() : 0;
-}
-
-quint16 Engine::httpsPort() const
-{
-    return m_parts->http ? m_parts->http->httpsPort() : 0;
-}
-
-int Engine::servingThreads() const
-{
-    return m_parts->http ? m_parts->http->servingThreads() : 0;
-}
-
-QString Engine::dataDir() const
-{
-    return m_settings.dataDir;
-}
-const SiteAddresses &Engine::addresses() const
-{
-    return m_parts->addresses;
-}
-std::optional<QString> Engine::ownerFirstKey() const
-{
-    return m_parts->ownerFirstKey;
-}
-AccountService &Engine::accounts()
-{
-    return m_parts->accounts;
-}
-DeploymentService &Engine::deployments()
-{
-    return m_parts->deployments;
-}
-SiteLoader &Engine::siteLoader()
-{
-    return m_parts->siteLoader;
-}
-VersionHistory &Engine::history()
-{
-    return m_parts->history;
-}
-SubmissionService &Engine::submissions()
-{
-    return m_parts->submissions;
-}
-WebhookService &Engine::webhooks()
-{
-    return m_parts->webhooks;
-}
-CounterService &Engine::counters()
-{
-    return m_parts->counters;
-}
-const SiteTable &Engine::sites() const
-{
-    return m_parts->siteTable;
-}
-const PlanTable &Engine::plans() const
-{
-    return m_parts->plans;
-}
-AgentService &Engine::agents()
-{
-    return m_parts->agents;
-}
-OtpService &Engine::signIns()
-{
-    return m_parts->otp;
-}
-SignInPolicy &Engine::signInPolicy()
-{
-    return m_parts->signInPolicy;
-}
-PlanSettings &Engine::planSettings()
-{
-    return m_parts->planSettings;
-}
-const ApiRouter &Engine::apiRouter() const
-{
-    return m_parts->router;
-}
-LanService &Engine::lan()
-{
-    return m_parts->lan;
-}
-const LanService &Engine::lan() const
-{
-    return m_parts->lan;
-}
-FaultPoints &Engine::faultPoints()
-{
-    return m_parts->faults;
-}
-
-GateChecks &Engine::gateChecks()
-{
-    return m_parts->gateChecks;
-}
-
-SiteExpiry &Engine::siteExpiry()
-{
-    return m_parts->siteExpiry;
-}
-
-AgentSiteLifetime &Engine::agentSiteLifetime()
-{
-    return m_parts->agentSiteLifetime;
 }
 
 } // namespace berth

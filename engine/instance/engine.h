@@ -11,10 +11,15 @@
 namespace berth {
 
 class AccountService;
+class AcmeManager;
+class TlsCertificateStore;
 class ApiRouter;
+class Clock;
 class AgentService;
 class AgentSiteLifetime;
+class AnalyticsService;
 class CounterService;
+class CustomDomainService;
 class DeploymentService;
 class FaultPoints;
 class GateChecks;
@@ -22,6 +27,7 @@ class LanService;
 class OtpService;
 class PlanSettings;
 class PlanTable;
+class ShareLinkService;
 class SignInPolicy;
 class SiteExpiry;
 class SiteAddresses;
@@ -56,6 +62,7 @@ public:
     quint16 httpsPort() const; // 0 without TLS
     int servingThreads() const;
     QString dataDir() const;
+    const Clock &clock() const; // the time the engine goes by (the settings' clock, or the system's)
     const SiteAddresses &addresses() const;
     // The owner's first API key, when the owner account was created by this open(): shown once.
     std::optional<QString> ownerFirstKey() const;
@@ -67,6 +74,9 @@ public:
     SubmissionService &submissions(); // emits submissionReceived for the dashboard
     WebhookService &webhooks(); // users' webhooks and where deliveries may go
     CounterService &counters(); // emits counterChanged for the dashboard
+    AnalyticsService &analytics(); // page views per site and day, for the owner's reports (the Traffic view)
+    // Custom domains: their policy, and the names that serve sites (names(), namesChanged) for certificates.
+    CustomDomainService &customDomains();
     const SiteTable &sites() const;
     const PlanTable &plans() const;
 
@@ -82,6 +92,9 @@ public:
     // Sharing on the local network: the switch, the addresses and names in use (works once start() succeeded).
     LanService &lan();
     const LanService &lan() const;
+    // HTTPS certificates by name (SNI): what --tls-cert and --tls-dir gave, and where certificates obtained while
+    // serving go (TlsCertificateStore::install, from any thread; new handshakes get them at once).
+    TlsCertificateStore &tlsCertificates();
     // Access log lines dropped because the disk was full, failing or too slow (0 without an access log).
     qint64 accessLogDroppedLines() const;
     // Writes the access log's waiting lines now (they are written within a fraction of a second anyway).
@@ -92,12 +105,19 @@ public:
     FaultPoints &faultPoints();
     // The private gates' password checks: how many ran, and a test's hook before each.
     GateChecks &gateChecks();
+    // Private sites' named share links; their opens are written every second (flush() writes them now).
+    ShareLinkService &shareLinks();
     // Sites that expire: the sweep (every EngineSettings::expirySweepMs), and how long agents' sites live.
     SiteExpiry &siteExpiry();
     AgentSiteLifetime &agentSiteLifetime();
+    // Certificates by ACME (EngineSettings::acme): the names ordered and each one's state. Null when ACME is off.
+    AcmeManager *acme();
 
 private:
     void loadVersionsKept();
+    void prepareAcme(); // before listening: the plain port answers ACME challenges from its first request
+    void startAcme();
+    QStringList acmeNames() const;
     Result<void> startAccessLog();
 
     struct Parts;

@@ -12,6 +12,7 @@
 #include "api/mecontroller.h"
 #include "api/metricscontroller.h"
 #include "api/openapicontroller.h"
+#include "api/sharelinkscontroller.h"
 #include "api/statuscontroller.h"
 #include "api/submissionscontroller.h"
 #include "api/versionscontroller.h"
@@ -21,11 +22,14 @@
 #include "domain/accounts/otpservice.h"
 #include "domain/accounts/signinpolicy.h"
 #include "domain/accounts/smtpmailer.h"
+#include "domain/acme/acmemanager.h"
 #include "domain/analytics/analyticsservice.h"
+#include "domain/common/changejournal.h"
 #include "domain/common/clock.h"
 #include "domain/common/randomid.h"
 #include "domain/deploy/agentsitelifetime.h"
 #include "domain/deploy/blobgarbage.h"
+#include "domain/deploy/customdomainservice.h"
 #include "domain/deploy/deploymentservice.h"
 #include "domain/deploy/deploymentsync.h"
 #include "domain/deploy/faultpoints.h"
@@ -40,7 +44,10 @@
 #include "domain/plans/plantable.h"
 #include "domain/ratelimit/ratelimiter.h"
 #include "domain/ratelimit/ratelimitservice.h"
+#include "domain/sharing/sharelinkservice.h"
+#include "domain/sharing/sharelinktable.h"
 #include "domain/siterules/accesscontrol.h"
+#include "domain/siterules/customdomaintable.h"
 #include "domain/siterules/siteaddresses.h"
 #include "domain/siterules/sitetable.h"
 #include "domain/visitors/counterservice.h"
@@ -48,7 +55,9 @@
 #include "domain/visitors/usagereport.h"
 #include "http/accesslog.h"
 #include "http/httpservice.h"
+#include "http/tlscertificatestore.h"
 #include "http/tlscredentials.h"
+#include "http/tlsdirectorywatcher.h"
 #include "instance/databasemarker.h"
 #include "instance/engine.h"
 #include "instance/enginesettings.h"
@@ -58,6 +67,7 @@
 #include "site/builtinendpoints.h"
 #include "site/gatechecks.h"
 #include "site/privategate.h"
+#include "site/sharelinkgate.h"
 #include "site/sitelimits.h"
 #include "site/siteserver.h"
 #include "site/trafficrecorder.h"
@@ -68,11 +78,13 @@
 #include "storage/counterrepository.h"
 #include "storage/database.h"
 #include "storage/deploymentrepository.h"
+#include "storage/domainrepository.h"
 #include "storage/eventrepository.h"
 #include "storage/postgresblobbackend.h"
 #include "storage/ratewindowrepository.h"
 #include "storage/reconnectingblobbackend.h"
 #include "storage/settingsrepository.h"
+#include "storage/sharelinkrepository.h"
 #include "storage/signinrequestrepository.h"
 #include "storage/storetotals.h"
 #include "storage/submissionrepository.h"
@@ -123,6 +135,8 @@ struct Engine::Parts
     StoreTotals storeTotals; // the metrics' counts
     WebhookRepository webhookRepository;
     EventRepository eventRepository; // events and their deliveries
+    ShareLinkRepository shareLinkRepository;
+    DomainRepository domainRepository; // custom domains
 
     // Domain: the rules and the services over storage.
     PlanTable plans;
@@ -134,6 +148,9 @@ struct Engine::Parts
     BlobGarbage garbage;
     VersionHistory history;
     DeploymentService deployments;
+    CustomDomainTable customDomainTable; // what the serving threads route custom domains by
+    CustomDomainService customDomains; // the only writer of customDomainTable
+    std::unique_ptr<AcmeManager> acme; // certificates by ACME for those names, when on
     DeploymentSync sync; // PostgreSQL: changes made through other servers
     AgentSiteLifetime agentSiteLifetime; // the owner's setting: how long agents' sites live
     SiteExpiry siteExpiry; // takes sites offline when their expiry passes
@@ -143,6 +160,8 @@ struct Engine::Parts
     AnalyticsService analytics; // their flush into the database, and the owner's reports
     QTimer analyticsFlush;
     AccessControl accessControl;
+    ShareLinkTable shareLinkTable; // named share links, as the serving threads read them
+    ShareLinkService shareLinks; // the owner's side of them; opens flushed with the page views
     SignInPolicy signInPolicy;
     PlanSettings planSettings;
     SmtpMailer mailer; // destroyed after otp: mails in flight finish, their answers find no one to tell
@@ -150,7 +169,8 @@ struct Engine::Parts
     AgentService agents;
     QTimer idleAgentSweep; // removes agents that hold nothing a day after they were made
     UsageReport usage;
-    EventRecorder eventRecorder; // committed changes into events for webhooks
+    EventRecorder eventRecorder; // changes into events for webhooks, in the changes' transactions
+    ChangeJournal changeJournal; // those transactions: the services write through it
     WebhookService webhooks;
     DeliveryScheduler deliveryScheduler; // sends them, on this thread, never waiting
 
@@ -170,15 +190,21 @@ struct Engine::Parts
     McpController mcpController;
     MetricsController metricsController; // GET /metrics, for the owner
     WebhooksController webhooksController;
+    ShareLinksController shareLinksController;
 
     // LAN sharing: <slug>.local names and a port per site; detached before http goes.
     LanService lan;
 
     // What visitors get.
     BuiltinEndpoints builtinEndpoints;
+    ShareLinkGate shareLinkGate; // the private gate's part for named links
     PrivateGate privateGate;
     SiteServer siteServer;
     TrafficRecorder trafficRecorder; // what siteServer tells trafficCounter
+
+    // HTTPS: the certificate each handshake gets by the name it asks for (--tls-cert, --tls-dir, ACME's).
+    TlsCertificateStore tlsCertificates;
+    std::unique_ptr<TlsDirectoryWatcher> tlsDirectory; // --tls-dir's pairs into tlsCertificates
 
     // HTTP: the dispatcher between API and sites, and the serving threads in front of it.
     HostDispatcher dispatcher;

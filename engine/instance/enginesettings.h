@@ -1,5 +1,6 @@
 #pragma once
 
+#include "domain/acme/acmesettings.h"
 #include "domain/ratelimit/ratelimits.h"
 
 #include <QHostAddress>
@@ -37,8 +38,13 @@ struct EngineSettings
     // https://localhost:<httpsPort>. httpsRedirect: the plain port answers 308 to the HTTPS one.
     QString tlsCertFile;
     QString tlsKeyFile;
+    // With HTTPS: a folder of NAME.pem/NAME.key pairs, each served to handshakes naming NAME (SNI), read again when
+    // they change (http/tlsdirectorywatcher.h); other names get tlsCertFile. Empty: none.
+    QString tlsDir;
     quint16 httpsPort = 8443; // 0 picks a free one
     bool httpsRedirect = false;
+    // Certificates by ACME for the names served (domain/acme/acmemanager.h); off without a directory URL.
+    AcmeSettings acme;
     // Sites whose file tables stay in memory; the least recently requested beyond are read again on their next request.
     int loadedSites = 1000;
     int stopDeadlineMs = 30000; // a graceful stop waits this long for requests in progress

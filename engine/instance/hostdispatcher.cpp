@@ -1,6 +1,8 @@
 #include "instance/hostdispatcher.h"
 
 #include "api/apirouter.h"
+#include "domain/acme/acmechallenges.h"
+#include "domain/siterules/customdomaintable.h"
 #include "domain/siterules/siteaddresses.h"
 #include "http/hostheader.h"
 #include "lan/lannames.h"
@@ -23,6 +25,8 @@ HostDispatcher::HostDispatcher(
 
 void HostDispatcher::handle(const HttpRequest &request, ResponseSink sink)
 {
+    if (answeredAcmeChallenge(request, sink))
+        return;
     const QString host = request.host();
     if (const auto slug = siteFor(host)) {
         m_sites.handle(request, *slug, std::move(sink));
@@ -86,7 +90,19 @@ std::optional<QString> HostDispatcher::siteFor(const QString &host) const
         return slug;
     if (const auto lan = m_lanNames ? m_lanNames->find(host) : std::nullopt; lan && !lan->api)
         return lan->slug;
-    return std::nullopt;
+    return m_customDomains ? m_customDomains->slugFor(host) : std::nullopt;
+}
+
+bool HostDispatcher::answeredAcmeChallenge(const HttpRequest &request, ResponseSink &sink) const
+{
+    // The CA's validator asks on the plain port with the name being validated as Host, which need not be a site yet.
+    const auto token = m_acmeChallenges && !request.secure ? AcmeChallenges::tokenOf(request.path) : std::nullopt;
+    if (!token)
+        return false;
+    const auto answer = m_acmeChallenges->answer(*token);
+    sink.send(answer ? HttpResponse::bytes(200, "application/octet-stream", *answer)
+                     : HttpResponse::jsonError(404, u"Not found"_s));
+    return true;
 }
 
 bool HostDispatcher::isApi(const QString &host) const

@@ -7,7 +7,9 @@
 
 namespace berth {
 
+class AcmeChallenges;
 class ApiRouter;
+class CustomDomainTable;
 class LanNames;
 class SiteAddresses;
 class SiteServer;
@@ -31,6 +33,11 @@ public:
 
     // LAN sharing: <name>.local hosts (mDNS) are sites or the API as names says. Set once, before serving.
     void setLanNames(const LanNames *names) { m_lanNames = names; }
+    // Custom domains: a Host that is one is its site's, in every respect. Set once, before serving.
+    void setCustomDomains(const CustomDomainTable *domains) { m_customDomains = domains; }
+    // ACME: /.well-known/acme-challenge/TOKEN over plain HTTP, for any Host, answered from these (404 for a token Berth
+    // did not ask for). Set once, before serving.
+    void setAcmeChallenges(const AcmeChallenges *challenges) { m_acmeChallenges = challenges; }
     // A request already known to be for the site (a site's own LAN port).
     void handleSite(const HttpRequest &request, const QString &slug, ResponseSink sink) override;
     BodyLimit siteBodyLimit(const RequestHead &head) const override;
@@ -38,12 +45,15 @@ public:
 private:
     std::optional<QString> siteFor(const QString &host) const;
     bool isApi(const QString &host) const;
+    bool answeredAcmeChallenge(const HttpRequest &request, ResponseSink &sink) const;
 
     const SiteAddresses &m_addresses;
     ApiRouter &m_api;
     SiteServer &m_sites;
     QObject *m_engineContext;
     const LanNames *m_lanNames = nullptr;
+    const AcmeChallenges *m_acmeChallenges = nullptr;
+    const CustomDomainTable *m_customDomains = nullptr;
 };
 
 } // namespace berth

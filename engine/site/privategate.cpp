@@ -9,6 +9,7 @@
 #include "http/formencoding.h"
 #include "site/gatechecks.h"
 #include "site/localtarget.h"
+#include "site/sharelinkgate.h"
 #include "site/sitelimits.h"
 #include "web/builtinpages.h"
 #include "web/ratelimited.h"
@@ -59,31 +60,58 @@ bool PrivateGate::admit(const HttpRequest &request, const Site &site, ResponseSi
     if (!deployment.isProtected)
         return true;
 
+    const bool secure = m_secureCookies || request.secure;
     const QString token = QUrlQuery(QString::fromUtf8(request.query)).queryItemValue(u"_token"_s, QUrl::FullyDecoded);
     if (!token.isEmpty() && AccessControl::tokenMatches(deployment, token.toUtf8())) {
-        HttpResponse redirect;
-        redirect.status = 302;
-        // The request's own target, so "GET //evil.example/?_token=..." must not become "Location: //evil.example/".
-        redirect.setHeader("Location", LocalTarget::orRoot(targetWithoutToken(request)).toUtf8());
-        redirect.setHeader("Set-Cookie", m_access.setCookieHeader(deployment, m_secureCookies || request.secure));
-        redirect.setHeader("Cache-Control", "no-store");
-        redirect.setHeader("Referrer-Policy", "no-referrer");
-        sink.send(std::move(redirect));
+        sink.send(enter(request, m_access.setCookieHeader(deployment, secure)));
         return false;
+    }
+    if (!token.isEmpty() && m_links) {
+        if (const auto use = m_links->useToken(deployment, token, secure)) {
+            sink.send(use->state == ShareLinkState::Open ? enter(request, use->setCookie)
+                                                         : linkClosed(deployment, request, use->state));
+            return false;
+        }
     }
     // Every access cookie sent counts (a sibling site may plant one of the same name for the whole domain).
     const QByteArray cookies = request.header("cookie");
-    if (m_access.anyCookieGrantsAccess(deployment,
-            cookieValues(cookies, AccessControl::kSecureCookieName, AccessControl::kMaxCookieValues)
-                + cookieValues(cookies, AccessControl::kCookieName, AccessControl::kMaxCookieValues)))
+    const QList<QByteArray> values
+        = cookieValues(cookies, AccessControl::kSecureCookieName, AccessControl::kMaxCookieValues)
+        + cookieValues(cookies, AccessControl::kCookieName, AccessControl::kMaxCookieValues);
+    if (m_access.anyCookieGrantsAccess(deployment, values))
+        return true;
+    const auto linked = m_links ? m_links->checkCookies(deployment, values) : std::nullopt;
+    if (linked == ShareLinkState::Open)
         return true;
 
     if (request.path == QLatin1String(kGatePath) && request.method == "POST" && !deployment.passwordHash.isEmpty()) {
         checkPassword(request, site, sink);
         return false;
     }
-    sink.send(denied(deployment, targetWithoutToken(request), QString()));
+    sink.send(
+        linked ? linkClosed(deployment, request, *linked) : denied(deployment, targetWithoutToken(request), QString()));
     return false;
+}
+
+HttpResponse PrivateGate::enter(const HttpRequest &request, const QByteArray &setCookie)
+{
+    HttpResponse redirect;
+    redirect.status = 302;
+    // The request's own target, so "GET //evil.example/?_token=..." must not become "Location: //evil.example/".
+    redirect.setHeader("Location", LocalTarget::orRoot(targetWithoutToken(request)).toUtf8());
+    redirect.setHeader("Set-Cookie", setCookie);
+    redirect.setHeader("Cache-Control", "no-store");
+    redirect.setHeader("Referrer-Policy", "no-referrer");
+    return redirect;
+}
+
+HttpResponse PrivateGate::linkClosed(
+    const Deployment &deployment, const HttpRequest &request, ShareLinkState state) const
+{
+    // With a password the visitor may still come in by it: the gate, saying what became of the link.
+    if (!deployment.passwordHash.isEmpty())
+        return denied(deployment, targetWithoutToken(request), ShareLinkGate::closed(state).message);
+    return ShareLinkGate::closedPage(state);
 }
 
 // One password attempt, on its way through the limits and the queue to its check.

@@ -23,7 +23,7 @@ namespace {
 const QStringList kTables = {u"users"_s, u"api_keys"_s, u"deployments"_s, u"versions"_s, u"files"_s, u"settings"_s,
     u"submissions"_s, u"submission_days"_s, u"counters"_s, u"signin_allowlist"_s, u"signin_requests"_s,
     u"agent_claims"_s, u"removed_agent_keys"_s, u"webhooks"_s, u"events"_s, u"webhook_deliveries"_s,
-    u"analytics_days"_s, u"analytics_entries"_s};
+    u"analytics_days"_s, u"analytics_entries"_s, u"share_links"_s, u"site_domains"_s};
 
 // PostgreSQL's identity columns, which go on after the largest copied id. signin_requests.rowid is not copied (SQLite
 // has it implicitly): the rows arrive in SQLite's rowid order and get new ones in that order.

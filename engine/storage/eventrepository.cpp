@@ -114,6 +114,12 @@ Result<QList<WebhookDelivery>> EventRepository::due(const QDateTime &now, const 
     return select(where + u" ORDER BY d.next_attempt_at, d.seq"_s, values, limit);
 }
 
+Result<QList<WebhookDelivery>> EventRepository::dueFor(const QString &webhookId, const QDateTime &now, int limit) const
+{
+    return select(u"d.webhook_id = ? AND d.status = 'pending' AND d.next_attempt_at <= ? ORDER BY d.seq"_s,
+        {webhookId, sql::timeOrNull(now)}, limit);
+}
+
 Result<std::optional<StoredEvent>> EventRepository::event(const QString &id) const
 {
     QSqlQuery query(m_db.connection());

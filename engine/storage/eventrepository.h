@@ -27,6 +27,8 @@ public:
     // For each webhook, its oldest pending delivery when that one is due at `now`: at most `limit`, the most overdue
     // first. Deliveries of the webhooks in `busy` are left out (one of theirs is in flight).
     Result<QList<WebhookDelivery>> due(const QDateTime &now, const QStringList &busy, int limit) const;
+    // A webhook's pending deliveries due at `now`, oldest first, at most `limit` (what one mail carries).
+    Result<QList<WebhookDelivery>> dueFor(const QString &webhookId, const QDateTime &now, int limit) const;
     Result<std::optional<StoredEvent>> event(const QString &id) const;
     // Stores an attempt's outcome: status, attempts, response status, next attempt, delivery time and error.
     Result<void> update(const WebhookDelivery &delivery);

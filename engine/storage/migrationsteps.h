@@ -48,5 +48,8 @@ Migration removedAgentKeys();
 Migration siteExpiry();
 Migration webhookEvents();
 Migration pageAnalytics();
+Migration shareLinks();
+Migration siteDomains();
+Migration webhookState();
 
 } // namespace berth::migrationsteps

@@ -18,6 +18,8 @@ struct Webhook
     QString deploymentId; // empty: every deployment of the user
     QByteArray secret; // "whsec_..."; kept so that deliveries can be signed
     QDateTime createdAt;
+    QDateTime failingSince; // the start of its current run of failed attempts; invalid after a success
+    QDateTime disabledAt; // invalid while enabled
 };
 
 // Something that happened, as delivered: body is the whole JSON document {"id","type","created_at","data"}.

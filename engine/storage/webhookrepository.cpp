@@ -13,6 +13,7 @@ namespace berth {
 namespace {
 
 const QString kColumns = u"id, user_id, url, events, deployment_id, secret, created_at"_s;
+const QString kReadColumns = kColumns + u", failing_since, disabled_at"_s;
 
 Webhook webhookFrom(const QSqlQuery &query)
 {
@@ -24,6 +25,8 @@ Webhook webhookFrom(const QSqlQuery &query)
     webhook.deploymentId = query.value(4).toString();
     webhook.secret = query.value(5).toString().toLatin1();
     webhook.createdAt = sql::time(query, 6);
+    webhook.failingSince = sql::time(query, 7);
+    webhook.disabledAt = sql::time(query, 8);
     return webhook;
 }
 
@@ -64,7 +67,7 @@ Result<QList<Webhook>> WebhookRepository::listForUser(const QString &userId) con
 {
     QSqlQuery query(m_db.connection());
     query.setForwardOnly(true);
-    query.prepare(u"SELECT %1 FROM webhooks WHERE user_id = ? ORDER BY created_at, id"_s.arg(kColumns));
+    query.prepare(u"SELECT %1 FROM webhooks WHERE user_id = ? ORDER BY created_at, id"_s.arg(kReadColumns));
     query.addBindValue(userId);
     if (!query.exec())
         return sql::loggedFailure(query, "listing webhooks");
@@ -79,7 +82,7 @@ Result<QList<Webhook>> WebhookRepository::listForUser(const QString &userId) con
 Result<std::optional<Webhook>> WebhookRepository::find(const QString &id) const
 {
     QSqlQuery query(m_db.connection());
-    query.prepare(u"SELECT %1 FROM webhooks WHERE id = ?"_s.arg(kColumns));
+    query.prepare(u"SELECT %1 FROM webhooks WHERE id = ?"_s.arg(kReadColumns));
     query.addBindValue(id);
     if (!query.exec())
         return sql::loggedFailure(query, "reading a webhook");
@@ -106,6 +109,57 @@ Result<void> WebhookRepository::remove(const QString &userId, const QString &id)
     if (auto removed = sql::execAffecting(query, Error::Code::Other, u"Webhook not found"_s); !removed)
         return removed;
     return transaction.commit();
+}
+
+Result<bool> WebhookRepository::recordAttempt(
+    const QString &id, bool delivered, const QDateTime &now, qint64 disableAfterMs)
+{
+    Transaction transaction(m_db.connection());
+    if (auto begun = transaction.begun(); !begun)
+        return begun.error();
+    QSqlQuery query(m_db.connection());
+    if (delivered) {
+        query.prepare(u"UPDATE webhooks SET failing_since = NULL WHERE id = ?"_s);
+        query.addBindValue(id);
+    } else {
+        query.prepare(u"UPDATE webhooks SET failing_since = COALESCE(failing_since, ?) WHERE id = ?"_s);
+        query.addBindValue(sql::timeOrNull(now));
+        query.addBindValue(id);
+    }
+    if (!query.exec())
+        return sql::loggedFailure(query, "recording a webhook's attempt");
+    const auto found = find(id);
+    if (!found)
+        return found.error();
+    const std::optional<Webhook> &webhook = found.value();
+    const bool disables = !delivered && webhook && !webhook->disabledAt.isValid()
+        && webhook->failingSince.msecsTo(now) >= disableAfterMs;
+    if (disables) {
+        query.prepare(u"UPDATE webhooks SET disabled_at = ? WHERE id = ?"_s);
+        query.addBindValue(sql::timeOrNull(now));
+        query.addBindValue(id);
+        if (!query.exec())
+            return sql::loggedFailure(query, "disabling a webhook");
+        // What was still pending goes no more: its owner sees it failed, and may retry it once enabled.
+        query.prepare(u"UPDATE webhook_deliveries SET status = 'failed', next_attempt_at = NULL, error = ? "
+                      "WHERE webhook_id = ? AND status = 'pending'"_s);
+        query.addBindValue(u"the webhook was disabled"_s);
+        query.addBindValue(id);
+        if (!query.exec())
+            return sql::loggedFailure(query, "failing a disabled webhook's deliveries");
+    }
+    if (auto committed = transaction.commit(); !committed)
+        return committed.error();
+    return disables;
+}
+
+Result<void> WebhookRepository::enable(const QString &userId, const QString &id)
+{
+    QSqlQuery query(m_db.connection());
+    query.prepare(u"UPDATE webhooks SET disabled_at = NULL, failing_since = NULL WHERE id = ? AND user_id = ?"_s);
+    query.addBindValue(id);
+    query.addBindValue(userId);
+    return sql::execAffecting(query, Error::Code::Other, u"Webhook not found"_s);
 }
 
 } // namespace berth

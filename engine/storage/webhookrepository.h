@@ -22,6 +22,12 @@ public:
     Result<QList<Webhook>> listForUser(const QString &userId) const; // oldest first
     Result<std::optional<Webhook>> find(const QString &id) const;
     Result<void> remove(const QString &userId, const QString &id); // NotFound when the user has no such webhook
+    // A delivery attempt's outcome for the webhook's health: a success ends its run of failures; a failure starts one
+    // or, when the run began at least disableAfterMs before now, disables the webhook and fails its pending
+    // deliveries. True when this call disabled it.
+    Result<bool> recordAttempt(const QString &id, bool delivered, const QDateTime &now, qint64 disableAfterMs);
+    // Enabled again, its run of failures forgotten; NotFound when the user has no such webhook.
+    Result<void> enable(const QString &userId, const QString &id);
 
 private:
     Database &m_db;

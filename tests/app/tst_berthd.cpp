@@ -123,6 +123,9 @@ private Q_SLOTS:
                 client.api("PUT", u"/deploy/"_s + id, key, QJsonObject {{u"html"_s, u"<p>two</p>"_s}}).status, 200);
             const QString host = u"moved-site.localhost:%1"_s.arg(server.port());
             QCOMPARE(client.request("POST", host, u"/_counter/visits/increment"_s).status, 200);
+            QCOMPARE(
+                client.api("POST", u"/deploy/%1/links"_s.arg(id), key, QJsonObject {{u"label"_s, u"moved"_s}}).status,
+                200);
         }
 
         const QString url = database.url();
@@ -130,6 +133,7 @@ private Q_SLOTS:
         QVERIFY2(migrated.exitCode == 0, migrated.err.constData());
         QVERIFY2(migrated.out.contains("deployments: 1 rows"), migrated.out.constData());
         QVERIFY2(migrated.out.contains("versions: 2 rows"), migrated.out.constData());
+        QVERIFY2(migrated.out.contains("share_links: 1 rows"), migrated.out.constData());
         // The two pages and the two-version site's files, read back from the database and checked.
         QVERIFY2(QRegularExpression(u"files: [1-9][0-9]* \\(and [0-9]+ compressed variants\\), [0-9]+ bytes, "
                                     "digests verified"_s)
@@ -152,6 +156,8 @@ private Q_SLOTS:
                      .json()[u"value"_s]
                      .toInt(),
             1);
+        QCOMPARE(client.api("GET", u"/deploy/%1/links"_s.arg(id), key).json()[u"links"_s][0][u"label"_s].toString(),
+            u"moved"_s);
         // The identity columns go on after the copied ids: a third version and a new site.
         QCOMPARE(client.api("PUT", u"/deploy/"_s + id, key, QJsonObject {{u"html"_s, u"<p>three</p>"_s}}).status, 200);
         QVERIFY(client.site(u"moved-site"_s).body.contains("<p>three</p>"));

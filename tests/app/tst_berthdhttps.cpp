@@ -1,10 +1,12 @@
 // berthd serve with --tls-cert/--tls-key: a test CA and a server certificate made with openssl, curl --cacert over
 // HTTPS to the API (a deploy with a body) and to the sites, the announced addresses in https, the access cookie of a
-// private site marked Secure over HTTPS only, --https-redirect answering 308 on the plain port, and bad files or
-// options refused at startup in words.
+// private site marked Secure over HTTPS only, --https-redirect answering 308 on the plain port, a certificate of
+// its own for a name in --tls-dir (curl --resolve), and bad files or options refused at startup in words.
 #include "berthdprocess.h"
 #include "testcertificates.h"
 
+#include <QDir>
+#include <QFile>
 #include <QJsonDocument>
 #include <QJsonObject>
 #include <QRegularExpression>
@@ -161,6 +163,32 @@ private Q_SLOTS:
         QCOMPARE(followed.status, 404);
     }
 
+    void certificatePerNameFromFolder()
+    {
+        // Another authority's certificate for docs.example.test in --tls-dir: curl trusting that authority alone
+        // is served for that name; for any other name it is refused, and the --tls-cert authority is trusted.
+        const QString docsFolder = m_dir.filePath(u"docs-certs"_s);
+        const QString tlsDir = m_dir.filePath(u"tls"_s);
+        QVERIFY(QDir().mkpath(docsFolder) && QDir().mkpath(tlsDir));
+        TestCertificates docs;
+        QVERIFY(docs.make(docsFolder, {u"docs.example.test"_s}));
+        QVERIFY(QFile::copy(docs.serverKey, tlsDir + u"/docs.example.test.key"_s));
+        QVERIFY(QFile::copy(docs.serverCert, tlsDir + u"/docs.example.test.pem"_s));
+        auto server = startServer(m_dir.filePath(u"data4"_s), {u"--tls-dir"_s, tlsDir});
+        QVERIFY(server);
+        const quint16 https = httpsPortOf(*server);
+        const auto fetch = [&](const QString &name, const QString &authority) {
+            return curl(u"https://%1:%2/"_s.arg(name).arg(https),
+                {u"--resolve"_s, u"%1:%2:127.0.0.1"_s.arg(name).arg(https), u"--cacert"_s, authority});
+        };
+        const CurlResult own = fetch(u"docs.example.test"_s, docs.caCert);
+        QCOMPARE(own.exitCode, 0);
+        QCOMPARE(own.status, 421); // served over its certificate; no site has the name
+        QCOMPARE(fetch(u"docs.example.test"_s, m_certs.caCert).exitCode, 60); // not the default certificate
+        QCOMPARE(fetch(u"tls-site.localhost"_s, docs.caCert).exitCode, 60);
+        QCOMPARE(fetch(u"tls-site.localhost"_s, m_certs.caCert).status, 404); // the default one for other names
+    }
+
     void badFilesAndOptionsRefused()
     {
         auto run = [this](const QStringList &options) {
@@ -179,6 +207,13 @@ private Q_SLOTS:
         QVERIFY(outcome.err.contains("--tls-cert and --tls-key go together"));
         outcome = run({u"--https-redirect"_s});
         QCOMPARE(outcome.exitCode, 2);
+        outcome = run({u"--tls-dir"_s, m_dir.path()});
+        QCOMPARE(outcome.exitCode, 2);
+        QVERIFY2(outcome.err.contains("--tls-dir need --tls-cert and --tls-key"), outcome.err.constData());
+        outcome = run({u"--tls-cert"_s, m_certs.serverCert, u"--tls-key"_s, m_certs.serverKey, u"--tls-dir"_s,
+            m_dir.filePath(u"no-such-folder"_s)});
+        QCOMPARE(outcome.exitCode, 1);
+        QVERIFY2(outcome.err.contains("is not a folder Berth can read"), outcome.err.constData());
     }
 };
 

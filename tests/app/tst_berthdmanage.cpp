@@ -1,7 +1,9 @@
 // berthd's site commands against a real berthd process over HTTP: versions and rollback (the old content served
 // again), rename (the new address serves, the old one is gone, a taken slug refused), protect and unprotect (what a
 // visitor gets: 403, the password gate, the share link, 200), submissions after real POSTs to /_submit (listed,
-// exported as CSV, deleted) and counters. Each with --json for scripts and its documented exit statuses.
+// exported as CSV, deleted) and counters; named share links (made, listed with their opens, revoked); an update
+// prepared with --prepare, live only after a rollback. Each with --json
+// for scripts and its documented exit statuses.
 #include "berthdprocess.h"
 #include "httptestclient.h"
 
@@ -111,7 +113,7 @@ private Q_SLOTS:
     {
         const auto overview = BerthdProcess::run({u"--help"_s});
         for (const QString &command : {u"versions"_s, u"rollback"_s, u"rename"_s, u"protect"_s, u"unprotect"_s,
-                 u"submissions"_s, u"counters"_s}) {
+                 u"link"_s, u"links"_s, u"unlink"_s, u"submissions"_s, u"counters"_s}) {
             const auto help = client({command, u"--help"_s});
             QCOMPARE(help.exitCode, 0);
             QVERIFY2(help.out.contains("berthd " + command.toUtf8() + " [options]"), help.out.constData());
@@ -295,6 +297,73 @@ private Q_SLOTS:
         QCOMPARE(client({u"protect"_s, u"no-such-site"_s}).exitCode, kNotFound);
         QCOMPARE(client({u"unprotect"_s, u"dep_nothing"_s}).exitCode, kNotFound);
         QCOMPARE(m_http->site(u"guarded-site"_s).status, 200);
+    }
+
+    void preparedUpdatesWaitForARollback()
+    {
+        QVERIFY(!publish(u"cli-prepared"_s, "<h1>Live</h1>").isEmpty());
+        const QString page = m_work.filePath(u"cli-prepared.html"_s);
+        QFile file(page);
+        QVERIFY(file.open(QIODevice::WriteOnly | QIODevice::Truncate));
+        file.write("<h1>Next</h1>");
+        file.close();
+        const auto prepared = client({u"deploy"_s, page, u"--update"_s, u"cli-prepared"_s, u"--prepare"_s});
+        QCOMPARE(prepared.exitCode, 0);
+        QVERIFY2(prepared.out.startsWith("Prepared version 2 of cli-prepared ("), prepared.out.constData());
+        QCOMPARE(lineAfter(prepared.out, u"URL:"_s), u"http://v2--cli-prepared.localhost:%1"_s.arg(m_server->port()));
+        QVERIFY(prepared.out.contains("Not live:   'berthd rollback cli-prepared 2' publishes it"));
+        // Visitors keep the live site; the version's own address has the new content.
+        QCOMPARE(m_http->site(u"cli-prepared"_s).body, QByteArray("<h1>Live</h1>"));
+        QCOMPARE(m_http->site(u"v2--cli-prepared"_s).body, QByteArray("<h1>Next</h1>"));
+        QCOMPARE(client({u"rollback"_s, u"cli-prepared"_s, u"2"_s}).exitCode, 0);
+        QCOMPARE(m_http->site(u"cli-prepared"_s).body, QByteArray("<h1>Next</h1>"));
+
+        QCOMPARE(client({u"deploy"_s, page, u"--prepare"_s}).exitCode, int(kUsage));
+        QCOMPARE(client({u"deploy"_s, page, u"--update"_s, u"cli-prepared"_s, u"--prepare"_s, u"--private"_s}).exitCode,
+            int(kUsage));
+        QCOMPARE(m_http->site(u"cli-prepared"_s).status, 200); // still public
+    }
+
+    void namedShareLinks()
+    {
+        QVERIFY(!publish(u"cli-links"_s, "<h1>Linked</h1>").isEmpty());
+        QCOMPARE(client({u"protect"_s, u"cli-links"_s}).exitCode, 0);
+        const auto made = client(
+            {u"link"_s, u"cli-links"_s, u"--label"_s, u"Client"_s, u"--expires"_s, u"7d"_s, u"--max-opens"_s, u"2"_s});
+        QCOMPARE(made.exitCode, 0);
+        const QString id = QRegularExpression(u"Share link (lnk_\\w+) \\(Client\\)"_s)
+                               .match(QString::fromUtf8(made.out))
+                               .captured(1);
+        QVERIFY2(!id.isEmpty(), made.out.constData());
+        const QString url
+            = QRegularExpression(u"(http://\\S+\\?_token=\\S+)"_s).match(QString::fromUtf8(made.out)).captured(1);
+        QVERIFY(url.startsWith(siteUrl(u"cli-links"_s)));
+        QVERIFY(made.out.contains("Max opens:  2"));
+
+        const TestReply redirect = openShareLink(u"cli-links"_s, url);
+        QCOMPARE(redirect.status, 302);
+        QCOMPARE(m_http->site(u"cli-links"_s, u"/"_s, "GET", cookieFrom(redirect)).body, QByteArray("<h1>Linked</h1>"));
+
+        const auto listed = client({u"links"_s, u"cli-links"_s});
+        QCOMPARE(listed.exitCode, 0);
+        const QString row = QString::fromUtf8(listed.out).split(u'\n').filter(id).value(0);
+        QCOMPARE(cells(row).mid(1, 2), (QStringList {u"active"_s, u"1/2"_s}));
+        QVERIFY(row.endsWith(u"Client"_s));
+        QVERIFY(listed.out.contains("The site's own share link: " + siteUrl(u"cli-links"_s).toUtf8()));
+        QCOMPARE(keysOf(client({u"links"_s, u"cli-links"_s, u"--json"_s}).out),
+            (QStringList {u"id"_s, u"links"_s, u"share_url"_s}));
+
+        const auto revoked = client({u"unlink"_s, u"cli-links"_s, id});
+        QCOMPARE(revoked.exitCode, 0);
+        QVERIFY(revoked.out.startsWith("Revoked " + id.toUtf8()));
+        const TestReply refused = m_http->site(u"cli-links"_s, u"/"_s, "GET", cookieFrom(redirect));
+        QCOMPARE(refused.status, 403);
+        QVERIFY(refused.body.contains("This share link was revoked"));
+
+        QCOMPARE(client({u"link"_s, u"cli-links"_s, u"--expires"_s, u"soon"_s}).exitCode, int(kUsage));
+        QCOMPARE(client({u"link"_s, u"cli-links"_s, u"--max-opens"_s, u"0"_s}).exitCode, int(kUsage));
+        QCOMPARE(client({u"unlink"_s, u"cli-links"_s, u"lnk_unknown"_s}).exitCode, int(kNotFound));
+        QCOMPARE(client({u"links"_s, u"no-such-site"_s}).exitCode, int(kNotFound));
     }
 
     void submissions()

@@ -1,6 +1,7 @@
 // A tiny static file server over HttpService for tests/bench/serve-files.sh: files up to --memory-max bytes are
-// served from memory, larger ones are streamed from disk. Not a product: no routing beyond exact paths.
-//   berth_benchserver <directory> <port> [--memory-max BYTES]
+// served from memory, larger ones are streamed from disk. Not a product: no routing beyond exact paths. With --tls,
+// HTTPS too on its own port (for tests/bench/https.sh).
+//   berth_benchserver <directory> <port> [--memory-max BYTES] [--tls CERT KEY HTTPS_PORT]
 #include <QCoreApplication>
 #include <QDirIterator>
 #include <QFile>
@@ -8,6 +9,7 @@
 #include <cstdio>
 #include <http/httpservice.h>
 #include <http/requesthandler.h>
+#include <http/tlscredentials.h>
 
 using namespace berth;
 
@@ -82,7 +84,8 @@ int main(int argc, char **argv)
     QCoreApplication app(argc, argv);
     const QStringList args = app.arguments();
     if (args.size() < 3) {
-        std::fprintf(stderr, "usage: berth_benchserver <directory> <port> [--memory-max BYTES]\n");
+        std::fprintf(
+            stderr, "usage: berth_benchserver <directory> <port> [--memory-max BYTES] [--tls CERT KEY PORT]\n");
         return 2;
     }
     qint64 memoryMax = kDefaultMemoryMaxBytes;
@@ -92,12 +95,20 @@ int main(int argc, char **argv)
     HttpConfig config;
     config.maxConnections = 10000;
     HttpService service(handler, config);
+    if (const qsizetype i = args.indexOf(QStringLiteral("--tls")); i > 0 && i + 3 < args.size()) {
+        const Result<TlsCredentials> credentials = TlsCredentials::load(args.at(i + 1), args.at(i + 2));
+        if (!credentials) {
+            std::fprintf(stderr, "%s\n", qPrintable(credentials.error().message));
+            return 1;
+        }
+        service.setTls(credentials.value().configuration, quint16(args.at(i + 3).toUInt()), false);
+    }
     if (const Result<void> listening = service.listen(QHostAddress::LocalHost, quint16(args.at(2).toUInt()));
         !listening) {
         std::fprintf(stderr, "listen failed: %s\n", qPrintable(listening.error().message));
         return 1;
     }
-    std::printf("berth_benchserver on 127.0.0.1:%u\n", service.serverPort());
+    std::printf("berth_benchserver on 127.0.0.1:%u (HTTPS: %u)\n", service.serverPort(), service.httpsPort());
     std::fflush(stdout);
     return app.exec();
 }

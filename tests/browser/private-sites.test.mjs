@@ -1,6 +1,7 @@
 // Private sites in a real browser: a protected multi-file site opened through its share link loads its
 // stylesheet and image (the access cookie covers every file), the link's token leaves the address bar, and a
-// password gate on another site lets the right password through to the page that was asked for.
+// password gate on another site lets the right password through to the page that was asked for. A named share link
+// opens the site too, until it is revoked: the same browser's next request gets the page that says so.
 //   node private-sites.test.mjs /path/to/berthd
 import assert from 'node:assert/strict';
 import { after, before, test } from 'node:test';
@@ -88,3 +89,42 @@ test('the password gate returns the visitor to the page they asked for', async (
   assert.equal(await page.$eval('#title', (h1) => getComputedStyle(h1).color), 'rgb(0, 128, 128)');
   await context.close();
 });
+
+test('a named share link opens the site until it is revoked', async () => {
+  const made = [];
+  for (const label of ['Client', 'Reviewer']) {
+    const link = await server.call('POST', `/deploy/${(await siteId('team-notes'))}/links`, { label });
+    assert.equal(link.status, 200, JSON.stringify(link.json));
+    made.push(link.json);
+  }
+  const contexts = [await browser.newContext(), await browser.newContext()];
+  const pages = await Promise.all(contexts.map((context) => context.newPage()));
+  for (const [i, page] of pages.entries()) {
+    const response = await page.goto(made[i].url);
+    assert.equal(response.status(), 200);
+    assert.equal(new URL(page.url()).search, '', 'the token is dropped from the address');
+    assert.equal(await page.$eval('#title', (h1) => getComputedStyle(h1).color), 'rgb(0, 128, 128)');
+  }
+
+  const revoked = await server.call('DELETE', `/deploy/${(await siteId('team-notes'))}/links/${made[0].id}`);
+  assert.equal(revoked.status, 200, JSON.stringify(revoked.json));
+  let response = await pages[0].reload();
+  assert.equal(response.status(), 403);
+  assert.match(await pages[0].textContent('h1'), /revoked/);
+  assert.equal(await pages[0].$('#title'), null, 'nothing of the site');
+  response = await pages[0].goto(made[0].url);
+  assert.equal(response.status(), 403, 'nor does the link itself open it again');
+
+  response = await pages[1].reload();
+  assert.equal(response.status(), 200, 'the other link keeps working');
+  assert.equal(await pages[1].textContent('#title'), 'Team notes');
+  const listed = await server.call('GET', `/deploy/${(await siteId('team-notes'))}/links`);
+  assert.deepEqual(listed.json.links.map((link) => [link.label, link.opens, link.status]),
+                   [['Client', 1, 'revoked'], ['Reviewer', 1, 'active']]);
+  await Promise.all(contexts.map((context) => context.close()));
+});
+
+async function siteId(slug) {
+  const listed = await server.call('GET', '/deploys');
+  return listed.json.deployments.find((deployment) => deployment.slug === slug).id;
+}

@@ -1,7 +1,9 @@
 // The private-site cookie verifier. The input is either a cookie value as sent (even first byte) or a genuine
 // cookie edited by the input (odd: second byte an offset, the rest spliced in there), so that the fuzzer works near
 // valid signatures. Whatever it finds, a cookie may only grant access when it carries the true signature for the
-// expiry it names, that expiry is in the future, and it never opens a deployment whose protection has changed.
+// expiry it names, that expiry is in the future, and it never opens a deployment whose protection has changed. A named
+// share link's cookie (second bit of the first byte: the genuine one edited) may only name a link when it carries that
+// link's true signature for a future expiry, for this deployment alone; no value is both kinds.
 #include "fuzzcheck.h"
 
 #include <domain/common/clock.h>
@@ -35,6 +37,17 @@ QByteArray genuineSignature(const Deployment &deployment, qint64 expiry)
     return cookie.mid(cookie.indexOf('.') + 1);
 }
 
+// The value of a genuine link cookie (what its Set-Cookie header carries), issued at `now`.
+QByteArray linkCookie(const Deployment &deployment, const QString &linkId, const QDateTime &now)
+{
+    ManualClock clock(now);
+    AccessControl access(clock);
+    access.setSecret("fuzz-secret-0123456789abcdef");
+    const QByteArray header = access.setLinkCookieHeader(deployment, linkId, false);
+    const qsizetype start = header.indexOf('=') + 1;
+    return header.mid(start, header.indexOf(';') - start);
+}
+
 } // namespace
 
 extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t *data, std::size_t size)
@@ -52,7 +65,8 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t *data, std::size_t size
 
     QByteArray value;
     if (data[0] & 1) {
-        value = access->issueCookie(deployment);
+        value
+            = data[0] & 2 ? linkCookie(deployment, QStringLiteral("lnk_fuzz"), kNow) : access->issueCookie(deployment);
         const qsizetype at = qMin<qsizetype>(data[1], value.size());
         const QByteArray edit = fuzz::bytes(data + 2, size - 2);
         value = value.first(at) + edit + value.sliced(qMin(value.size(), at + edit.size()));
@@ -60,6 +74,21 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t *data, std::size_t size
         value = fuzz::bytes(data + 1, size - 1);
     }
 
+    if (const QString link = access->linkOfCookie(deployment, value); !link.isEmpty()) {
+        check(!access->cookieGrantsAccess(deployment, value));
+        check(access->linkOfCookie(reprotected, value) == link); // bound to the site and the link, not the token
+        Deployment other = deployment;
+        other.id = QStringLiteral("dep_other");
+        check(access->linkOfCookie(other, value).isEmpty());
+        const QList<QByteArray> parts = value.split('.');
+        check(parts.size() == 3 && QString::fromUtf8(parts.at(0)) == link);
+        bool ok = false;
+        const qint64 expiry = parts.at(1).toLongLong(&ok);
+        check(ok && expiry > kNow.toSecsSinceEpoch());
+        const QDateTime issued = QDateTime::fromSecsSinceEpoch(expiry - AccessControl::kCookieLifetimeSeconds, Qt::UTC);
+        check(parts.at(2) == linkCookie(deployment, link, issued).split('.').value(2));
+        return 0;
+    }
     if (!access->cookieGrantsAccess(deployment, value))
         return 0;
     const qsizetype dot = value.indexOf('.');

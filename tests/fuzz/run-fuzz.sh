@@ -17,7 +17,8 @@ top=$(cd "$(dirname "${BASH_SOURCE[0]}")/../.." && pwd)
 build_dir="$top/build/asan"
 artifacts="$top/build/fuzz-artifacts"
 all_targets=(requestframer formbody submissionbody deployrequest base64 filepath sitepath pagemetadata byterange
-             acceptencoding accesscookie cookieheader hostheader hostslug redirectrules headerrules mcpmessage)
+             acceptencoding accesscookie cookieheader hostheader hostslug redirectrules headerrules mcpmessage
+             clienthello tarstream)
 
 seconds=8 long_hours= build=1 corpus_root= targets=()
 while [ $# -gt 0 ]; do

@@ -18,9 +18,10 @@ import { startBerthd } from '../browser/berthd.mjs';
 
 const berthdPath = process.argv[2] ?? process.env.BERTHD;
 const EMAIL = 'mcp-user@example.test';
-const TOOLS = ['claim', 'delete_submission', 'deploy', 'get_analytics', 'get_status', 'get_submissions',
-               'list_counters', 'list_deploys', 'list_versions', 'login', 'logout', 'rename_slug', 'rollback',
-               'teardown', 'update', 'verify', 'whoami'];
+const TOOLS = ['add_webhook', 'claim', 'create_share_link', 'delete_submission', 'deploy', 'enable_webhook',
+               'get_analytics', 'get_status', 'get_submissions', 'list_counters', 'list_deploys', 'list_share_links',
+               'list_versions', 'list_webhooks', 'login', 'logout', 'ping_webhook', 'remove_webhook', 'rename_slug',
+               'revoke_share_link', 'rollback', 'teardown', 'update', 'verify', 'webhook_deliveries', 'whoami'];
 let server;
 let userKey;
 

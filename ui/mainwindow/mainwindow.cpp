@@ -8,6 +8,7 @@
 #include "ui/accounts/keysdialog.h"
 #include "ui/mainwindow/shortcutsdialog.h"
 #include "ui/mainwindow/traycontroller.h"
+#include "ui/notifications/webhookalerts.h"
 #include "ui/publishing/publishdialog.h"
 #include "ui/settings/appsettings.h"
 #include "ui/settings/settingsdialog.h"
@@ -57,6 +58,7 @@ MainWindow::MainWindow(Engine &engine, AppSettings &settings, QWidget *parent)
     , m_actions(new DeploymentActions(m_context, *m_model, this))
     , m_tray(new TrayController(this))
     , m_alerts(new SubmissionAlerts(engine.submissions(), engine.deployments(), m_context.owner, m_tray, this))
+    , m_webhookAlerts(new WebhookAlerts(engine.webhooks(), m_context.owner, m_tray, this))
 {
     m_appearance.apply(Appearance::fromName(settings.appearance()));
     setObjectName(u"mainWindow"_s);
@@ -65,6 +67,7 @@ MainWindow::MainWindow(Engine &engine, AppSettings &settings, QWidget *parent)
     setAcceptDrops(true);
     resize(980, 560);
 
+    m_model->setClock(&engine.clock());
     m_proxy->setSourceModel(m_model);
     m_table->setObjectName(u"deploymentsTableView"_s);
     m_table->setAccessibleName(tr("Deployments"));
@@ -136,6 +139,7 @@ void MainWindow::setNotifier(Notifier *notifier)
 {
     m_notifier = notifier ? notifier : m_tray;
     m_alerts->setNotifier(m_notifier);
+    m_webhookAlerts->setNotifier(m_notifier);
 }
 
 void MainWindow::buildMenus()

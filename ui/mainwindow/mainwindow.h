@@ -24,6 +24,7 @@ class EmptyStatePage;
 class FirstKeyDialog;
 class Notifier;
 class SubmissionAlerts;
+class WebhookAlerts;
 class TrayController;
 
 // The dashboard: where Berth is serving, the owner's deployments, and everything to do with them.
@@ -92,6 +93,7 @@ private:
     DeploymentActions *m_actions;
     TrayController *m_tray;
     SubmissionAlerts *m_alerts;
+    WebhookAlerts *m_webhookAlerts;
     QStackedWidget *m_stack = nullptr;
     EmptyStatePage *m_empty = nullptr;
     QLabel *m_noMatch = nullptr;

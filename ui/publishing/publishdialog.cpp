@@ -107,6 +107,8 @@ void PublishDialog::deploy()
             request.protect = true;
         if (!m_password->text().isEmpty())
             request.password = m_password->text();
+    } else if (m_prepareOnly->isChecked()) {
+        request.publish = false;
     }
     m_committing = false;
     m_cancelling = false;
@@ -184,7 +186,14 @@ void PublishDialog::onDeployed(const Result<Deployment> &result)
 void PublishDialog::showResult()
 {
     const SiteAddresses &addresses = m_context.engine.addresses();
-    m_resultHeading->setText(m_target ? tr("“%1” is updated").arg(m_published->slug) : tr("Your site is live"));
+    const int prepared = m_published->preparedVersion;
+    if (prepared > 0)
+        m_resultHeading->setText(tr("Version %1 of “%2” is prepared").arg(prepared).arg(m_published->slug));
+    else
+        m_resultHeading->setText(m_target ? tr("“%1” is updated").arg(m_published->slug) : tr("Your site is live"));
+    m_resultNote->setVisible(prepared > 0);
+    m_resultNote->setText(tr("Visitors still see the live version. To make this one live, select it in the site's "
+                             "History and choose Make This Version Live."));
     m_url->setText(addresses.siteUrl(m_published->slug));
     m_shareRow->setVisible(m_published->isProtected);
     if (m_published->isProtected)
@@ -224,8 +233,17 @@ void PublishDialog::showIssues()
     }
     m_issuesHeading->setVisible(!issues.isEmpty());
     m_issues->setVisible(!issues.isEmpty());
-    if (!issues.isEmpty())
-        m_publishButton->setText(m_target ? tr("Replace &Anyway") : tr("Publish &Anyway"));
+    m_publishButton->setText(publishText());
+}
+
+QString PublishDialog::publishText() const
+{
+    const bool anyway = !m_packager.issues().isEmpty();
+    if (!m_target)
+        return anyway ? tr("Publish &Anyway") : tr("&Publish");
+    if (m_prepareOnly && m_prepareOnly->isChecked())
+        return anyway ? tr("Prepare &Anyway") : tr("&Prepare");
+    return anyway ? tr("Replace &Anyway") : tr("&Replace");
 }
 
 void PublishDialog::showMessage(const QString &text, bool error)
@@ -243,8 +261,9 @@ void PublishDialog::setStage(Stage stage)
         m_summary->setText(m_target ? tr("Replacing the content…") : tr("Publishing…"));
     }
     const bool editable = isEditable();
-    for (QWidget *field : {static_cast<QWidget *>(m_slug), static_cast<QWidget *>(m_title),
-             static_cast<QWidget *>(m_spa), static_cast<QWidget *>(m_password)}) {
+    for (QWidget *field :
+        {static_cast<QWidget *>(m_slug), static_cast<QWidget *>(m_title), static_cast<QWidget *>(m_spa),
+            static_cast<QWidget *>(m_password), static_cast<QWidget *>(m_prepareOnly)}) {
         if (field)
             field->setEnabled(editable);
     }

@@ -83,6 +83,7 @@ private:
     void setStage(Stage stage);
     void updateButtons();
     QString sourceName() const;
+    QString publishText() const; // the publish button's verb: publish, replace or prepare, "anyway" after findings
 
     DashboardContext m_context;
     QString m_path;
@@ -103,6 +104,7 @@ private:
     QLineEdit *m_title = nullptr;
     QCheckBox *m_spa = nullptr;
     QCheckBox *m_private = nullptr;
+    QCheckBox *m_prepareOnly = nullptr; // replacing: a new version stored without making it live
     QLineEdit *m_password = nullptr;
     QLabel *m_passwordHint = nullptr; // a password makes the site private: said while there is one
     QLabel *m_message = nullptr;
@@ -114,6 +116,7 @@ private:
     QPushButton *m_cancelButton = nullptr;
     QLabel *m_resultHeading = nullptr;
     QLabel *m_url = nullptr;
+    QLabel *m_resultNote = nullptr; // a prepared version: where to make it live
     QLineEdit *m_shareUrl = nullptr;
     QLabel *m_ruleWarnings = nullptr; // lines of _redirects or _headers the engine skipped
     QWidget *m_shareRow = nullptr;

@@ -61,7 +61,7 @@ void PublishDialog::build()
     m_buttons = new QDialogButtonBox(this);
     m_cancelButton = m_buttons->addButton(QDialogButtonBox::Cancel);
     m_cancelButton->setObjectName(u"cancelButton"_s);
-    m_publishButton = m_buttons->addButton(m_target ? tr("&Replace") : tr("&Publish"), QDialogButtonBox::AcceptRole);
+    m_publishButton = m_buttons->addButton(publishText(), QDialogButtonBox::AcceptRole);
     m_publishButton->setObjectName(u"publishButton"_s);
     m_publishButton->setIcon(Icons::icon(u"publish"_s));
     m_publishButton->setDefault(true);
@@ -116,6 +116,11 @@ QWidget *PublishDialog::buildForm()
         explanation->setTextFormat(Qt::RichText);
         explanation->setWordWrap(true);
         layout->addWidget(explanation);
+        m_prepareOnly = new QCheckBox(tr("Prepare &without publishing: keep the live site as it is"), page);
+        m_prepareOnly->setObjectName(u"prepareOnlyCheckBox"_s);
+        m_prepareOnly->setToolTip(tr("The files become a new version in the site's History, where you make it live"));
+        connect(m_prepareOnly, &QCheckBox::toggled, this, [this] { m_publishButton->setText(publishText()); });
+        layout->addWidget(m_prepareOnly);
     } else {
         m_slug = new SlugEdit(m_context.engine.sites(), m_context.engine.addresses(), page);
         m_slug->setSlug(SlugRules::fromName(sourceName()));
@@ -188,6 +193,10 @@ QWidget *PublishDialog::buildResult()
     auto *page = new QWidget(this);
     m_resultHeading = headingLabel(page);
     m_resultHeading->setObjectName(u"resultHeadingLabel"_s);
+    m_resultNote = new QLabel(page);
+    m_resultNote->setObjectName(u"resultNoteLabel"_s);
+    m_resultNote->setWordWrap(true);
+    m_resultNote->hide();
     m_url = new QLabel(page);
     m_url->setObjectName(u"urlLabel"_s);
     m_url->setAccessibleName(tr("Address"));
@@ -216,6 +225,7 @@ QWidget *PublishDialog::buildResult()
     m_ruleWarnings->hide();
     auto *answer = new QVBoxLayout;
     answer->addLayout(header);
+    answer->addWidget(m_resultNote);
     answer->addLayout(actions);
     answer->addStretch();
     // Beside the answer, the address (a private site's share link) for a phone to scan; the share link below both,

@@ -2,14 +2,19 @@
 
 #include "domain/deploy/deploymentservice.h"
 #include "instance/engine.h"
+#include "ui/notifications/notificationsdialog.h"
 #include "ui/publishing/livefolders.h"
 #include "ui/publishing/publishdialog.h"
 #include "ui/settings/appsettings.h"
 #include "ui/sitelist/deploymenttablemodel.h"
 #include "ui/sitelist/editdetailsdialog.h"
+#include "ui/sitelist/expirydialog.h"
 #include "ui/sitelist/historydialog.h"
 #include "ui/sitelist/protectiondialog.h"
 #include "ui/sitelist/renamedialog.h"
+#include "ui/sitelist/sharelinksdialog.h"
+#include "ui/sitelist/sitewindows.h"
+#include "ui/visitors/trafficdialog.h"
 #include "ui/widgets/actionmaker.h"
 #include "ui/widgets/errortext.h"
 #include "ui/widgets/prompter.h"
@@ -33,6 +38,8 @@ DeploymentActions::DeploymentActions(const DashboardContext &context, Deployment
           makeAction(u"copyShareLinkAction"_s, u"link"_s, tr("Copy &Share Link"), Qt::CTRL | Qt::SHIFT | Qt::Key_L))
     , newShareLinkAction(
           makeAction(u"newShareLinkAction"_s, u"reset"_s, tr("&New Share Link…"), Qt::CTRL | Qt::ALT | Qt::Key_L))
+    , shareLinksAction(
+          makeAction(u"shareLinksAction"_s, u"link"_s, tr("Named Share Lin&ks…"), Qt::CTRL | Qt::ALT | Qt::Key_K))
     , privateAction(makeAction(u"privateAction"_s, u"lock"_s, tr("&Private"), Qt::CTRL | Qt::SHIFT | Qt::Key_P))
     , protectionAction(
           makeAction(u"protectionAction"_s, u"key"_s, tr("&Access and Password…"), Qt::CTRL | Qt::ALT | Qt::Key_P))
@@ -42,6 +49,10 @@ DeploymentActions::DeploymentActions(const DashboardContext &context, Deployment
     , submissionsAction(
           makeAction(u"submissionsAction"_s, u"inbox"_s, tr("Form S&ubmissions…"), Qt::CTRL | Qt::SHIFT | Qt::Key_S))
     , countersAction(makeAction(u"countersAction"_s, u"counter"_s, tr("Coun&ters…"), Qt::CTRL | Qt::SHIFT | Qt::Key_N))
+    , trafficAction(makeAction(u"trafficAction"_s, u"eye"_s, tr("Tra&ffic…"), Qt::CTRL | Qt::SHIFT | Qt::Key_T))
+    , notificationsAction(
+          makeAction(u"notificationsAction"_s, u"mail"_s, tr("Not&ifications…"), Qt::CTRL | Qt::SHIFT | Qt::Key_M))
+    , expiryAction(makeAction(u"expiryAction"_s, u"reset"_s, tr("E&xpiry…"), Qt::CTRL | Qt::SHIFT | Qt::Key_X))
     , deleteAction(makeAction(u"deleteAction"_s, u"delete"_s, tr("De&lete…"), QKeySequence::Delete))
     , historyAction(makeAction(u"historyAction"_s, u"previous"_s, tr("&History…"), Qt::CTRL | Qt::Key_H))
     , liveAction(makeAction(u"liveAction"_s, u"folder"_s, tr("&Live Folder"), Qt::CTRL | Qt::SHIFT | Qt::Key_F))
@@ -57,6 +68,11 @@ DeploymentActions::DeploymentActions(const DashboardContext &context, Deployment
     connect(copyShareLinkAction, &QAction::triggered, this, &DeploymentActions::copyShareLink);
     newShareLinkAction->setToolTip(tr("Give this private site a new share link; the current one stops working"));
     connect(newShareLinkAction, &QAction::triggered, this, &DeploymentActions::replaceShareLink);
+    shareLinksAction->setToolTip(tr("Links of their own for each person: each can expire, be used up or be revoked"));
+    connect(shareLinksAction, &QAction::triggered, this, [this] {
+        if (const auto deployment = current())
+            openDialog(new ShareLinksDialog(m_context, *deployment, m_window));
+    });
     connect(privateAction, &QAction::triggered, this, &DeploymentActions::setPrivate);
     connect(protectionAction, &QAction::triggered, this, [this] {
         if (const auto deployment = current())
@@ -77,6 +93,15 @@ DeploymentActions::DeploymentActions(const DashboardContext &context, Deployment
         [this] { showSubmissions(m_currentId, SubmissionsDialog::Tab::Submissions); });
     connect(countersAction, &QAction::triggered, this,
         [this] { showSubmissions(m_currentId, SubmissionsDialog::Tab::Counters); });
+    trafficAction->setToolTip(tr("Views, visitors, top pages, referrers and missing pages of this site"));
+    connect(trafficAction, &QAction::triggered, this, [this] { showTraffic(m_currentId); });
+    notificationsAction->setToolTip(tr("Where this site's events go: webhooks, and mail for new submissions"));
+    connect(notificationsAction, &QAction::triggered, this, [this] { showNotifications(m_currentId); });
+    expiryAction->setToolTip(tr("When this site goes offline by itself"));
+    connect(expiryAction, &QAction::triggered, this, [this] {
+        if (const auto deployment = current())
+            openDialog(new ExpiryDialog(m_context, *deployment, m_window));
+    });
     connect(redeployAction, &QAction::triggered, this, &DeploymentActions::redeploy);
     liveAction->setCheckable(true);
     connect(liveAction, &QAction::triggered, this, [this](bool live) {
@@ -113,13 +138,13 @@ QAction *DeploymentActions::makeAction(
 
 void DeploymentActions::addTo(QMenu *menu) const
 {
-    menu->addActions({openAction, copyUrlAction, copyShareLinkAction, newShareLinkAction});
+    menu->addActions({openAction, copyUrlAction, copyShareLinkAction, newShareLinkAction, shareLinksAction});
     menu->addSeparator();
     menu->addActions({privateAction, protectionAction});
     menu->addSeparator();
-    menu->addActions({renameAction, editDetailsAction, redeployAction, liveAction, historyAction});
+    menu->addActions({renameAction, editDetailsAction, redeployAction, liveAction, historyAction, expiryAction});
     menu->addSeparator();
-    menu->addActions({submissionsAction, countersAction});
+    menu->addActions({submissionsAction, countersAction, trafficAction, notificationsAction});
     menu->addSeparator();
     menu->addAction(deleteAction);
 }
@@ -139,8 +164,9 @@ void DeploymentActions::updateActions()
 {
     const auto deployment = current();
     const bool has = deployment.has_value();
-    for (QAction *action : {openAction, copyUrlAction, privateAction, protectionAction, renameAction, editDetailsAction,
-             submissionsAction, countersAction, deleteAction, historyAction})
+    for (QAction *action : {openAction, copyUrlAction, shareLinksAction, privateAction, protectionAction, renameAction,
+             editDetailsAction, submissionsAction, countersAction, trafficAction, notificationsAction, expiryAction,
+             deleteAction, historyAction})
         action->setEnabled(has);
     copyShareLinkAction->setEnabled(has && deployment->isProtected);
     newShareLinkAction->setEnabled(has && deployment->isProtected);
@@ -207,21 +233,28 @@ SubmissionsDialog *DeploymentActions::showSubmissions(const QString &deploymentI
     const auto deployment = m_model.deployment(deploymentId);
     if (!deployment)
         return nullptr;
-    SubmissionsDialog *dialog = nullptr;
-    const auto open = m_window->findChildren<SubmissionsDialog *>();
-    for (SubmissionsDialog *candidate : open) {
-        if (candidate->deploymentId() == deploymentId && candidate->isVisible()) // a hidden one is closing
-            dialog = candidate;
-    }
-    if (!dialog) {
-        dialog = new SubmissionsDialog(m_context, *deployment, m_window);
-        dialog->setAttribute(Qt::WA_DeleteOnClose);
-    }
+    auto *dialog = SiteWindows::raiseOrOpen<SubmissionsDialog>(
+        m_window, deploymentId, [&] { return new SubmissionsDialog(m_context, *deployment, m_window); });
     dialog->showTab(tab);
-    dialog->show();
-    dialog->raise();
-    dialog->activateWindow();
     return dialog;
+}
+
+TrafficDialog *DeploymentActions::showTraffic(const QString &deploymentId)
+{
+    const auto deployment = m_model.deployment(deploymentId);
+    if (!deployment)
+        return nullptr;
+    return SiteWindows::raiseOrOpen<TrafficDialog>(
+        m_window, deploymentId, [&] { return new TrafficDialog(m_context, *deployment, m_window); });
+}
+
+NotificationsDialog *DeploymentActions::showNotifications(const QString &deploymentId)
+{
+    const auto deployment = m_model.deployment(deploymentId);
+    if (!deployment)
+        return nullptr;
+    return SiteWindows::raiseOrOpen<NotificationsDialog>(
+        m_window, deploymentId, [&] { return new NotificationsDialog(m_context, *deployment, m_window); });
 }
 
 void DeploymentActions::choosePublishFolder()

@@ -17,6 +17,8 @@ namespace berth {
 
 class DeploymentTableModel;
 class LiveFolders;
+class NotificationsDialog;
+class TrafficDialog;
 
 // Everything a person can do to a deployment, as actions with shortcuts for the menu bar, the
 // toolbar and the context menu; and publishing, which opens the publish sheet.
@@ -38,11 +40,15 @@ public:
     void choosePublishFile();
     // Opens the site's submissions and counters window on a tab, or raises the one already open.
     SubmissionsDialog *showSubmissions(const QString &deploymentId, SubmissionsDialog::Tab tab);
+    // The site's traffic window, or its webhooks and deliveries: opened, or raised when open.
+    TrafficDialog *showTraffic(const QString &deploymentId);
+    NotificationsDialog *showNotifications(const QString &deploymentId);
 
     QAction *const openAction;
     QAction *const copyUrlAction;
     QAction *const copyShareLinkAction;
     QAction *const newShareLinkAction; // a private site's link replaced: the one given out stops working
+    QAction *const shareLinksAction; // named links, each with its own expiry, opens and revocation
     QAction *const privateAction;
     QAction *const protectionAction;
     QAction *const renameAction;
@@ -50,6 +56,9 @@ public:
     QAction *const redeployAction;
     QAction *const submissionsAction;
     QAction *const countersAction;
+    QAction *const trafficAction; // views, visitors, pages, referrers and 404s per day
+    QAction *const notificationsAction; // the site's webhooks, their deliveries, mail for new submissions
+    QAction *const expiryAction; // when the site goes offline by itself: extend or remove
     QAction *const deleteAction;
     QAction *const historyAction; // the site's kept versions and rollback
     QAction *const liveAction; // checkable: the site follows its source folder

@@ -1,5 +1,6 @@
 #include "ui/sitelist/deploymenttablemodel.h"
 
+#include "domain/common/clock.h"
 #include "domain/deploy/deploymentservice.h"
 #include "domain/deploy/siteloader.h"
 #include "domain/siterules/siteaddresses.h"
@@ -11,10 +12,15 @@
 #include <QGuiApplication>
 #include <QLocale>
 #include <QPalette>
+#include <limits>
 
 using namespace Qt::StringLiterals;
 
 namespace berth {
+
+namespace {
+constexpr int kCountdownMs = 30'000; // the time left is said in minutes at the finest
+} // namespace
 
 DeploymentTableModel::DeploymentTableModel(DeploymentService &service, const SiteLoader &changes,
     const SiteTable &sites, const SiteAddresses &addresses, User owner, QObject *parent)
@@ -26,6 +32,12 @@ DeploymentTableModel::DeploymentTableModel(DeploymentService &service, const Sit
 {
     connect(&changes, &SiteLoader::deploymentChanged, this, &DeploymentTableModel::onChanged);
     connect(&changes, &SiteLoader::deploymentRemoved, this, &DeploymentTableModel::onRemoved);
+    m_countdown.setInterval(kCountdownMs);
+    connect(&m_countdown, &QTimer::timeout, this, [this] {
+        if (!m_rows.isEmpty())
+            Q_EMIT dataChanged(index(0, ExpiresColumn), index(int(m_rows.size()) - 1, ExpiresColumn));
+    });
+    m_countdown.start();
     reload();
 }
 
@@ -94,6 +106,9 @@ QVariant DeploymentTableModel::data(const QModelIndex &index, int role) const
                 : TimeText::full(deployment.updatedAt);
         if (index.column() == SizeColumn)
             return tr("%n file(s)", nullptr, row.files);
+        if (index.column() == ExpiresColumn)
+            return deployment.expiresAt.isValid() ? tr("Goes offline on %1").arg(TimeText::full(deployment.expiresAt))
+                                                  : tr("Stays online until you delete it");
         if (index.column() == UrlColumn) {
             const QStringList lan = m_lan ? m_lan->siteUrls(deployment.id) : QStringList();
             if (lan.isEmpty())
@@ -150,6 +165,10 @@ QVariant DeploymentTableModel::display(const Row &row, int column) const
         return TimeText::brief(deployment.updatedAt);
     case UrlColumn:
         return urlOf(deployment);
+    case ExpiresColumn:
+        return deployment.expiresAt.isValid()
+            ? TimeText::relative(deployment.expiresAt, m_clock ? m_clock->now() : QDateTime::currentDateTimeUtc())
+            : QString();
     default:
         return {};
     }
@@ -162,6 +181,9 @@ QVariant DeploymentTableModel::sortValue(const Row &row, int column) const
         return row.bytes;
     case UpdatedColumn:
         return row.deployment.updatedAt;
+    case ExpiresColumn: // the soonest first, those that never expire last
+        return row.deployment.expiresAt.isValid() ? row.deployment.expiresAt.toSecsSinceEpoch()
+                                                  : std::numeric_limits<qint64>::max();
     case TitleColumn:
         return row.deployment.title;
     default:
@@ -195,6 +217,8 @@ QVariant DeploymentTableModel::headerData(int section, Qt::Orientation orientati
         return tr("Updated");
     case UrlColumn:
         return tr("Address");
+    case ExpiresColumn:
+        return tr("Expires");
     default:
         return {};
     }

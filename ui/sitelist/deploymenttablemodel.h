@@ -5,10 +5,12 @@
 
 #include <QAbstractTableModel>
 #include <QHash>
+#include <QTimer>
 #include <optional>
 
 namespace berth {
 
+class Clock;
 class LanService;
 
 class DeploymentService;
@@ -32,6 +34,7 @@ public:
         SizeColumn,
         UpdatedColumn,
         UrlColumn,
+        ExpiresColumn, // the time left until the site goes offline by itself; empty when it does not
         ColumnCount
     };
     enum Role
@@ -62,6 +65,8 @@ public:
     void setLan(const LanService *lan);
     // A live folder's state for the row: when it last synced or why it did not; empty: not live.
     void setLiveStatus(const QString &id, const QString &status);
+    // The time the Expires column counts down from (the engine's); without it, the system's.
+    void setClock(const Clock *clock) { m_clock = clock; }
     QString liveStatus(const QString &id) const { return m_liveStatus.value(id); }
 
 private:
@@ -86,6 +91,8 @@ private:
     const SiteAddresses &m_addresses;
     User m_owner;
     const LanService *m_lan = nullptr;
+    const Clock *m_clock = nullptr;
+    QTimer m_countdown; // the Expires column, said again while time passes
     QList<Row> m_rows;
 };
 

@@ -23,6 +23,7 @@ namespace {
 
 constexpr int kVersionRole = Qt::UserRole + 1;
 constexpr int kLiveRole = Qt::UserRole + 2;
+constexpr int kPreparedRole = Qt::UserRole + 3; // newer than the live version: stored without publishing
 constexpr int kTitleColumn = 4; // takes the spare width; the others, the date's included, are shown whole
 constexpr int kShownPaths = 8; // paths named per kind of change; the rest are counted
 
@@ -101,10 +102,16 @@ void HistoryDialog::reload()
     if (const auto fresh = m_context.engine.deployments().get(m_context.owner, m_deployment.id))
         m_deployment = fresh.value();
     const QLocale locale;
+    bool aboveLive = true; // newest first: those before the live one were prepared, not yet published
     for (const StoredVersion &version : versions.value()) {
         const bool live = version.id == m_deployment.versionId;
+        aboveLive = aboveLive && !live;
         auto *item = new QTreeWidgetItem(m_list);
-        item->setText(0, live ? tr("%1 (live)").arg(version.number) : QString::number(version.number));
+        item->setText(0,
+            live            ? tr("%1 (live)").arg(version.number)
+                : aboveLive ? tr("%1 (prepared)").arg(version.number)
+                            : QString::number(version.number));
+        item->setData(0, kPreparedRole, aboveLive);
         item->setText(1, locale.toString(version.createdAt.toLocalTime(), QLocale::ShortFormat));
         item->setText(2, QString::number(version.fileCount));
         item->setText(3, locale.formattedDataSize(version.totalSize));
@@ -127,7 +134,9 @@ void HistoryDialog::showSelected()
 {
     const QTreeWidgetItem *item = m_list->currentItem();
     const bool live = item && item->data(0, kLiveRole).toBool();
+    const bool prepared = item && item->data(0, kPreparedRole).toBool();
     m_rollbackButton->setEnabled(item && !live);
+    m_rollbackButton->setText(prepared ? tr("&Make This Version Live") : tr("&Roll Back to This Version"));
     if (!item) {
         m_diff->clear();
         return;
@@ -154,7 +163,8 @@ void HistoryDialog::showSelected()
     // What rolling back would do to the live site.
     const FileListDiff diff = FileListDiff::between(current, selected.value());
     QStringList lines;
-    lines.append(tr("Rolling back: %n file(s) added", nullptr, int(diff.added.size()))
+    lines.append((prepared ? tr("Making it live: %n file(s) added", nullptr, int(diff.added.size()))
+                           : tr("Rolling back: %n file(s) added", nullptr, int(diff.added.size())))
         + (diff.added.isEmpty() ? QString() : u": "_s + pathsText(diff.added)));
     lines.append(tr("%n file(s) removed", nullptr, int(diff.removed.size()))
         + (diff.removed.isEmpty() ? QString() : u": "_s + pathsText(diff.removed)));

@@ -43,9 +43,9 @@ ApiClient::Reply ApiClient::requestJson(
 }
 
 ApiClient::Reply ApiClient::send(const QByteArray &method, const QString &path, const QByteArray &body,
-    const QList<QPair<QByteArray, QByteArray>> &headers)
+    const QList<QPair<QByteArray, QByteArray>> &headers, bool showProgress)
 {
-    return exchange(method, path, body, headers, false);
+    return exchange(method, path, body, headers, showProgress && body.size() >= kProgressFromBytes);
 }
 
 ApiClient::Reply ApiClient::exchange(const QByteArray &method, const QString &path, const QByteArray &body,

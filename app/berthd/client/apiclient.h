@@ -38,9 +38,9 @@ public:
         bool showProgress = false);
     // body: JSON already written (a deploy body, DeployBody).
     Reply requestJson(const QByteArray &method, const QString &path, const QByteArray &body, bool showProgress);
-    // A raw body with extra headers (the MCP proxy).
+    // A raw body with extra headers (the MCP proxy, a deploy's archive); its upload's progress shown as request's.
     Reply send(const QByteArray &method, const QString &path, const QByteArray &body,
-        const QList<QPair<QByteArray, QByteArray>> &headers);
+        const QList<QPair<QByteArray, QByteArray>> &headers, bool showProgress = false);
 
 private:
     Reply exchange(const QByteArray &method, const QString &path, const QByteArray &body,

@@ -2,7 +2,9 @@
 
 #include "app/berthd/cli.h"
 #include "app/berthd/client/clientsession.h"
+#include "app/berthd/client/domaincommands.h"
 #include "app/berthd/client/incrementalupload.h"
+#include "app/berthd/client/linkcommands.h"
 #include "app/berthd/client/livefolder.h"
 #include "app/berthd/client/mcpproxy.h"
 #include "app/berthd/client/prepublish.h"
@@ -61,6 +63,8 @@ int deploy(const QStringList &arguments)
         u"Take the site offline, as a delete would, after this long: 30m, 24h, 7d; never keeps it."_s, u"TIME"_s);
     const QCommandLineOption update(
         u"update"_s, u"Replace this deployment's content instead of creating one."_s, u"SLUG|ID"_s);
+    const QCommandLineOption prepare(u"prepare"_s,
+        u"With --update: store the content as a new version without making it live; 'berthd rollback' publishes it."_s);
     const QCommandLineOption yes(u"yes"_s, u"Publish even when the pre-publish checks find something; don't ask."_s);
     const QCommandLineOption watch(
         u"watch"_s, u"Keep watching the folder and redeploy what changes until stopped (Ctrl+C)."_s);
@@ -69,13 +73,19 @@ int deploy(const QStringList &arguments)
             u"Publish a folder or an .html file to a running Berth and print its address.\n"
             "Hidden files (.git, .DS_Store) and links out of the folder are left out; sizes are checked before "
             "anything is sent."_s,
-            {slug, title, description, isPrivate, password, spa, expires, update, yes, watch}, 1, 1,
+            {slug, title, description, isPrivate, password, spa, expires, update, prepare, yes, watch}, 1, 1,
             u",\n8 not published: the checks found something and there was no terminal to ask on, nor --yes"_s))
         return *exit;
     if (parser.isSet(watch) && !QFileInfo(parser.positionalArguments().value(0)).isDir())
         return Cli::usageError(u"--watch needs a folder"_s, u"deploy"_s);
     if (parser.isSet(update) && parser.isSet(slug))
         return Cli::usageError(u"--slug names a new site; rename with the API (PATCH /deploy/:id/slug)"_s, u"deploy"_s);
+    if (parser.isSet(prepare) && !parser.isSet(update))
+        return Cli::usageError(u"--prepare needs --update: a new site is always live"_s, u"deploy"_s);
+    if (parser.isSet(prepare)
+        && (parser.isSet(isPrivate) || parser.isSet(password) || parser.isSet(expires) || parser.isSet(watch)))
+        return Cli::usageError(
+            u"--prepare stores content only: change access or expiry, or watch, in another command"_s, u"deploy"_s);
     const auto lifetime = ExpiryRules::parseLifetime(parser.isSet(expires) ? parser.value(expires) : u"never"_s);
     if (!lifetime)
         return Cli::usageError(u"--expires: "_s + lifetime.error().message, u"deploy"_s);
@@ -104,6 +114,8 @@ int deploy(const QStringList &arguments)
         body.insert(u"password"_s, parser.value(password));
     if (parser.isSet(spa))
         body.insert(u"is_spa"_s, true);
+    if (parser.isSet(prepare))
+        body.insert(u"publish"_s, false);
     if (parser.isSet(expires)) // never: no expiry, also on an update that had one
         body.insert(lifetime.value() ? u"expires_in"_s : u"expires_at"_s,
             lifetime.value() ? QJsonValue(double(*lifetime.value())) : QJsonValue(QJsonValue::Null));
@@ -133,10 +145,16 @@ int deploy(const QStringList &arguments)
     }
 
     const QJsonObject &site = reply.json;
-    out() << (parser.isSet(update) ? "Updated " : "Published ") << site[u"slug"_s].toString() << " ("
-          << site[u"id"_s].toString() << "): " << folder.fileCount << (folder.fileCount == 1 ? " file, " : " files, ")
-          << sizeText(folder.totalBytes) << "\n"
+    const bool prepared = site[u"live"_s] == QJsonValue(false);
+    out() << (prepared             ? u"Prepared version %1 of "_s.arg(site[u"version"_s].toInteger())
+            : parser.isSet(update) ? u"Updated "_s
+                                   : u"Published "_s)
+          << site[u"slug"_s].toString() << " (" << site[u"id"_s].toString() << "): " << folder.fileCount
+          << (folder.fileCount == 1 ? " file, " : " files, ") << sizeText(folder.totalBytes) << "\n"
           << "URL:        " << site[u"url"_s].toString() << "\n";
+    if (prepared)
+        out() << "Not live:   'berthd rollback " << site[u"slug"_s].toString() << " " << site[u"version"_s].toInteger()
+              << "' publishes it\n";
     if (site.contains(u"share_url"_s))
         out() << "Share link: " << site[u"share_url"_s].toString() << "\n";
     if (site.contains(u"expires_at"_s))
@@ -324,10 +342,14 @@ const ClientCommand kCommands[] = {
     {"rename", &SiteCommands::rename, "Give a site a new slug (and address)."},
     {"protect", &SiteCommands::protect, "Make a site private; print its share link."},
     {"unprotect", &SiteCommands::unprotect, "Make a private site public again."},
+    {"links", &LinkCommands::links, "A private site's named share links and their opens."},
+    {"link", &LinkCommands::link, "Make a named share link (--label, --expires, --max-opens)."},
+    {"unlink", &LinkCommands::unlink, "Revoke one named share link at once."},
     {"submissions", &SubmissionCommands::submissions, "A site's form submissions (--csv, --delete)."},
     {"counters", &SubmissionCommands::counters, "A site's counters and their values."},
     {"stats", &StatsCommand::run, "A site's page views, visitors, top pages and referrers."},
-    {"webhooks", &WebhookCommands::webhooks, "Your webhooks: list, add, remove, ping, deliveries."},
+    {"webhooks", &WebhookCommands::webhooks, "Your webhooks: list, add, remove, ping, deliveries, enable."},
+    {"domains", &DomainCommands::domains, "A site's custom domains: list, add, remove."},
     {"mcp", &McpProxy::run, "MCP on stdin/stdout for desktop AI clients."},
 };
 

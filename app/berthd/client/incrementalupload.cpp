@@ -1,5 +1,6 @@
 #include "app/berthd/client/incrementalupload.h"
 
+#include "app/berthd/client/archivebody.h"
 #include "app/berthd/client/deploybody.h"
 #include "domain/deploy/folderreader.h"
 
@@ -47,6 +48,18 @@ Result<ApiClient::Reply> send(ApiClient &client, const QByteArray &method, const
         qint64 contentBytes = 0;
         for (const FileUpload &file : files)
             contentBytes += round == 1 || wanted.contains(file.path) ? file.size : 0;
+        // When the server holds none of it (a first publish), the folder goes as an archive: no base64 and no JSON to
+        // build or to parse, and the server stores each file while the rest arrives.
+        const bool everything = round == 1 || wanted.size() == files.size();
+        if (const auto query = ArchiveBody::queryOf(fields); query && everything) {
+            const Result<QByteArray> archive = ArchiveBody::tarOf(folder);
+            if (!archive)
+                return archive.error();
+            if (sentFiles)
+                *sentFiles = int(files.size());
+            return client.send(method, query->isEmpty() ? path : path + u'?' + *query, archive.value(),
+                {qMakePair(QByteArray("Content-Type"), QByteArray("application/x-tar"))}, showProgress);
+        }
         DeployBody mixed(fields, files.size(), contentBytes);
         int sent = 0;
         for (qsizetype i = 0; i < files.size(); ++i) {

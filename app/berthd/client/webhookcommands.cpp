@@ -14,7 +14,7 @@ namespace {
 
 using Cli::out;
 
-const QStringList kSubcommands {u"list"_s, u"add"_s, u"remove"_s, u"ping"_s, u"deliveries"_s};
+const QStringList kSubcommands {u"list"_s, u"add"_s, u"remove"_s, u"ping"_s, u"deliveries"_s, u"enable"_s};
 
 // Connects, sends one request and hands a 200's JSON to `print`; else prints why and returns the exit status.
 int call(const QCommandLineParser &parser, const QByteArray &method, const QString &path,
@@ -65,13 +65,13 @@ int webhooks(const QStringList &arguments)
                 out() << "No webhooks.\n";
                 return;
             }
-            QList<QStringList> rows {{u"ID"_s, u"URL"_s, u"EVENTS"_s, u"DEPLOYMENT"_s}};
+            QList<QStringList> rows {{u"ID"_s, u"URL"_s, u"EVENTS"_s, u"DEPLOYMENT"_s, u"DISABLED"_s}};
             for (const QJsonValue &webhook : webhooks) {
                 QStringList events;
                 for (const QJsonValue &type : webhook[u"events"_s].toArray())
                     events.append(type.toString());
                 rows.append({webhook[u"id"_s].toString(), webhook[u"url"_s].toString(), events.join(u','),
-                    orDash(webhook[u"deployment_id"_s])});
+                    orDash(webhook[u"deployment_id"_s]), orDash(webhook[u"disabled_at"_s])});
             }
             Cli::printTable(rows);
         });
@@ -89,10 +89,11 @@ int webhooks(const QStringList &arguments)
                   << "Secret (shown once): " << answer[u"secret"_s].toString() << "\n";
         });
     }
-    if (sub == u"remove" || sub == u"ping" || sub == u"deliveries") {
+    if (sub == u"remove" || sub == u"ping" || sub == u"deliveries" || sub == u"enable") {
         const QString description = sub == u"remove" ? u"Remove a webhook and its deliveries."_s
             : sub == u"ping"                         ? u"Send a ping event to a webhook."_s
-                                                     : u"A webhook's last 100 deliveries, newest first."_s;
+            : sub == u"enable" ? u"Enable a webhook that was disabled for failing every delivery for 3 days."_s
+                               : u"A webhook's last 100 deliveries, newest first."_s;
         if (const auto exit = ClientSession::parse(parser, rest, u"webhooks "_s + sub, u"ID"_s, description, {}, 1, 1))
             return *exit;
         const QString path = u"/webhooks/"_s + parser.positionalArguments().value(0);
@@ -102,6 +103,9 @@ int webhooks(const QStringList &arguments)
             });
         if (sub == u"ping")
             return call(parser, "POST", path + u"/ping"_s, QJsonObject {}, printDelivery);
+        if (sub == u"enable")
+            return call(parser, "POST", path + u"/enable"_s, QJsonObject {},
+                [](const QJsonObject &answer) { out() << "Webhook " << answer[u"id"_s].toString() << " enabled.\n"; });
         return call(parser, "GET", path + u"/deliveries"_s, std::nullopt, [](const QJsonObject &answer) {
             const QJsonArray deliveries = answer[u"deliveries"_s].toArray();
             if (deliveries.isEmpty()) {

@@ -3,6 +3,7 @@
 #include "app/berthd/cli.h"
 #include "app/berthd/server/accountcommands.h"
 #include "app/berthd/server/backupcommands.h"
+#include "app/berthd/server/domainpolicycommand.h"
 #include "app/berthd/server/migratecommands.h"
 #include "app/berthd/server/settingscommands.h"
 #include "app/berthd/server/webhooktargetscommand.h"
@@ -31,6 +32,7 @@ const AdminCommand kCommands[] = {
     {"signups", nullptr, &AccountCommands::signups, "Show, open or close sign-ups."},
     {"agents", nullptr, &AccountCommands::agents, "Where agents may come from; how many an hour."},
     {"webhooks", "targets", &webhookTargets, "Where webhooks may deliver: public, lan or any."},
+    {"domains", "policy", &domainPolicy, "Who may give sites custom domains: owner or everyone."},
     {"signin-requests", nullptr, &AccountCommands::signInRequests, "Pending sign-ins (codes to relay)."},
     {"keys", "list", &AccountCommands::keysList, "API keys of every user (no secrets)."},
     {"keys", "revoke", &AccountCommands::keysRevoke, "Revoke any key."},
@@ -69,7 +71,9 @@ std::optional<int> runAdminCommand(const QStringList &arguments)
         names.append(QLatin1String(command.name));
     }
     // "webhooks" is a client command too (list, add, ...): only its "targets" works on the data folder.
-    if (!known || (group == u"key" && name == u"create") || (group == u"webhooks" && name != u"targets"))
+    // "domains" too: only "domains policy" is the owner's; "domains SLUG ..." is a client command.
+    if (!known || (group == u"key" && name == u"create") || (group == u"webhooks" && name != u"targets")
+        || (group == u"domains" && name != u"policy"))
         return std::nullopt;
     if (group == u"key")
         names.prepend(u"create"_s);

@@ -2,6 +2,7 @@
 
 #include "app/berthd/cli.h"
 #include "app/berthd/server/accesslogoptions.h"
+#include "app/berthd/server/acmeoptions.h"
 #include "app/berthd/server/tlsoptions.h"
 #include "app/berthd/shutdownsignals.h"
 #include "domain/deploy/slugrules.h"
@@ -103,6 +104,7 @@ int serve(const QStringList &arguments, const EngineHook &beforeServing)
         perAddress, stopTimeout, lan, sitePorts, lanName, database, blobCache, sharedRateLimits});
     parser.addOptions(TlsOptions::options());
     parser.addOptions(AccessLogOptions::options());
+    parser.addOptions(AcmeOptions::options());
     if (!parser.parse(arguments))
         return usageError(parser.errorText(), u"serve"_s);
     if (parser.isSet(u"help"_s)) {
@@ -174,6 +176,8 @@ int serve(const QStringList &arguments, const EngineHook &beforeServing)
         return usageError(tlsError, u"serve"_s);
     if (const QString logError = AccessLogOptions::apply(parser, &settings); !logError.isEmpty())
         return usageError(logError, u"serve"_s);
+    if (const QString acmeError = AcmeOptions::apply(parser, &settings); !acmeError.isEmpty())
+        return usageError(acmeError, u"serve"_s);
     settings.lanSharing = parser.isSet(lan);
     if (parser.isSet(sitePorts)) {
         const QStringList range = parser.value(sitePorts).split(u'-');

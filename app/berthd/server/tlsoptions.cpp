@@ -12,6 +12,7 @@ namespace {
 
 const QString kCert = u"tls-cert"_s;
 const QString kKey = u"tls-key"_s;
+const QString kDir = u"tls-dir"_s;
 const QString kPort = u"https-port"_s;
 const QString kRedirect = u"https-redirect"_s;
 
@@ -22,6 +23,10 @@ QList<QCommandLineOption> options()
     return {
         {kCert, u"Serve HTTPS too, with this PEM certificate (then any intermediates); needs --tls-key."_s, u"FILE"_s},
         {kKey, u"The certificate's PEM private key (RSA or EC, not encrypted)."_s, u"FILE"_s},
+        {kDir,
+            u"Also serve the NAME.pem/NAME.key pairs of this folder, each to clients asking for NAME (SNI); "
+            "read again when they change. Needs --tls-cert."_s,
+            u"DIR"_s},
         {kPort, u"Port for HTTPS on the --listen address (default 8443; 0 picks a free one)."_s, u"PORT"_s},
         {kRedirect, u"Answer every plain-HTTP request with a redirect (308) to HTTPS."_s},
     };
@@ -34,8 +39,11 @@ QString apply(const QCommandLineParser &parser, EngineSettings *settings)
     const bool tls = parser.isSet(kCert) || parser.isSet(kKey);
     if (tls && (settings->tlsCertFile.isEmpty() || settings->tlsKeyFile.isEmpty()))
         return u"--tls-cert and --tls-key go together"_s;
-    if (!tls && (parser.isSet(kPort) || parser.isSet(kRedirect)))
-        return u"--https-port and --https-redirect need --tls-cert and --tls-key"_s;
+    if (!tls && (parser.isSet(kPort) || parser.isSet(kRedirect) || parser.isSet(kDir)))
+        return u"--https-port, --https-redirect and --tls-dir need --tls-cert and --tls-key"_s;
+    settings->tlsDir = parser.value(kDir);
+    if (parser.isSet(kDir) && settings->tlsDir.isEmpty())
+        return u"--tls-dir expects a folder"_s;
     if (parser.isSet(kPort)) {
         bool ok = false;
         const uint port = parser.value(kPort).toUInt(&ok);

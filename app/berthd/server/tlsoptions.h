@@ -12,7 +12,7 @@ namespace berth {
 
 struct EngineSettings;
 
-// berthd serve's HTTPS options: --tls-cert, --tls-key, --https-port, --https-redirect.
+// berthd serve's HTTPS options: --tls-cert, --tls-key, --tls-dir, --https-port, --https-redirect.
 namespace TlsOptions {
 
 QList<QCommandLineOption> options();

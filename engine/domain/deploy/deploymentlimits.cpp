@@ -45,4 +45,9 @@ QString tooManyFiles()
     return u"A deployment can have at most %1 files"_s.arg(kMaxFilesPerDeployment);
 }
 
+QString tooManyDomains()
+{
+    return u"A site can have at most %1 domains"_s.arg(kMaxDomainsPerSite);
+}
+
 } // namespace berth::DeploymentLimits

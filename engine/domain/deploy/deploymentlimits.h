@@ -11,6 +11,7 @@ constexpr qint64 kMaxHtmlBytes = 5 * kMiB;
 constexpr qint64 kMaxFileBytes = 10 * kMiB;
 constexpr qint64 kMaxTotalBytes = 50 * kMiB;
 constexpr int kMaxFilesPerDeployment = 10000;
+constexpr int kMaxDomainsPerSite = 10; // custom domains
 
 namespace DeploymentLimits {
 
@@ -18,6 +19,7 @@ QString htmlTooLarge(qint64 bytes); // "HTML exceeds the 5 MB limit (7.2 MB)"
 QString fileTooLarge(const QString &path); // "File \"a.bin\" exceeds the 10 MB per-file limit"
 QString totalTooLarge(); // "Total deployment size exceeds the 50 MB limit"
 QString tooManyFiles(); // "A deployment can have at most 10000 files"
+QString tooManyDomains(); // "A site can have at most 10 domains"
 
 } // namespace DeploymentLimits
 } // namespace berth

@@ -1,5 +1,6 @@
 #include "domain/deploy/deploymentservice.h"
 
+#include "domain/common/changejournal.h"
 #include "domain/common/clock.h"
 #include "domain/common/randomid.h"
 #include "domain/common/workerpriority.h"
@@ -140,7 +141,7 @@ QFuture<Result<Deployment>> DeploymentService::update(
 }
 
 QFuture<Result<Deployment>> DeploymentService::createValidated(
-    const User &owner, DeployRequest request, Progress progress)
+    const User &owner, DeployRequest request, Progress progress, Stager stager)
 {
     if (!request.html && !request.files)
         return ready<Deployment>(Error {Error::Kind::BadRequest, u"html is required"_s});
@@ -163,6 +164,8 @@ QFuture<Result<Deployment>> DeploymentService::createValidated(
         if (slug.isEmpty())
             return ready<Deployment>(Error {Error::Kind::Internal, u"Could not generate a free slug"_s});
     }
+    if (const Result<void> checked = settleDomains(owner, {}, request); !checked)
+        return ready<Deployment>(checked.error());
     // Right before the deploy counts as in flight: from then on no blob it names can be collected.
     if (const Result<void> checked = resolveReferences(owner, request); !checked)
         return ready<Deployment>(checked.error());
@@ -172,7 +175,7 @@ QFuture<Result<Deployment>> DeploymentService::createValidated(
     metadata.html.reset();
     metadata.files.reset();
     auto written = std::make_shared<QList<QByteArray>>();
-    return stage(std::move(request), written, progress)
+    return (stager ? stager(written) : stage(std::move(request), written, progress))
         .then(this, [this, owner, metadata, slug, written, progress](Result<Staged> staged) {
             if (staged && progress && !progress->beginCommit()) // cancelled: a cancel from here on is refused
                 staged = Result<Staged>(DeployProgress::cancelledError());
@@ -185,7 +188,7 @@ QFuture<Result<Deployment>> DeploymentService::createValidated(
 }
 
 QFuture<Result<Deployment>> DeploymentService::updateValidated(
-    const User &owner, const QString &id, DeployRequest request, Progress progress)
+    const User &owner, const QString &id, DeployRequest request, Progress progress, Stager stager)
 {
     const auto current = ownedDeployment(owner, id);
     if (!current)
@@ -197,6 +200,8 @@ QFuture<Result<Deployment>> DeploymentService::updateValidated(
         return ready<Deployment>(checked.error());
     if (const Result<void> settled = settleExpiry(owner, request, DeployRequest::Mode::Update); !settled)
         return ready<Deployment>(settled.error());
+    if (const Result<void> checked = settleDomains(owner, id, request); !checked)
+        return ready<Deployment>(checked.error());
     if (const Result<void> checked = resolveReferences(owner, request); !checked)
         return ready<Deployment>(checked.error());
 
@@ -205,7 +210,7 @@ QFuture<Result<Deployment>> DeploymentService::updateValidated(
     metadata.html.reset();
     metadata.files.reset();
     auto written = std::make_shared<QList<QByteArray>>();
-    return stage(std::move(request), written, progress)
+    return (stager ? stager(written) : stage(std::move(request), written, progress))
         .then(this, [this, owner, id, metadata, written, progress](Result<Staged> staged) {
             if (staged && progress && !progress->beginCommit())
                 staged = Result<Staged>(DeployProgress::cancelledError());
@@ -228,6 +233,8 @@ Result<Deployment> DeploymentService::commitCreate(
     // Re-checked here: other deploys may have committed while this one was on the worker.
     if (m_repository.countForUser(owner.id) >= m_plans.limits(owner.plan).deployments)
         return refuse(limitReached());
+    if (const Result<void> checked = checkDomains(owner, {}, request); !checked)
+        return refuse(checked.error());
 
     const QDateTime now = m_clock.now();
     Deployment deployment;
@@ -245,7 +252,9 @@ Result<Deployment> DeploymentService::commitCreate(
     // The limit once more inside the insert's transaction: another server on the same database may have taken the
     // last slot since the check above.
     const int limit = m_plans.limits(owner.plan).deployments;
-    if (const Result<void> inserted = m_repository.insert(deployment, files, limit); !inserted) {
+    const Result<void> inserted = journaled(m_journal, {u"deployment.created"_s, deployment, {}, {}},
+        [&] { return m_repository.insert(deployment, files, limit); });
+    if (!inserted) {
         if (inserted.error().code == Error::Code::DeploymentLimitReached)
             return refuse(limitReached());
         if (inserted.error().code == Error::Code::SlugTaken)
@@ -255,6 +264,7 @@ Result<Deployment> DeploymentService::commitCreate(
     m_faults.reach("after-commit");
     ++m_deploysCommitted;
     deployment.warnings = deployWarnings(*m_sites.serve(deployment, files));
+    assignDomains(deployment, request);
     Q_EMIT changeCommitted(u"deployment.created"_s, deployment, {});
     return deployment;
 }
@@ -274,6 +284,8 @@ Result<Deployment> DeploymentService::commitUpdate(
     Deployment deployment = current.value();
     if (const Result<void> checked = checkProtection(request, deployment.isProtected); !checked)
         return checked.error();
+    if (const Result<void> checked = checkDomains(owner, id, request); !checked)
+        return checked.error();
 
     if (replacesContent) {
         deployment.storageType = staged.value().storageType;
@@ -289,9 +301,9 @@ Result<Deployment> DeploymentService::commitUpdate(
 
     // The blobs of versions pruned by this one become garbage candidates once it is committed.
     QList<QByteArray> released;
-    if (const Result<void> updated
-        = m_repository.update(deployment, staged.value().files, m_history.versionsKept(), &released);
-        !updated)
+    const Result<void> updated = journaled(m_journal, {u"deployment.updated"_s, deployment, {}, {}},
+        [&] { return m_repository.update(deployment, staged.value().files, m_history.versionsKept(), &released); });
+    if (!updated)
         return DeploymentAccess::writeFailed(updated.error(), u"Could not save the deployment"_s);
     m_faults.reach("after-commit");
     ++m_deploysCommitted;
@@ -299,6 +311,7 @@ Result<Deployment> DeploymentService::commitUpdate(
 
     const QList<StoredFile> files = replacesContent ? *staged.value().files : m_repository.files(deployment.versionId);
     deployment.warnings = deployWarnings(*m_sites.serve(deployment, files));
+    assignDomains(deployment, request);
     Q_EMIT changeCommitted(u"deployment.updated"_s, deployment, {});
     return deployment;
 }

@@ -1,12 +1,14 @@
 #pragma once
 
 #include "core/error.h"
+#include "domain/deploy/archiveintake.h"
 #include "domain/deploy/deployrequest.h"
 #include "storage/deployment.h"
 #include "storage/user.h"
 
 #include <QFuture>
 #include <QObject>
+#include <functional>
 #include <memory>
 #include <optional>
 
@@ -19,7 +21,9 @@ namespace berth {
 class AgentSiteLifetime;
 class BlobGarbage;
 class BlobStore;
+class ChangeJournal;
 class Clock;
+class CustomDomainService;
 class DeployProgress;
 class DeploymentRepository;
 class FaultPoints;
@@ -50,10 +54,19 @@ public:
     void setWorkersYieldToServing(bool yield) { m_workersYield = yield; }
     // How long agents' new sites live unless they ask otherwise (the owner's setting); without it, like any other.
     void setAgentSiteLifetime(const AgentSiteLifetime *lifetime) { m_agentSiteLifetime = lifetime; }
+    // Where a request's "domains" are checked and kept; without it, a request that names domains is refused.
+    void setCustomDomains(CustomDomainService *domains) { m_domains = domains; }
+    // Where each change's event is written, in the change's transaction; without it, changes record no events.
+    void setChangeJournal(const ChangeJournal *journal) { m_journal = journal; }
 
     // JSON bodies of POST /deploy and PUT /deploy/:id; parsed on a worker.
     QFuture<Result<Deployment>> createFromJson(const User &owner, QByteArray body);
     QFuture<Result<Deployment>> updateFromJson(const User &owner, const QString &id, QByteArray body);
+    // Archive uploads: the fields as parseDeployFields() read them, the files from the archive as its bytes arrive
+    // (deploymentservicearchive.cpp). The same checks before any file is stored, the same commit after.
+    QFuture<Result<Deployment>> createFromArchive(const User &owner, DeployRequest fields, ArchiveInput input);
+    QFuture<Result<Deployment>> updateFromArchive(
+        const User &owner, const QString &id, DeployRequest fields, ArchiveInput input);
     // Requests built in-process (the dashboard): checked by the same rules as parsed ones. progress, when given,
     // hears each step and may cancel the deploy until its commit.
     using Progress = std::shared_ptr<DeployProgress>;
@@ -81,8 +94,8 @@ public:
     quint64 deploysCommitted() const { return m_deploysCommitted; }
 
 Q_SIGNALS:
-    // A change committed by this process (for events): type is "deployment.created", ".updated", ".renamed" or
-    // ".deleted"; reason, for a deletion, "deleted" or "expired".
+    // A change committed by this process (its event was stored with it, through the ChangeJournal): type is
+    // "deployment.created", ".updated", ".renamed" or ".deleted"; reason, for a deletion, "deleted" or "expired".
     void changeCommitted(const QString &type, const berth::Deployment &deployment, const QString &reason);
 
 private:
@@ -94,13 +107,24 @@ private:
         std::optional<QByteArray> passwordHash; // set when the request carried a password
     };
 
-    QFuture<Result<Deployment>> createValidated(const User &owner, DeployRequest request, Progress progress = {});
+    // What stages a deploy's content on the workers when it is not in the request (an archive's intake); it is
+    // called once the checks passed and the deploy is in flight, and fills the list of blobs it wrote.
+    using Stager = std::function<QFuture<Result<Staged>>(std::shared_ptr<QList<QByteArray>> written)>;
+    QFuture<Result<Deployment>> createValidated(
+        const User &owner, DeployRequest request, Progress progress = {}, Stager stager = {});
     QFuture<Result<Deployment>> updateValidated(
-        const User &owner, const QString &id, DeployRequest request, Progress progress = {});
+        const User &owner, const QString &id, DeployRequest request, Progress progress = {}, Stager stager = {});
+    Stager archiveStager(ArchiveInput input); // deploymentservicearchive.cpp
     Result<Deployment> ownedDeployment(const User &owner, const QString &id) const;
     Result<void> checkProtection(const DeployRequest &request, bool currentlyProtected) const;
     // The request's expiry made absolute on the clock, an agent's default added (deploymentserviceexpiry.cpp).
     Result<void> settleExpiry(const User &owner, DeployRequest &request, DeployRequest::Mode mode) const;
+    // The request's domains checked and normalised for the site id (empty: a new one); checkDomains() again right
+    // before the commit, since other requests may have taken a name meanwhile; assignDomains() after it
+    // (deploymentservicedomains.cpp).
+    Result<void> settleDomains(const User &owner, const QString &id, DeployRequest &request) const;
+    Result<void> checkDomains(const User &owner, const QString &id, const DeployRequest &request) const;
+    void assignDomains(Deployment &deployment, const DeployRequest &request);
     // The delete itself; with expiredBy, only while the row's expiry is at or before it.
     Result<Deployment> removeDeployment(const Deployment &deployment, const QDateTime &expiredBy);
     using WrittenBlobs = std::shared_ptr<QList<QByteArray>>; // what a worker stored, even when it then failed
@@ -129,6 +153,8 @@ private:
     bool m_workersYield = false;
     quint64 m_deploysCommitted = 0;
     const AgentSiteLifetime *m_agentSiteLifetime = nullptr;
+    const ChangeJournal *m_journal = nullptr;
+    CustomDomainService *m_domains = nullptr;
 };
 
 } // namespace berth

@@ -1,4 +1,5 @@
 // DeploymentService's reads and the edits that carry no content (rename, delete), apart from the deploy path.
+#include "domain/common/changejournal.h"
 #include "domain/common/clock.h"
 #include "domain/deploy/blobgarbage.h"
 #include "domain/deploy/deploymentaccess.h"
@@ -51,7 +52,9 @@ Result<Deployment> DeploymentService::rename(const User &owner, const QString &i
 
     deployment.slug = slug;
     deployment.updatedAt = m_clock.now();
-    if (const Result<void> renamed = m_repository.rename(id, slug, deployment.updatedAt); !renamed) {
+    const Result<void> renamed = journaled(m_journal, {u"deployment.renamed"_s, deployment, {}, {}},
+        [&] { return m_repository.rename(id, slug, deployment.updatedAt); });
+    if (!renamed) {
         if (renamed.error().code == Error::Code::SlugTaken)
             return slugTaken(slug);
         if (renamed.error().kind == Error::Kind::NotFound)
@@ -79,7 +82,10 @@ Result<Deployment> DeploymentService::removeDeployment(const Deployment &deploym
         for (const StoredFile &file : m_repository.files(version.id))
             blobs.append(file.blob);
     }
-    if (const Result<void> removed = m_repository.remove(id, expiredBy); !removed) {
+    const QString reason = expiredBy.isValid() ? u"expired"_s : u"deleted"_s;
+    const Result<void> removed = journaled(m_journal, {u"deployment.deleted"_s, deployment, reason, {}},
+        [&] { return m_repository.remove(id, expiredBy); });
+    if (!removed) {
         if (expiredBy.isValid() && removed.error().kind == Error::Kind::NotFound)
             return DeploymentAccess::notFound();
         return DeploymentAccess::writeFailed(removed.error(), u"Could not delete the deployment"_s);
@@ -87,7 +93,7 @@ Result<Deployment> DeploymentService::removeDeployment(const Deployment &deploym
     m_sites.withdraw(id);
     m_garbage.addCandidates(blobs);
     m_garbage.collectUnlessBusy();
-    Q_EMIT changeCommitted(u"deployment.deleted"_s, deployment, expiredBy.isValid() ? u"expired"_s : u"deleted"_s);
+    Q_EMIT changeCommitted(u"deployment.deleted"_s, deployment, reason);
     return deployment;
 }
 

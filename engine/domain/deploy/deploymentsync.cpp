@@ -32,6 +32,7 @@ Result<void> DeploymentSync::start()
                 if (deploymentId.isEmpty())
                     return;
                 m_sites.refreshSite(deploymentId);
+                Q_EMIT notified(deploymentId);
                 // Seen changing: the next resync looks at this row again whatever it holds then (it may be gone,
                 // with the notification of that lost).
                 m_stamps.insert(deploymentId, QByteArray());

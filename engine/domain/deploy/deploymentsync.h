@@ -35,6 +35,10 @@ public:
     // Compares every row with the last seen and refreshes the sites whose rows changed, appeared or went away.
     Result<void> resync();
 
+Q_SIGNALS:
+    // A change to the deployment or to what hangs off it (its share links) was committed, by any server.
+    void notified(const QString &deploymentId);
+
 private:
     void scheduleResync(int ms);
 

@@ -61,6 +61,7 @@ const KnownField kKnownFields[] = {
     {"publish"_L1, JsonType::Boolean},
     {"expires_at"_L1, JsonType::StringOrNull},
     {"expires_in"_L1, JsonType::NumberOrNull},
+    {"domains"_L1, JsonType::Array},
 };
 
 bool hasType(const QJsonValue &value, JsonType type)
@@ -113,6 +114,8 @@ Result<void> checkLength(const std::optional<QString> &value, QLatin1String fiel
 
 Result<void> checkMetadata(const DeployRequest &request)
 {
+    if (request.domains && request.domains->size() > kMaxDomainsPerSite)
+        return badRequest(DeploymentLimits::tooManyDomains());
     if (auto checked = checkLength(request.title, "title"_L1, kMaxTitleLength); !checked)
         return checked;
     if (auto checked = checkLength(request.description, "description"_L1, kMaxDescriptionLength); !checked)
@@ -214,6 +217,9 @@ Result<void> validateDeployRequest(const DeployRequest &request)
 namespace {
 
 // The body's fields and files, with `lifted` the LiftedContent `body` is the skeleton of (or null).
+Result<DeployRequest> parseObject(
+    const QJsonObject &object, DeployRequest::Mode mode, LiftedContent *lifted, bool contentApart);
+
 Result<DeployRequest> parseBody(const QByteArray &body, DeployRequest::Mode mode, LiftedContent *lifted)
 {
     QJsonParseError parseError;
@@ -222,8 +228,15 @@ Result<DeployRequest> parseBody(const QByteArray &body, DeployRequest::Mode mode
         return badRequest(u"Malformed JSON: "_s + parseError.errorString());
     if (!document.isObject())
         return badRequest(u"Request body must be a JSON object"_s);
-    const QJsonObject object = document.object();
+    return parseObject(document.object(), mode, lifted, false);
+}
 
+// With contentApart, the fields of a deploy whose files come apart from them (an archive upload).
+Result<DeployRequest> parseObject(
+    const QJsonObject &object, DeployRequest::Mode mode, LiftedContent *lifted, bool contentApart)
+{
+    if (contentApart && (object.contains("html"_L1) || object.contains("files"_L1)))
+        return badRequest(u"html and files come from the archive, not with it"_s);
     if (mode == DeployRequest::Mode::Update && object.contains("slug"_L1))
         return badRequest(u"slug cannot be changed here; use PATCH /deploy/:id/slug"_s);
     if (mode == DeployRequest::Mode::Create && object.contains("remove_password"_L1))
@@ -247,7 +260,7 @@ Result<DeployRequest> parseBody(const QByteArray &body, DeployRequest::Mode mode
     const bool hasFiles = object.contains("files"_L1);
     if (hasHtml && hasFiles)
         return badRequest(u"Provide either html or files, not both"_s);
-    if (!hasHtml && !hasFiles && mode == DeployRequest::Mode::Create)
+    if (!hasHtml && !hasFiles && !contentApart && mode == DeployRequest::Mode::Create)
         return badRequest(u"html is required"_s);
 
     DeployRequest request;
@@ -295,14 +308,25 @@ Result<DeployRequest> parseBody(const QByteArray &body, DeployRequest::Mode mode
     boolField("remove_password"_L1, request.removePassword);
     boolField("rotate_share_link"_L1, request.rotateShareLink);
     boolField("publish"_L1, request.publish);
-    if (request.publish == false && !hasHtml && !hasFiles)
+    if (request.publish == false && !hasHtml && !hasFiles && !contentApart)
         return badRequest(u"\"publish\": false needs html or files: it stores a new version"_s);
     if (request.publish == false
         && (request.protect || request.password || request.removePassword || request.rotateShareLink
             || object.contains("expires_at"_L1) || object.contains("expires_in"_L1)))
         return badRequest(u"\"publish\": false stores content only: change access or expiry in another request"_s);
+    if (request.publish == false && object.contains("domains"_L1))
+        return badRequest(u"\"publish\": false stores content only: change domains in another request"_s);
     if (const Result<void> expiry = ExpiryRules::parse(object, request); !expiry)
         return expiry.error();
+    if (object.contains("domains"_L1)) {
+        QStringList domains;
+        for (const QJsonValue &domain : object.value("domains"_L1).toArray()) {
+            if (!domain.isString())
+                return badRequest(u"\"domains\" must be an array of host names"_s);
+            domains.append(domain.toString());
+        }
+        request.domains = std::move(domains);
+    }
     if (const Result<void> metadata = checkMetadata(request); !metadata)
         return metadata.error();
     return request;
@@ -322,6 +346,11 @@ Result<DeployRequest> parseDeployRequest(const QByteArray &body, DeployRequest::
     // every answer is the one Qt's parse of it gives. A refused body is parsed twice, and so is an accepted one
     // with a long unescaped text content beyond ASCII (rare: encoders escape its line breaks); others once.
     return parseBody(body, mode, nullptr);
+}
+
+Result<DeployRequest> parseDeployFields(const QJsonObject &fields, DeployRequest::Mode mode)
+{
+    return parseObject(fields, mode, nullptr, true);
 }
 
 } // namespace berth

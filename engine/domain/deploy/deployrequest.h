@@ -4,8 +4,10 @@
 
 #include <QByteArray>
 #include <QDateTime>
+#include <QJsonObject>
 #include <QList>
 #include <QString>
+#include <QStringList>
 #include <optional>
 
 namespace berth {
@@ -56,6 +58,9 @@ struct DeployRequest
     // publish, Update only: false stores the content as a new version without serving it (it goes live by rollback);
     // the site's access and expiry cannot change in the same request.
     std::optional<bool> publish;
+    // The site's custom domains, replacing its list (empty: none). As given: CustomDomainService checks and
+    // normalises them against the instance's addresses and the other sites.
+    std::optional<QStringList> domains;
 
     qint64 contentBytes() const; // decoded size of html (as UTF-8) or of all files
 };
@@ -74,6 +79,9 @@ constexpr int kMaxPasswordLength = 1024;
 Result<void> validateDeployRequest(const DeployRequest &request);
 
 Result<DeployRequest> parseDeployRequest(const QByteArray &body, DeployRequest::Mode mode);
+// The fields of a deploy whose files come apart from them (an archive upload): the body's names and rules, with html
+// and files refused.
+Result<DeployRequest> parseDeployFields(const QJsonObject &fields, DeployRequest::Mode mode);
 
 // The UTF-8 size of text without encoding it.
 qint64 utf8Size(QStringView text);

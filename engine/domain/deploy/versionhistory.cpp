@@ -1,5 +1,6 @@
 #include "domain/deploy/versionhistory.h"
 
+#include "domain/common/changejournal.h"
 #include "domain/common/clock.h"
 #include "domain/deploy/blobgarbage.h"
 #include "domain/deploy/deploymentaccess.h"
@@ -121,14 +122,14 @@ Result<Deployment> VersionHistory::rollback(const User &owner, const QString &id
     // One transaction: a crash before it leaves the old version served, after it the new one.
     m_faults.reach("before-rollback-commit");
     QList<QByteArray> released;
-    if (const Result<void> updated = m_repository.update(deployment, files, m_versionsKept, &released); !updated)
+    const Result<void> updated = journaled(m_journal, {u"deployment.updated"_s, deployment, {}, {}},
+        [&] { return m_repository.update(deployment, files, m_versionsKept, &released); });
+    if (!updated)
         return DeploymentAccess::writeFailed(updated.error(), u"Could not save the deployment"_s);
     m_faults.reach("after-rollback-commit");
     m_garbage.addCandidates(released);
     m_sites.serve(deployment, files);
     m_garbage.collectUnlessBusy();
-    if (m_rolledBack)
-        m_rolledBack(deployment);
     return deployment;
 }
 

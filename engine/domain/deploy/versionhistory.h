@@ -4,12 +4,11 @@
 #include "storage/deployment.h"
 #include "storage/user.h"
 
-#include <functional>
-
 namespace berth {
 
 class BlobGarbage;
 class BlobStore;
+class ChangeJournal;
 class Clock;
 class DeploymentRepository;
 class FaultPoints;
@@ -38,9 +37,8 @@ public:
     // (slug, owner, access) stay as they are now.
     static Deployment asOf(Deployment deployment, const StoredVersion &version);
 
-    // Told of each rollback once it is committed, on this thread (events for webhooks).
-    using RolledBack = std::function<void(const Deployment &)>;
-    void setRolledBack(RolledBack observer) { m_rolledBack = std::move(observer); }
+    // Where a rollback's event (a deployment.updated) is written, in the rollback's transaction.
+    void setChangeJournal(const ChangeJournal *journal) { m_journal = journal; }
 
     int versionsKept() const { return m_versionsKept; }
     void setVersionsKept(int count); // at least 1
@@ -54,7 +52,7 @@ private:
     const Clock &m_clock;
     const FaultPoints &m_faults;
     int m_versionsKept = kDefaultVersionsKept;
-    RolledBack m_rolledBack;
+    const ChangeJournal *m_journal = nullptr;
 };
 
 } // namespace berth

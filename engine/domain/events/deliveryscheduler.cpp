@@ -1,6 +1,7 @@
 #include "domain/events/deliveryscheduler.h"
 
 #include "domain/common/clock.h"
+#include "domain/events/eventmail.h"
 #include "domain/events/webhooksignature.h"
 #include "storage/eventrepository.h"
 #include "storage/webhookrepository.h"
@@ -116,9 +117,15 @@ void DeliveryScheduler::begin(const WebhookDelivery &delivery)
     if (!webhook || !event || !webhook.value() || !event.value())
         return; // unreadable now, or removed meanwhile: the next look sees
     const QUrl url(webhook.value()->url);
+    if (const QString to = EventMail::address(webhook.value()->url); !to.isEmpty()) {
+        const auto last = m_lastMail.constFind(delivery.webhookId);
+        if (last == m_lastMail.cend() || last->msecsTo(m_clock.now()) >= kMailIntervalMs)
+            sendMail(delivery, *webhook.value());
+        return; // else it waits for the mail of the next minute
+    }
     if (inFlightTo(url.host()) >= kMaxInFlightPerHost)
         return;
-    m_inFlight.insert(delivery.webhookId, {delivery, url.host(), m_clock.now(), nullptr});
+    m_inFlight.insert(delivery.webhookId, {delivery, url.host(), m_clock.now(), nullptr, {}});
     const QString webhookId = delivery.webhookId;
     m_targetCheck(
         url, this, [this, webhookId, hook = *webhook.value(), stored = *event.value()](const QString &refusal) {
@@ -148,13 +155,50 @@ void DeliveryScheduler::send(const QString &webhookId, const Webhook &webhook, c
         [this, webhookId](const DeliveryAttempt::Outcome &outcome) { finish(webhookId, outcome); });
 }
 
+void DeliveryScheduler::sendMail(const WebhookDelivery &head, const Webhook &webhook)
+{
+    const QDateTime now = m_clock.now();
+    const auto due = m_events.dueFor(webhook.id, now, kMaxEventsPerMail);
+    if (!due || due.value().isEmpty() || due.value().first().id != head.id)
+        return; // unreadable now, or changed meanwhile: the next look sees
+    QList<StoredEvent> events;
+    for (const WebhookDelivery &delivery : due.value()) {
+        if (const auto event = m_events.event(delivery.eventId); event && event.value())
+            events.append(*event.value());
+    }
+    m_inFlight.insert(webhook.id, {head, QString(), now, nullptr, due.value().mid(1)});
+    m_lastMail.insert(webhook.id, now);
+    if (!m_mailSender) {
+        finish(webhook.id, {0, u"mail is not set up on this server"_s});
+        return;
+    }
+    const EventMail::Text mail = EventMail::compose(events);
+    m_mailSender(EventMail::address(webhook.url), mail.subject, mail.body)
+        .then(this, [this, webhookId = webhook.id, headId = head.id](const QString &error) {
+            if (m_inFlight.value(webhookId).delivery.id == headId) // else stopped meanwhile
+                finish(webhookId, {0, error});
+        });
+}
+
 void DeliveryScheduler::finish(const QString &webhookId, const DeliveryAttempt::Outcome &outcome)
 {
     InFlight flight = m_inFlight.take(webhookId);
     if (flight.attempt)
         flight.attempt->deleteLater();
-    WebhookDelivery delivery = flight.delivery;
     const QDateTime now = m_clock.now();
+    settle(flight.delivery, outcome, now);
+    for (const WebhookDelivery &grouped : std::as_const(flight.grouped))
+        settle(grouped, outcome, now);
+    const Result<bool> disabled = m_webhooks.recordAttempt(webhookId, outcome.error.isEmpty(), now, kDisableAfterMs);
+    if (!disabled)
+        qWarning().noquote() << "webhooks: cannot record the health of" << webhookId << ':' << disabled.error().message;
+    else if (disabled.value())
+        Q_EMIT webhookDisabled(webhookId);
+    wake(); // the webhook's next delivery, or another webhook's, may go now
+}
+
+void DeliveryScheduler::settle(WebhookDelivery delivery, const DeliveryAttempt::Outcome &outcome, const QDateTime &now)
+{
     delivery.attempts += 1;
     delivery.responseStatus = outcome.status;
     delivery.error = outcome.error;
@@ -173,7 +217,6 @@ void DeliveryScheduler::finish(const QString &webhookId, const DeliveryAttempt::
     }
     if (Result<void> stored = m_events.update(delivery); !stored)
         qWarning().noquote() << "webhooks: cannot store the outcome of" << delivery.id << ':' << stored.error().message;
-    wake(); // the webhook's next delivery, or another webhook's, may go now
 }
 
 } // namespace berth

@@ -5,7 +5,6 @@
 #include "domain/events/eventtypes.h"
 #include "domain/siterules/siteaddresses.h"
 #include "storage/deployment.h"
-#include "storage/deploymentrepository.h"
 #include "storage/eventrepository.h"
 #include "storage/orderedjson.h"
 #include "storage/submissionrepository.h"
@@ -17,12 +16,11 @@ using namespace Qt::StringLiterals;
 
 namespace berth {
 
-EventRecorder::EventRecorder(WebhookRepository &webhooks, EventRepository &events, DeploymentRepository &deployments,
-    SubmissionRepository &submissions, const SiteAddresses &addresses, const Clock &clock, QObject *parent)
+EventRecorder::EventRecorder(WebhookRepository &webhooks, EventRepository &events, SubmissionRepository &submissions,
+    const SiteAddresses &addresses, const Clock &clock, QObject *parent)
     : QObject(parent)
     , m_webhooks(webhooks)
     , m_events(events)
-    , m_deployments(deployments)
     , m_submissions(submissions)
     , m_addresses(addresses)
     , m_clock(clock)
@@ -36,56 +34,56 @@ QByteArray EventRecorder::deploymentData(const Deployment &deployment) const
         + ",\"url\":" + OrderedJson::value(m_addresses.siteUrl(deployment.slug)) + '}';
 }
 
-QList<Webhook> EventRecorder::subscribers(const QString &userId, const QString &type, const QString &deploymentId) const
+Result<QList<Webhook>> EventRecorder::subscribers(
+    const QString &userId, const QString &type, const QString &deploymentId) const
 {
     const auto webhooks = m_webhooks.listForUser(userId);
-    if (!webhooks) {
-        qWarning().noquote() << "events: cannot read the webhooks of" << userId << ':' << webhooks.error().message;
-        return {};
-    }
+    if (!webhooks)
+        return webhooks.error();
     QList<Webhook> wanting;
     for (const Webhook &webhook : webhooks.value()) {
-        if (webhook.events.contains(type) && (webhook.deploymentId.isEmpty() || webhook.deploymentId == deploymentId))
+        if (webhook.events.contains(type) && (webhook.deploymentId.isEmpty() || webhook.deploymentId == deploymentId)
+            && !webhook.disabledAt.isValid())
             wanting.append(webhook);
     }
     return wanting;
 }
 
-void EventRecorder::recordForSubscribers(const Deployment &deployment, const QString &type, const QByteArray &data)
+Result<QByteArray> EventRecorder::submissionData(const Deployment &deployment, const QString &submissionId) const
 {
-    const QList<Webhook> to = subscribers(deployment.userId, type, deployment.id);
-    if (to.isEmpty())
-        return;
-    if (const auto recorded = record(type, data, to, m_clock.now()); !recorded)
-        qWarning().noquote() << "events: cannot record" << type << "of" << deployment.id << ':'
-                             << recorded.error().message;
-}
-
-void EventRecorder::deploymentChanged(const QString &type, const Deployment &deployment, const QString &reason)
-{
-    QByteArray data = deploymentData(deployment);
-    if (!reason.isEmpty())
-        data.insert(data.size() - 1, ",\"reason\":" + OrderedJson::value(reason));
-    recordForSubscribers(deployment, type, data);
-}
-
-void EventRecorder::submissionReceived(const QString &deploymentId, const QString &submissionId)
-{
-    const std::optional<Deployment> found = m_deployments.find(deploymentId);
-    if (!found)
-        return;
-    const Deployment &deployment = *found;
-    const QString type = QLatin1String(EventTypes::kSubmissionCreated);
-    if (subscribers(deployment.userId, type, deployment.id).isEmpty())
-        return; // nobody listens: the submission is not read again
     const std::optional<Submission> submission = m_submissions.find(deployment.id, submissionId);
     if (!submission)
-        return;
+        return Error {Error::Kind::Internal, u"the submission just stored cannot be read"_s};
     QByteArray data = deploymentData(deployment);
     data.insert(data.size() - 1,
         ",\"submission_id\":" + OrderedJson::value(submission->id)
             + ",\"fields\":" + OrderedJson::write(submission->data, submission->fields()));
-    recordForSubscribers(deployment, type, data);
+    return data;
+}
+
+Result<void> EventRecorder::recordChange(const ChangeJournal::Change &change)
+{
+    const Deployment &deployment = change.deployment;
+    const auto to = subscribers(deployment.userId, change.type, deployment.id);
+    if (!to)
+        return to.error();
+    if (to.value().isEmpty())
+        return {}; // nobody listens: nothing is stored, and a submission is not read again
+    QByteArray data = deploymentData(deployment);
+    if (!change.submissionId.isEmpty()) {
+        const Result<QByteArray> withFields = submissionData(deployment, change.submissionId);
+        if (!withFields)
+            return withFields.error();
+        data = withFields.value();
+    }
+    if (!change.reason.isEmpty())
+        data.insert(data.size() - 1, ",\"reason\":" + OrderedJson::value(change.reason));
+    if (const auto recorded = record(change.type, data, to.value(), m_clock.now()); !recorded) {
+        qWarning().noquote() << "events: cannot record" << change.type << "of" << deployment.id << ':'
+                             << recorded.error().message;
+        return recorded.error();
+    }
+    return {};
 }
 
 Result<WebhookDelivery> EventRecorder::ping(const Webhook &webhook)

@@ -2,6 +2,7 @@
 
 #include "domain/common/clock.h"
 #include "domain/common/randomid.h"
+#include "domain/events/eventmail.h"
 #include "domain/events/eventrecorder.h"
 #include "domain/events/eventtypes.h"
 #include "domain/events/targetcheck.h"
@@ -56,9 +57,14 @@ Result<void> WebhookService::setTargets(WebhookTargets::Policy policy)
 Result<void> WebhookService::validate(const User &owner, const NewWebhook &request) const
 {
     const QUrl url(request.url, QUrl::StrictMode);
-    if (request.url.size() > kMaxUrlLength || !url.isValid() || url.host().isEmpty()
-        || (url.scheme() != u"http"_s && url.scheme() != u"https"_s))
-        return badRequest(u"url must be an http or https URL of at most %1 characters"_s.arg(kMaxUrlLength));
+    const bool mail = request.url.startsWith(u"mailto:"_s);
+    if (mail && EventMail::address(request.url).isEmpty())
+        return badRequest(u"url must be mailto: and one mail address"_s);
+    if (!mail
+        && (request.url.size() > kMaxUrlLength || !url.isValid() || url.host().isEmpty()
+            || (url.scheme() != u"http"_s && url.scheme() != u"https"_s)))
+        return badRequest(
+            u"url must be an http or https URL of at most %1 characters, or mailto:"_s.arg(kMaxUrlLength));
     if (request.events.isEmpty())
         return badRequest(u"events must list at least one event type"_s);
     for (const QString &type : request.events) {
@@ -84,28 +90,32 @@ void WebhookService::add(const User &owner, NewWebhook request, std::function<vo
         done(valid.error());
         return;
     }
+    const bool mail = request.url.startsWith(u"mailto:"_s);
     const QUrl url(request.url, QUrl::StrictMode);
-    checkWebhookTarget(url, targets(), this,
-        [this, owner, request = std::move(request), done = std::move(done)](const QString &refusal) {
-            if (!refusal.isEmpty()) {
-                done(badRequest(refusal));
-                return;
-            }
-            Webhook webhook;
-            webhook.id = RandomId::make(u"wh_");
-            webhook.userId = owner.id;
-            webhook.url = request.url;
-            webhook.events = request.events;
-            webhook.events.removeDuplicates();
-            webhook.deploymentId = request.deploymentId;
-            webhook.secret = "whsec_" + RandomId::base62(32).toLatin1();
-            webhook.createdAt = m_clock.now();
-            if (Result<void> inserted = m_webhooks.insert(webhook, kMaxPerUser); !inserted) {
-                done(inserted.error());
-                return;
-            }
-            done(webhook);
-        });
+    auto store = [this, owner, request = std::move(request), done = std::move(done)](const QString &refusal) {
+        if (!refusal.isEmpty()) {
+            done(badRequest(refusal));
+            return;
+        }
+        Webhook webhook;
+        webhook.id = RandomId::make(u"wh_");
+        webhook.userId = owner.id;
+        webhook.url = request.url;
+        webhook.events = request.events;
+        webhook.events.removeDuplicates();
+        webhook.deploymentId = request.deploymentId;
+        webhook.secret = "whsec_" + RandomId::base62(32).toLatin1();
+        webhook.createdAt = m_clock.now();
+        if (Result<void> inserted = m_webhooks.insert(webhook, kMaxPerUser); !inserted) {
+            done(inserted.error());
+            return;
+        }
+        done(webhook);
+    };
+    if (mail)
+        store({}); // mail goes through the instance's own SMTP server: the target policy is about hosts
+    else
+        checkWebhookTarget(url, targets(), this, std::move(store));
 }
 
 Result<QList<Webhook>> WebhookService::list(const User &owner) const
@@ -163,6 +173,22 @@ Result<WebhookDelivery> WebhookService::retry(const User &owner, const QString &
         return updated.error();
     Q_EMIT deliveryRetried();
     return delivery;
+}
+
+Result<Webhook> WebhookService::enable(const User &owner, const QString &id)
+{
+    if (const auto webhook = owned(owner, id); !webhook)
+        return webhook.error();
+    if (Result<void> enabled = m_webhooks.enable(owner.id, id); !enabled)
+        return enabled.error();
+    return owned(owner, id);
+}
+
+void WebhookService::announceDisabled(const QString &webhookId)
+{
+    const auto found = m_webhooks.find(webhookId);
+    if (found && found.value())
+        Q_EMIT webhookDisabled(*found.value());
 }
 
 } // namespace berth

@@ -17,8 +17,9 @@ class EventRepository;
 class SettingsRepository;
 class WebhookRepository;
 
-// A user's webhooks: adding one (its secret shown once), listing, removing, a ping, the delivery log and a retry.
-// Another user's webhook is answered as missing. Runs on the database's thread.
+// A user's webhooks: adding one (its secret shown once), listing, removing, a ping, the delivery log and a retry;
+// enabling one the scheduler disabled, and telling its owner (webhookDisabled, for the dashboard). Another user's
+// webhook is answered as missing. Runs on the database's thread.
 class WebhookService final : public QObject
 {
     Q_OBJECT
@@ -47,6 +48,10 @@ public:
     Result<QList<WebhookDelivery>> deliveries(const User &owner, const QString &id) const; // newest first
     // The delivery pending again, due at once, with its attempts counted afresh.
     Result<WebhookDelivery> retry(const User &owner, const QString &id, const QString &deliveryId);
+    // A disabled webhook gets new events again (the ones that failed meanwhile stay failed: retry() them).
+    Result<Webhook> enable(const User &owner, const QString &id);
+    // The scheduler disabled this webhook: tells its owner through webhookDisabled.
+    void announceDisabled(const QString &webhookId);
 
     // Where deliveries may go: the owner's setting (berthd webhooks targets), read on every use.
     WebhookTargets::Policy targets() const;
@@ -54,6 +59,8 @@ public:
 
 Q_SIGNALS:
     void deliveryRetried(); // a delivery is due again
+    // A webhook failed every delivery for days and was disabled (disabledAt set); its owner should be told.
+    void webhookDisabled(const berth::Webhook &webhook);
 
 private:
     Result<void> validate(const User &owner, const NewWebhook &request) const;

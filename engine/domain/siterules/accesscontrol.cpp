@@ -70,12 +70,49 @@ bool AccessControl::anyCookieGrantsAccess(const Deployment &deployment, const QL
 
 QByteArray AccessControl::setCookieHeader(const Deployment &deployment, bool secure) const
 {
+    return cookieHeader(issueCookie(deployment), kCookieLifetimeSeconds, secure);
+}
+
+QByteArray AccessControl::cookieHeader(const QByteArray &value, qint64 lifetimeSeconds, bool secure)
+{
     // "__Host-" needs Secure, Path=/ and no Domain, which this header always has over https.
-    QByteArray header = QByteArray(secure ? kSecureCookieName : kCookieName) + '=' + issueCookie(deployment)
-        + "; Path=/; Max-Age=" + QByteArray::number(kCookieLifetimeSeconds) + "; HttpOnly; SameSite=Lax";
+    QByteArray header = QByteArray(secure ? kSecureCookieName : kCookieName) + '=' + value
+        + "; Path=/; Max-Age=" + QByteArray::number(lifetimeSeconds) + "; HttpOnly; SameSite=Lax";
     if (secure)
         header += "; Secure";
     return header;
+}
+
+QByteArray AccessControl::linkSignature(const Deployment &deployment, const QByteArray &linkId, qint64 expiry) const
+{
+    // Unlike the site's own cookie it is not bound to the token or the password: the link itself is checked on every
+    // request, and it outlives a change of either.
+    const QByteArray message = "link\n" + deployment.id.toUtf8() + '\n' + linkId + '\n' + QByteArray::number(expiry);
+    return QMessageAuthenticationCode::hash(message, m_secret, QCryptographicHash::Sha256).toBase64(kEncoding);
+}
+
+QByteArray AccessControl::setLinkCookieHeader(const Deployment &deployment, const QString &linkId, bool secure) const
+{
+    const qint64 expiry = m_clock.now().toSecsSinceEpoch() + kCookieLifetimeSeconds;
+    const QByteArray id = linkId.toUtf8();
+    return cookieHeader(id + '.' + QByteArray::number(expiry) + '.' + linkSignature(deployment, id, expiry),
+        kCookieLifetimeSeconds, secure);
+}
+
+QString AccessControl::linkOfCookie(const Deployment &deployment, const QByteArray &value) const
+{
+    const qsizetype first = value.indexOf('.');
+    const qsizetype second = first < 0 ? -1 : value.indexOf('.', first + 1);
+    if (first <= 0 || second < 0)
+        return {};
+    bool ok = false;
+    const qint64 expiry = value.mid(first + 1, second - first - 1).toLongLong(&ok);
+    if (!ok || expiry <= m_clock.now().toSecsSinceEpoch())
+        return {};
+    const QByteArray linkId = value.left(first);
+    if (!constantTimeEquals(value.mid(second + 1), linkSignature(deployment, linkId, expiry)))
+        return {};
+    return QString::fromUtf8(linkId);
 }
 
 } // namespace berth

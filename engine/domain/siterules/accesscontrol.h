@@ -42,8 +42,18 @@ public:
     // "__Host-" prefix.
     QByteArray setCookieHeader(const Deployment &deployment, bool secure) const;
 
+    // A named share link's cookie names its link ("<link id>.<expiry>.<signature>", bound to the site and the link),
+    // so that every request can ask whether the link is still good: it outlives the link's own expiry, so that a
+    // visitor is told the link expired rather than that the site is private.
+    QByteArray setLinkCookieHeader(const Deployment &deployment, const QString &linkId, bool secure) const;
+    // The link a cookie value names when its signature is this site's and it has not run out; empty otherwise (the
+    // site's own cookie included).
+    QString linkOfCookie(const Deployment &deployment, const QByteArray &value) const;
+
 private:
     QByteArray signature(const Deployment &deployment, qint64 expiry) const;
+    QByteArray linkSignature(const Deployment &deployment, const QByteArray &linkId, qint64 expiry) const;
+    static QByteArray cookieHeader(const QByteArray &value, qint64 lifetimeSeconds, bool secure);
 
     QByteArray m_secret;
     const Clock &m_clock;

@@ -1,5 +1,6 @@
 #include "domain/visitors/submissionservice.h"
 
+#include "domain/common/changejournal.h"
 #include "domain/common/clock.h"
 #include "domain/common/randomid.h"
 #include "domain/visitors/deploymentowner.h"
@@ -44,7 +45,10 @@ Result<Submission> SubmissionService::receive(
     submission.fieldOrder = order;
     submission.fieldOrder = submission.fields(); // the names of order that data holds, each once, then the rest
     const Result<QStringList> inserted
-        = m_submissions.insert(submission, dayOf(submission.createdAt), tier.submissionsPerDay, tier.submissionsStored);
+        = journaled(m_journal, {u"submission.created"_s, deployment, {}, submission.id}, [&] {
+              return m_submissions.insert(
+                  submission, dayOf(submission.createdAt), tier.submissionsPerDay, tier.submissionsStored);
+          });
     if (!inserted) {
         if (inserted.error().code == Error::Code::SubmissionLimitReached)
             return Error {Error::Kind::RateLimited, dailyLimitMessage(), Error::Code::SubmissionLimitReached};

@@ -8,6 +8,7 @@
 
 namespace berth {
 
+class ChangeJournal;
 class Clock;
 class DeploymentRepository;
 class PlanTable;
@@ -33,6 +34,8 @@ public:
     // the oldest submission is deleted in the same transaction.
     // order: data's names in the order the form sent them, kept for showing and exporting them in that order.
     Result<Submission> receive(const Deployment &deployment, const QJsonObject &data, const QStringList &order = {});
+    // Where a submission's event is written, in the transaction that stores it.
+    void setChangeJournal(const ChangeJournal *journal) { m_journal = journal; }
     // Seconds until the daily count starts again (midnight UTC): the Retry-After of a daily refusal.
     int secondsUntilNextDay() const;
 
@@ -58,6 +61,7 @@ private:
     UserRepository &m_users;
     const PlanTable &m_plans;
     const Clock &m_clock;
+    const ChangeJournal *m_journal = nullptr;
 };
 
 } // namespace berth

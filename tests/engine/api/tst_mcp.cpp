@@ -80,7 +80,7 @@ private Q_SLOTS:
             = post({{u"jsonrpc"_s, u"2.0"_s}, {u"id"_s, 3}, {u"method"_s, u"tools/list"_s}}, m_userKey, session)
                   .json()[u"result"_s][u"tools"_s]
                   .toArray();
-        QCOMPARE(tools.size(), 17);
+        QCOMPARE(tools.size(), 26);
         for (const QJsonValue &tool : tools) {
             QCOMPARE(tool[u"inputSchema"_s][u"type"_s].toString(), u"object"_s);
             QCOMPARE(tool[u"outputSchema"_s][u"type"_s].toString(), u"object"_s);
@@ -108,6 +108,95 @@ private Q_SLOTS:
         QCOMPARE(callTool(m_userKey, session, u"rollback"_s, {{u"id"_s, id}, {u"version"_s, 1}}).value(u"isError"_s),
             QJsonValue(false));
         QVERIFY(m_fixture.client().site(u"mcp-versions"_s).body.contains("<p>first</p>"));
+
+        // An update with publish false waits at its version's address until a rollback makes it live.
+        const QJsonObject prepared = callTool(m_userKey, session, u"update"_s,
+            {{u"id"_s, id}, {u"html"_s, u"<p>prepared</p>"_s}, {u"publish"_s, false}})[u"structuredContent"_s]
+                                         .toObject();
+        QCOMPARE(prepared[u"live"_s], QJsonValue(false));
+        const int number = prepared[u"version"_s].toInt();
+        QVERIFY(number > 2);
+        QVERIFY(m_fixture.client().site(u"mcp-versions"_s).body.contains("<p>first</p>"));
+        QVERIFY(m_fixture.client().site(u"v%1--mcp-versions"_s.arg(number)).body.contains("<p>prepared</p>"));
+        QCOMPARE(
+            callTool(m_userKey, session, u"rollback"_s, {{u"id"_s, id}, {u"version"_s, number}}).value(u"isError"_s),
+            QJsonValue(false));
+        QVERIFY(m_fixture.client().site(u"mcp-versions"_s).body.contains("<p>prepared</p>"));
+    }
+
+    void shareLinksAreTools()
+    {
+        const QByteArray session = open(m_userKey);
+        const QString id = callTool(m_userKey, session, u"deploy"_s,
+            {{u"html"_s, u"<p>private</p>"_s}, {u"slug"_s, u"mcp-links"_s},
+                {u"private"_s, true}})[u"structuredContent"_s][u"id"_s]
+                               .toString();
+        QVERIFY(!id.isEmpty());
+        const QJsonObject made = callTool(m_userKey, session, u"create_share_link"_s,
+            {{u"id"_s, id}, {u"label"_s, u"Reviewer"_s}, {u"max_opens"_s, 3}})[u"structuredContent"_s]
+                                     .toObject();
+        QVERIFY(made[u"id"_s].toString().startsWith(u"lnk_"_s));
+        QVERIFY(made[u"url"_s].toString().contains(u"?_token="_s));
+        const QJsonArray listed
+            = callTool(m_userKey, session, u"list_share_links"_s, {{u"id"_s, id}})[u"structuredContent"_s][u"links"_s]
+                  .toArray();
+        QCOMPARE(listed.size(), 1);
+        QCOMPARE(listed.at(0)[u"label"_s].toString(), u"Reviewer"_s);
+        QCOMPARE(listed.at(0)[u"max_opens"_s].toInt(), 3);
+        const QJsonObject revoked = callTool(
+            m_userKey, session, u"revoke_share_link"_s, {{u"id"_s, id}, {u"link_id"_s, made[u"id"_s].toString()}});
+        QCOMPARE(revoked[u"structuredContent"_s][u"status"_s].toString(), u"revoked"_s);
+        // A link id cannot reach another route.
+        QCOMPARE(callTool(m_userKey, session, u"revoke_share_link"_s,
+                     {{u"id"_s, id}, {u"link_id"_s, u"lnk_1/../../versions"_s}})
+                     .value(u"isError"_s),
+            QJsonValue(true));
+    }
+
+    void webhooksAreTools()
+    {
+        const QByteArray session = open(m_userKey);
+        const QString url = u"https://203.0.113.10/hook"_s; // a public address, as the default target policy wants
+        const QJsonObject added = callTool(m_userKey, session, u"add_webhook"_s,
+            {{u"url"_s, url}, {u"events"_s, QJsonArray {u"submission.created"_s}}})[u"structuredContent"_s]
+                                      .toObject();
+        const QString id = added[u"id"_s].toString();
+        QVERIFY(id.startsWith(u"wh_"_s));
+        QVERIFY(added[u"secret"_s].toString().startsWith(u"whsec_"_s));
+        const QJsonObject unknown = callTool(
+            m_userKey, session, u"add_webhook"_s, {{u"url"_s, url}, {u"events"_s, QJsonArray {u"site.exploded"_s}}});
+        QCOMPARE(unknown[u"isError"_s], QJsonValue(true));
+        QVERIFY2(text(unknown).contains(u"events[0]"_s), qPrintable(text(unknown)));
+
+        const QJsonArray listed
+            = callTool(m_userKey, session, u"list_webhooks"_s, {})[u"structuredContent"_s][u"webhooks"_s].toArray();
+        QCOMPARE(listed.size(), 1);
+        QCOMPARE(listed.at(0)[u"disabled_at"_s], QJsonValue(QJsonValue::Null));
+        QVERIFY(!listed.at(0).toObject().contains(u"secret"_s));
+
+        const QJsonObject ping = callTool(m_userKey, session, u"ping_webhook"_s, {{u"webhook_id"_s, id}});
+        QCOMPARE(ping[u"structuredContent"_s][u"type"_s].toString(), u"ping"_s);
+        QCOMPARE(callTool(m_userKey, session, u"webhook_deliveries"_s,
+                     {{u"webhook_id"_s, id}})[u"structuredContent"_s][u"deliveries"_s]
+                     .toArray()
+                     .size(),
+            1);
+        // A path argument must be a webhook's id: nothing that could reach another route.
+        const QJsonObject crafted
+            = callTool(m_userKey, session, u"ping_webhook"_s, {{u"webhook_id"_s, u"../deploys"_s}});
+        QCOMPARE(crafted[u"isError"_s], QJsonValue(true));
+        QVERIFY2(text(crafted).contains(u"must match"_s), qPrintable(text(crafted)));
+
+        const QJsonObject enabled = callTool(m_userKey, session, u"enable_webhook"_s, {{u"webhook_id"_s, id}});
+        QCOMPARE(enabled[u"structuredContent"_s][u"id"_s].toString(), id);
+        QCOMPARE(
+            callTool(m_userKey, session, u"remove_webhook"_s, {{u"webhook_id"_s, id}})[u"structuredContent"_s][u"id"_s]
+                .toString(),
+            id);
+        QCOMPARE(callTool(m_userKey, session, u"list_webhooks"_s, {})[u"structuredContent"_s][u"webhooks"_s]
+                     .toArray()
+                     .size(),
+            0);
     }
 
     void callsAnswerAsTheApiDoes()

@@ -4,6 +4,7 @@
 // (tests/openapi validates the same document with an OpenAPI 3.1 validator from npm.)
 #include "api/apirouter.h"
 #include "api/openapidocument.h"
+#include "domain/deploy/customdomainservice.h"
 #include "domain/deploy/deploymentservice.h"
 #include "enginefixture.h"
 
@@ -105,7 +106,10 @@ private Q_SLOTS:
         const QJsonObject deploy = operation(u"/deploy"_s, u"post"_s);
         QVERIFY(!deploy.contains(u"security"_s)); // the document-wide Bearer requirement
         QCOMPARE(examples(deploy, u"401"_s), QStringList {u"Unauthorized"_s});
-        QCOMPARE(examples(deploy, u"403"_s), QStringList {berth::DeploymentService::limitReachedMessage()});
+        QCOMPARE(examples(deploy, u"403"_s),
+            (QStringList {
+                berth::DeploymentService::limitReachedMessage(), berth::CustomDomainService::ownerOnlyMessage()}));
+        QVERIFY(examples(deploy, u"409"_s).contains(berth::CustomDomainService::inUseMessage()));
         QVERIFY(examples(deploy, u"400"_s).contains(u"html is required"_s));
         QVERIFY(examples(deploy, u"413"_s).contains(u"Total deployment size exceeds the 50 MB limit"_s));
         QCOMPARE(examples(operation(u"/deploy/{id}"_s, u"get"_s), u"404"_s),

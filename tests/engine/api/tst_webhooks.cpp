@@ -1,64 +1,22 @@
 // Webhooks over real HTTP: the API (docs/api.md), events for each change, signed deliveries to a receiver on
 // loopback, retries with backoff on a ManualClock (time is advanced, never waited for), hostile receivers, the target
-// policy, and pending deliveries across a restart.
-#include "domain/common/clock.h"
-#include "enginefixture.h"
-#include "storage/database.h"
-#include "webhookreceiver.h"
+// policy, pending deliveries across a restart, and a change and its event in one transaction. Bounds, more hostile
+// receivers and disabling: tst_webhookhealth.
+#include "instance/engine.h"
+#include "webhookbench.h"
 
-#include <QJsonArray>
 #include <QJsonDocument>
 #include <QMessageAuthenticationCode>
-#include <QSqlQuery>
-#include <QTest>
 
 using namespace Qt::StringLiterals;
-using berth::test::EngineFixture;
 using berth::test::TestReply;
 using berth::test::WebhookReceiver;
 
-namespace {
-const QDateTime kStart(QDate(2026, 11, 21), QTime(6, 0), Qt::UTC);
-constexpr int kWaitMs = 10'000; // for what happens at the next poll: real time, never a backoff
-const QStringList kAllEvents = {u"deployment.created"_s, u"deployment.updated"_s, u"deployment.renamed"_s,
-    u"deployment.deleted"_s, u"submission.created"_s};
-} // namespace
-
-class TestWebhooks : public QObject
+class TestWebhooks : public QObject, private berth::test::WebhookBench
 {
     Q_OBJECT
 
 private:
-    std::unique_ptr<EngineFixture> m_fixture;
-    std::unique_ptr<WebhookReceiver> m_receiver;
-    QByteArray m_key;
-
-    berth::test::HttpTestClient &client() { return m_fixture->client(); }
-    berth::ManualClock &clock() { return m_fixture->clock(); }
-
-    void setTargets(const QString &policy)
-    {
-        const auto db = m_fixture->database();
-        QVERIFY(db->open());
-        QSqlQuery query(db->connection());
-        query.prepare(u"INSERT INTO settings (key, value) VALUES ('webhook_targets', ?) ON CONFLICT(key) DO UPDATE "
-                      "SET value = excluded.value"_s);
-        query.addBindValue(policy);
-        QVERIFY(query.exec());
-    }
-    TestReply addWebhook(const QByteArray &key, const QString &url, const QStringList &events = kAllEvents,
-        const QString &deploymentId = {})
-    {
-        QJsonObject body {{u"url"_s, url}, {u"events"_s, QJsonArray::fromStringList(events)}};
-        if (!deploymentId.isEmpty())
-            body.insert(u"deployment_id"_s, deploymentId);
-        return client().api("POST", u"/webhooks"_s, key, body);
-    }
-    QJsonObject delivery(const QString &webhookId, int index = 0)
-    {
-        const TestReply reply = client().api("GET", u"/webhooks/%1/deliveries"_s.arg(webhookId), m_key);
-        return reply.json()[u"deliveries"_s].toArray().at(index).toObject();
-    }
     static QByteArray sign(const QByteArray &secret, const QByteArray &t, const QByteArray &body)
     {
         return QMessageAuthenticationCode::hash(t + '.' + body, secret, QCryptographicHash::Sha256).toHex();
@@ -72,20 +30,8 @@ private:
     }
 
 private Q_SLOTS:
-    void init()
-    {
-        m_fixture = std::make_unique<EngineFixture>();
-        QVERIFY(m_fixture->startWithClock(kStart));
-        m_receiver = std::make_unique<WebhookReceiver>();
-        QVERIFY(m_receiver->listen());
-        m_key = m_fixture->keyFor(u"hooks@example.com"_s);
-        setTargets(u"any"_s);
-    }
-    void cleanup()
-    {
-        m_fixture.reset();
-        m_receiver.reset();
-    }
+    void init() { startBench(); }
+    void cleanup() { stopBench(); }
 
     void aDeliveryCarriesEveryHeaderAndAValidSignature()
     {
@@ -305,7 +251,7 @@ private Q_SLOTS:
         QCOMPARE(unknown.status, 400);
         QVERIFY(unknown.error().contains(u"site.exploded"_s));
         QCOMPARE(addWebhook(other, u"ftp://127.0.0.1/x"_s).status, 400);
-        QCOMPARE(addWebhook(other, u"mailto:me@example.com"_s).status, 400);
+        QCOMPARE(addWebhook(other, u"mailto:me@example.com,you@example.com"_s).status, 400); // one address only
         QCOMPARE(addWebhook(other, u"not a url"_s).status, 400);
         QCOMPARE(addWebhook(other, m_receiver->url(), {}).status, 400);
         const QString mine = m_fixture->deploySite(m_key, u"not-theirs"_s);
@@ -333,6 +279,34 @@ private Q_SLOTS:
         QTRY_COMPARE_WITH_TIMEOUT(delivery(id)[u"attempts"_s].toInt(), 1, kWaitMs);
         QVERIFY(delivery(id)[u"error"_s].toString().contains(u"public"_s));
         QCOMPARE(m_receiver->requests.size(), 0);
+    }
+
+    // The event is written in the change's own transaction: when it cannot be stored, the change is not made either.
+    void aChangeWhoseEventCannotBeStoredIsNotMade()
+    {
+        QCOMPARE(addWebhook(m_key, m_receiver->url()).status, 200);
+        const QString form = m_fixture->deploySite(
+            m_key, u"form-site"_s, u"<form method=\"post\" action=\"/_submit\"><input name=\"x\"></form>"_s);
+        QVERIFY(!form.isEmpty());
+        {
+            const auto db = m_fixture->database();
+            QVERIFY(db->open());
+            QSqlQuery query(db->connection());
+            QVERIFY(query.exec(u"ALTER TABLE events RENAME TO events_away"_s));
+        }
+        const TestReply deployed = client().api(
+            "POST", u"/deploy"_s, m_key, QJsonObject {{u"slug"_s, u"lost-site"_s}, {u"html"_s, u"<p>x</p>"_s}});
+        QCOMPARE(deployed.status, 500);
+        QVERIFY(!deployed.body.contains("events")); // nothing of the database's words
+        QCOMPARE(client().site(u"lost-site"_s).status, 404);
+        const TestReply submitted = client().request("POST", m_fixture->siteHost(u"form-site"_s), u"/_submit"_s,
+            "{\"x\":\"1\"}", {{"Content-Type", "application/json"}});
+        QVERIFY2(submitted.status >= 500, submitted.body.constData());
+        const TestReply stored = client().api("GET", u"/deploy/%1/submissions"_s.arg(form), m_key);
+        QCOMPARE(stored.status, 200);
+        QCOMPARE(stored.json()[u"total"_s].toInt(), 0);
+        const QJsonArray deploys = client().api("GET", u"/deploys"_s, m_key).json()[u"deployments"_s].toArray();
+        QCOMPARE(deploys.size(), 1);
     }
 
     void aPendingDeliveryGoesOutAfterARestart()

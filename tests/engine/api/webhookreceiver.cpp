@@ -26,9 +26,10 @@ WebhookReceiver::WebhookReceiver()
     connect(&m_server, &QTcpServer::newConnection, this, &WebhookReceiver::onConnection);
 }
 
-bool WebhookReceiver::listen()
+bool WebhookReceiver::listen(const QHostAddress &address)
 {
-    if (!m_server.listen(QHostAddress::LocalHost, m_port))
+    m_address = address;
+    if (!m_server.listen(address, m_port))
         return false;
     m_port = m_server.serverPort();
     return true;
@@ -36,14 +37,16 @@ bool WebhookReceiver::listen()
 
 QString WebhookReceiver::url() const
 {
-    return u"http://127.0.0.1:%1/hook"_s.arg(port());
+    return u"http://%1:%2/hook"_s.arg(m_address.toString()).arg(port());
 }
 
 void WebhookReceiver::onConnection()
 {
     while (QTcpSocket *socket = m_server.nextPendingConnection()) {
         ++openConnections;
-        connect(socket, &QTcpSocket::readyRead, this, [this, socket] { onReadable(socket); });
+        ++acceptedConnections;
+        if (behaviour != Behaviour::NeverReads)
+            connect(socket, &QTcpSocket::readyRead, this, [this, socket] { onReadable(socket); });
         connect(socket, &QTcpSocket::disconnected, this, [this, socket] {
             --openConnections;
             socket->deleteLater();
@@ -84,6 +87,13 @@ void WebhookReceiver::answer(QTcpSocket *socket)
 {
     if (behaviour == Behaviour::Silent)
         return;
+    if (behaviour == Behaviour::Trickle) {
+        socket->write("HTTP/1.1 200 OK\r\nX-Trickle: ");
+        auto *timer = new QTimer(socket);
+        connect(timer, &QTimer::timeout, socket, [this, socket] { trickle(socket); });
+        timer->start(100);
+        return;
+    }
     if (behaviour == Behaviour::Huge) {
         socket->write("HTTP/1.1 200 OK\r\nContent-Type: text/plain\r\nContent-Length: " + QByteArray::number(kHugeBytes)
             + "\r\n\r\n");
@@ -103,6 +113,12 @@ void WebhookReceiver::feedHuge(QTcpSocket *socket)
         socket->write(kChunk);
         hugeBytesSent += kChunk.size();
     }
+}
+
+void WebhookReceiver::trickle(QTcpSocket *socket)
+{
+    if (socket->state() == QAbstractSocket::ConnectedState)
+        socket->write("x");
 }
 
 } // namespace berth::test

@@ -5,6 +5,7 @@
 // documentation's pictures are written there instead (the `screenshots` target).
 #include "domain/accounts/accountservice.h"
 #include "domain/deploy/deploymentservice.h"
+#include "domain/events/webhookservice.h"
 #include "domain/visitors/counterservice.h"
 #include "domain/visitors/submissionservice.h"
 #include "instance/datadirlock.h"
@@ -14,15 +15,19 @@
 #include "ui/accounts/keysdialog.h"
 #include "ui/mainwindow/shortcutsdialog.h"
 #include "ui/mainwindow/startup.h"
+#include "ui/notifications/notificationsdialog.h"
 #include "ui/publishing/publishdialog.h"
 #include "ui/settings/settingsdialog.h"
 #include "ui/sitelist/deploymentactions.h"
 #include "ui/sitelist/deploymenttablemodel.h"
 #include "ui/sitelist/editdetailsdialog.h"
+#include "ui/sitelist/expirydialog.h"
 #include "ui/sitelist/historydialog.h"
 #include "ui/sitelist/protectiondialog.h"
 #include "ui/sitelist/renamedialog.h"
+#include "ui/sitelist/sharelinksdialog.h"
 #include "ui/visitors/submissionsdialog.h"
+#include "ui/visitors/trafficdialog.h"
 #include "ui/widgets/translations.h"
 #include "uitestsupport.h"
 #include "windowlooker.h"
@@ -44,7 +49,7 @@ namespace {
 
 // The pictures docs/dashboard.md shows: English on the light palette at scale 1, and the main window on the dark one.
 const QStringList kDocumentedLight {u"main-window"_s, u"publish-sheet"_s, u"publish-done-private"_s, u"history"_s,
-    u"submissions"_s, u"settings"_s, u"api-keys"_s, u"first-key"_s, u"startup-folder-in-use"_s};
+    u"submissions"_s, u"traffic"_s, u"settings"_s, u"api-keys"_s, u"first-key"_s, u"startup-folder-in-use"_s};
 const QStringList kDocumentedDark {u"main-window"_s};
 
 struct Site
@@ -118,6 +123,11 @@ private:
             if (!finished(deployments.update(owner, m_ids[kSites.constFirst().slug], request)))
                 return false;
         }
+        // Launch day goes offline by itself in a week: the list's Expires column and its Expiry dialog.
+        DeployRequest expiring;
+        expiring.expiresIn = 7 * 24 * 3600;
+        if (!finished(deployments.update(owner, m_ids[u"launch-day"_s], expiring)))
+            return false;
         const Deployment launch = deployments.get(owner, m_ids[u"launch-day"_s]).value();
         // A morning's sign-ups, three counters, a few keys and people: windows with what they are made for.
         const QStringList names {u"Ana Lima"_s, u"Ben Ortiz"_s, u"Chen Wei"_s, u"Dora K."_s, u"Eli"_s};
@@ -137,8 +147,42 @@ private:
             if (!dashboard.engine().accounts().createKey(owner.id, label))
                 return false;
         }
-        return dashboard.engine().accounts().ensureUser(u"ana@example.com"_s, u"free"_s)
+        return addTraffic(dashboard) && addWebhook(dashboard)
+            && dashboard.engine().accounts().ensureUser(u"ana@example.com"_s, u"free"_s)
             && dashboard.engine().accounts().ensureUser(u"ben.ortiz@example.org"_s, u"free"_s);
+    }
+
+    // Visits to the first (public) site over HTTP, from a few referrers, with a missing page: its Traffic window.
+    static bool addTraffic(Dashboard &dashboard)
+    {
+        const QString slug = kSites.constFirst().slug;
+        const QList<std::pair<QString, QByteArray>> visits {{u"/"_s, "https://news.example.org/a"},
+            {u"/"_s, "https://forum.example.net/t/1"}, {u"/style.css"_s, {}}, {u"/programme"_s, {}},
+            {u"/"_s, "https://news.example.org/b"}};
+        for (const auto &[path, referrer] : visits) {
+            QList<QPair<QByteArray, QByteArray>> headers {
+                {"User-Agent", "Mozilla/5.0 (X11; Linux x86_64) Firefox/128.0"}};
+            if (!referrer.isEmpty())
+                headers.append({"Referer", referrer});
+            if (dashboard.client().site(slug, path, "GET", headers).status == 0)
+                return false;
+        }
+        dashboard.engine().flushAnalytics();
+        return true;
+    }
+
+    // A webhook of launch-day whose receiver is not there: its test delivery waits for another attempt.
+    bool addWebhook(Dashboard &dashboard)
+    {
+        WebhookService &webhooks = dashboard.engine().webhooks();
+        if (!webhooks.setTargets(WebhookTargets::Policy::Any))
+            return false;
+        std::optional<Result<Webhook>> added;
+        webhooks.add(dashboard.owner(),
+            {u"http://127.0.0.1:9/hooks/launch-day"_s, {u"submission.created"_s}, m_ids[u"launch-day"_s]},
+            [&](Result<Webhook> answer) { added = std::move(answer); });
+        return QTest::qWaitFor([&] { return added.has_value(); }, 5000) && *added
+            && webhooks.ping(dashboard.owner(), added->value().id);
     }
 
     // The sheet for a new folder, ready; then published (private with a password, or public): its answer.
@@ -229,6 +273,23 @@ private:
         lookAtAction<RenameDialog>(dashboard, looker, actions.renameAction, u"rename"_s, firstSlug);
         lookAtAction<HistoryDialog>(dashboard, looker, actions.historyAction, u"history"_s, firstSlug);
         lookAtAction<ProtectionDialog>(dashboard, looker, actions.protectionAction, u"protection"_s, u"launch-day"_s);
+        lookAtAction<ExpiryDialog>(dashboard, looker, actions.expiryAction, u"expiry"_s, u"launch-day"_s);
+        // The named links, then again with a new link's address and QR code showing.
+        lookAtAction<ShareLinksDialog>(dashboard, looker, actions.shareLinksAction, u"share-links"_s, u"launch-day"_s,
+            [&](ShareLinksDialog *links) {
+                if (auto *create = links->findChild<QPushButton *>(u"createLinkButton"_s))
+                    create->click();
+                looker.look(links, u"share-links-new"_s);
+            });
+        // Per-site windows beside the dashboard: the traffic (with a morning's visits) and the notifications.
+        if (TrafficDialog *traffic = actions.showTraffic(m_ids[firstSlug])) {
+            looker.look(traffic, u"traffic"_s);
+            traffic->close();
+        }
+        if (NotificationsDialog *notifications = actions.showNotifications(m_ids[u"launch-day"_s])) {
+            looker.look(notifications, u"notifications"_s);
+            notifications->close();
+        }
         for (const auto &[tab, name] : {std::pair {SubmissionsDialog::Tab::Submissions, u"submissions"_s},
                  std::pair {SubmissionsDialog::Tab::Counters, u"counters"_s}}) {
             SubmissionsDialog *dialog = actions.showSubmissions(m_ids[u"launch-day"_s], tab);
@@ -320,6 +381,9 @@ private Q_SLOTS:
         m_check.allowElided(u"deploymentsTableView"_s, DeploymentTableModel::TitleColumn);
         m_check.allowElided(u"versionList"_s, 4); // a version's title
         m_check.allowElided(u"keysTreeWidget"_s, 0); // a key's label
+        m_check.allowElided(u"webhooksList"_s, 0); // a webhook's address
+        m_check.allowElided(u"deliveriesList"_s, 3); // why a delivery failed (whole in its tooltip)
+        m_check.allowElided(u"topPagesList"_s, 0); // a page's path
     }
 
     void everyWindow_data()
