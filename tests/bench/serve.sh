@@ -9,7 +9,8 @@
 #                                turn, see compare_in_turn; BLOBS=10000; ROUNDS=7 pairs of idle and busy windows
 #                                for each p99 beside work, see p99_in_turn; BUILD_DIR reuses a build;
 #                                ACCESS_LOG=on: berthd's access log, as berthd writes it by default, against nginx
-#                                with its combined log buffered; ACCESS_LOG=off: neither writes one)
+#                                with its combined log buffered; ACCESS_LOG=off: neither writes one; BUSY=off
+#                                skips the p99 beside work)
 # Goals: small page and 5 MB file at least 1.0x and 0.9x nginx for both N; p99 under a deploy and under
 # updates at most 1.5x the idle p99; idle RSS at most 40 MB.
 set -euo pipefail
@@ -25,6 +26,7 @@ nginx_port=${NGINX_PORT:-18091}
 slug=bench-site
 access_log=${ACCESS_LOG:-on}
 nginx_access_log=$access_log
+busy=${BUSY:-on}
 berthd_log_options=()
 [ "$access_log" = on ] || berthd_log_options=(--access-log off)
 
@@ -37,19 +39,28 @@ cmake --build "$build_dir" --target berthd
 start_scratch
 
 cores=$(nproc)
-# Disjoint cores for server and load generator when there are enough; otherwise all share them.
-if [ "$cores" -ge 4 ]; then
-    half=$((cores / 2))
-    server_cpus="0-$((half - 1))"
-    client_cpus="$half-$((cores - 1))"
-    server_cores=$half
-    berthd_prefix=(taskset -c "$server_cpus")
-    pin_client=(taskset -c "$client_cpus")
-else
-    server_cores=$cores
-    berthd_prefix=()
-    pin_client=()
-fi
+# pin_for THREADS: where the servers and wrk run in the case with THREADS serving threads. With 4 or more cores, on
+# disjoint halves; with fewer, one thread's case pins both servers to CPU 0 and a one-thread wrk to CPU 1 (what one
+# core does), and the all-cores case lets everything share the cores (a floor: wrk takes its share of them).
+pin_for() {
+    local threads=$1 half=$((cores / 2))
+    if [ "$cores" -ge 4 ]; then
+        server_cpus="0-$((half - 1))" client_cpus="$half-$((cores - 1))" wrk_threads=2
+    elif [ "$threads" = 1 ] && [ "$cores" -ge 2 ]; then
+        server_cpus=0 client_cpus=1 wrk_threads=1
+    else
+        server_cpus="" client_cpus="" wrk_threads=2
+    fi
+    berthd_prefix=() nginx_prefix=() pin_client=()
+    if [ -n "$server_cpus" ]; then
+        berthd_prefix=(taskset -c "$server_cpus")
+        nginx_prefix=(taskset -c "$server_cpus")
+        pin_client=(taskset -c "$client_cpus")
+    fi
+}
+server_cores=$cores
+[ "$cores" -lt 4 ] || server_cores=$((cores / 2))
+pin_for "$server_cores"
 
 make_bench_files "$work/site"
 rm "$work/site/50mb.bin"
@@ -66,7 +77,7 @@ serve_berthd() { # serve_berthd THREADS
 
 wrk_pinned() { # like wrk_run, pinned to the client cores
     local port=$1 host=$2 path=$3 connections=$4 seconds=$5
-    "${pin_client[@]}" wrk -t2 -c"$connections" -d"${seconds}s" --latency -H "Host: $host" \
+    ${pin_client[@]+"${pin_client[@]}"} wrk -t"$wrk_threads" -c"$connections" -d"${seconds}s" --latency -H "Host: $host" \
         "http://127.0.0.1:$port$path" |
         awk '/Requests\/sec/ { rps = $2 } /^ *99%/ { p99 = $2 } END { printf "%s %s", rps, p99 }'
 }
@@ -114,6 +125,7 @@ stop_pid "$berth_pid"
 echo
 print_row "case" "server" "requests/s" "p99" "ratio"
 for threads in 1 "$server_cores"; do
+    pin_for "$threads"
     serve_berthd "$threads"
     nginx_pid_before=${#pids[@]}
     start_nginx "$work/site" "$nginx_port" "$threads"
@@ -131,29 +143,39 @@ for threads in 1 "$server_cores"; do
     [ "$threads" = "$server_cores" ] || stop_pid "$berth_pid"
 done
 
-# Serving while the engine works: the small page's p99 idle and during 50 MB deploys, then idle and during updates on
-# a big store, each from pairs of windows taken in turn.
-small_page_p99() { wrk_pinned "$berth_port" "$site_host" /index.html 64 "$duration" | awk '{ print $2 }'; }
-big_deploy_json "$work/big.json"
-read -r idle_p99 deploy_p99 deploys deploys_refused deploy_pairs \
-    <<<"$(p99_in_turn "$rounds" small_page_p99 deploy "$work/big.json")"
+if [ "$busy" = on ]; then
+    # Serving while the engine works: the small page's p99 idle and during 50 MB deploys, then idle and during updates on
+    # a big store, each from pairs of windows taken in turn.
+    small_page_p99() { wrk_pinned "$berth_port" "$site_host" /index.html 64 "$duration" | awk '{ print $2 }'; }
+    big_deploy_json "$work/big.json"
+    read -r idle_p99 deploy_p99 deploys deploys_refused deploy_pairs \
+        <<<"$(p99_in_turn "$rounds" small_page_p99 deploy "$work/big.json")"
 
-# A store of BLOBS blobs (one deployment with that many small files), then a stream of small updates elsewhere.
-many_blobs_json "$work/many.json" "$blob_count"
-api POST /deploy --data-binary "@$work/many.json" >/dev/null
-updated=$(api POST /deploy -d '{"slug": "often-updated", "html": "<p>0</p>"}' |
-    python3 -c 'import json,sys; print(json.load(sys.stdin)["id"])')
-read -r store_idle_p99 update_p99 updates updates_refused update_pairs \
-    <<<"$(p99_in_turn "$rounds" small_page_p99 update "$updated")"
-stop_pid "$berth_pid"
+    # A store of BLOBS blobs (one deployment with that many small files), then a stream of small updates elsewhere.
+    many_blobs_json "$work/many.json" "$blob_count"
+    api POST /deploy --data-binary "@$work/many.json" >/dev/null
+    updated=$(api POST /deploy -d '{"slug": "often-updated", "html": "<p>0</p>"}' |
+        python3 -c 'import json,sys; print(json.load(sys.stdin)["id"])')
+    read -r store_idle_p99 update_p99 updates updates_refused update_pairs \
+        <<<"$(p99_in_turn "$rounds" small_page_p99 update "$updated")"
+    stop_pid "$berth_pid"
 
-echo
-printf 'small page p99, medians of %s windows each: during 50 MB deploys %s ms against %s ms idle, %sx (%s deploys, %s refused)\n' \
-    "$rounds" "$deploy_p99" "$idle_p99" "$(ratio "$deploy_p99" "$idle_p99")" "$deploys" "$deploys_refused"
-printf '  during updates on a %s-blob store %s ms against %s ms idle, %sx (%s updates, %s refused)\n' \
-    "$blob_count" "$update_p99" "$store_idle_p99" "$(ratio "$update_p99" "$store_idle_p99")" "$updates" "$updates_refused"
-printf '  each pair, idle/busy: deploys%s; updates%s\n' "$deploy_pairs" "$update_pairs"
+    echo
+    printf 'small page p99, medians of %s windows each: during 50 MB deploys %s ms against %s ms idle, %sx (%s deploys, %s refused)\n' \
+        "$rounds" "$deploy_p99" "$idle_p99" "$(ratio "$deploy_p99" "$idle_p99")" "$deploys" "$deploys_refused"
+    printf '  during updates on a %s-blob store %s ms against %s ms idle, %sx (%s updates, %s refused)\n' \
+        "$blob_count" "$update_p99" "$store_idle_p99" "$(ratio "$update_p99" "$store_idle_p99")" "$updates" "$updates_refused"
+    printf '  each pair, idle/busy: deploys%s; updates%s\n' "$deploy_pairs" "$update_pairs"
+else
+    stop_pid "$berth_pid"
+    echo
+fi
 printf 'berthd RSS: idle %s MB (one site), after load %s MB\n' "$idle_rss" "$loaded_rss"
-printf '(wrk -t2, %ss per run, medians of %s runs per server in turn, each turn'"'"'s ratio in parentheses; %s cores, server on %s;\n' \
-    "$duration" "$turns" "$cores" "${server_cpus:-all cores, shared with wrk}"
+printf '(%ss per run, medians of %s runs per server in turn, each turn'"'"'s ratio in parentheses; %s cores;\n' \
+    "$duration" "$turns" "$cores"
+pin_for 1
+printf ' N = 1: servers on CPU %s, wrk -t%s on CPU %s; ' "${server_cpus:-any}" "$wrk_threads" "${client_cpus:-any}"
+pin_for "$server_cores"
+printf 'N = %s: servers on CPU %s, wrk -t%s on CPU %s;\n' "$server_cores" "${server_cpus:-any}" "$wrk_threads" \
+    "${client_cpus:-any}"
 printf ' N = berthd --threads = nginx workers; access logs %s)\n' "$access_log"
