@@ -16,9 +16,9 @@ namespace berth {
 //
 // On a plain TCP socket the bytes go with sendfile(2) while Qt's write buffer is empty: the kernel copies from the
 // page cache into the socket, with no read into memory and no copy out of it (the two largest costs of a large
-// file in the profile). When the socket's send buffer is full, one piece is queued through Qt instead: its write
-// notification then says when the client has taken bytes, and sendfile goes on once that piece is gone. So at most
-// one piece waits in memory for a slow reader. On TLS every piece goes through Qt (it must be encrypted).
+// file in the profile). When the socket's send buffer is full, one small piece is queued through Qt instead: its
+// write notification then says when the client has taken bytes, and sendfile goes on once that piece is gone. So at
+// most one piece waits in memory for a slow reader. On TLS every piece goes through Qt (it must be encrypted).
 // Destroying the streamer closes the file.
 class FileStreamer final
 {
@@ -47,7 +47,7 @@ private:
         Failed,
     };
     Sent sendDirect(QAbstractSocket &socket);
-    bool queuePiece(QAbstractSocket &socket);
+    bool queuePiece(QAbstractSocket &socket, qint64 maxBytes);
 
     QFile m_file;
     qint64 m_offset = 0; // of the next byte to send, in the file

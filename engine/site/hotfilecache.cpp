@@ -5,6 +5,7 @@
 namespace berth {
 
 HotFileCache::HotFileCache()
+    : m_id(ThreadLocalCaches::newOwnerId())
 {
     for (Shard &shard : m_shards)
         shard.cache.setMaxCost(kBudgetBytes / kShards);

@@ -11,7 +11,8 @@ using namespace Qt::StringLiterals;
 namespace berth {
 
 RenderedPageCache::RenderedPageCache(const BlobStore &blobs, const SiteAddresses &addresses)
-    : m_blobs(blobs)
+    : m_id(ThreadLocalCaches::newOwnerId())
+    , m_blobs(blobs)
     , m_addresses(addresses)
     , m_cache(kBudgetBytes)
 {
@@ -28,15 +29,32 @@ QString RenderedPageCache::keyOf(const Site &site)
 {
     const Deployment &deployment = site.deployment;
     return deployment.id + u'/' + QString::number(deployment.versionId) + u'/'
-        + deployment.updatedAt.toString(Qt::ISODateWithMs) + u'/' + deployment.slug;
+        + QString::number(deployment.updatedAt.toMSecsSinceEpoch()) + u'/' + deployment.slug;
 }
+
+namespace {
+struct RenderedPages; // the tag of the threads' own caches of rendered pages
+} // namespace
 
 std::shared_ptr<const RenderedPage> RenderedPageCache::find(const Site &site)
 {
+    // A key names one rendering for ever, so a thread's copies never go stale: bounded, they are its own to read.
+    using ThreadCopies = ThreadLocalCache<RenderedPages, QString, std::shared_ptr<const RenderedPage>>;
+    ThreadCopies &copies = ThreadCopies::of(m_id);
     const QString key = keyOf(site);
-    const QMutexLocker locker(&m_mutex);
-    const auto *cached = m_cache.object(key);
-    return cached ? *cached : nullptr;
+    if (const auto *copy = copies.find(key))
+        return *copy;
+    std::shared_ptr<const RenderedPage> page;
+    {
+        const QMutexLocker locker(&m_mutex);
+        if (const auto *cached = m_cache.object(key))
+            page = *cached;
+    }
+    if (page) {
+        page = ThreadLocalCaches::threadOwned(std::move(page));
+        copies.insert(key, page, 1, kThreadEntries, kThreadEntries);
+    }
+    return page;
 }
 
 void RenderedPageCache::render(std::shared_ptr<const Site> site, const SiteFile &document, PageCallback done)

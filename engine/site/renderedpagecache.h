@@ -1,6 +1,7 @@
 #pragma once
 
 #include "domain/common/contentcoding.h"
+#include "domain/common/threadlocalcache.h"
 
 #include <QByteArray>
 #include <QCache>
@@ -39,6 +40,9 @@ public:
     static constexpr int kRenderThreads = 2;
     // Rendered while the first visitor waits: larger pages are compressed at about gzip's speed.
     static constexpr qint64 kBestCompressionBytes = 32 * 1024;
+    // The pages one serving thread keeps found, so that a request for one takes no lock another thread takes. They
+    // are the shared ones (not copies); the bound keeps how long one outlives its eviction from the cache short.
+    static constexpr int kThreadEntries = 64;
 
     using PageCallback = std::function<void(std::shared_ptr<const RenderedPage>)>;
 
@@ -56,6 +60,7 @@ private:
     static QString keyOf(const Site &site);
     std::shared_ptr<const RenderedPage> make(const Site &site, const SiteFile &document) const;
 
+    const quint64 m_id;
     const BlobStore &m_blobs;
     const SiteAddresses &m_addresses;
     QMutex m_mutex;

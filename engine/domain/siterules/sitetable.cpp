@@ -1,9 +1,9 @@
 #include "domain/siterules/sitetable.h"
 
+#include "domain/common/threadlocalcache.h"
 #include "storage/blobstore.h"
 
 #include <algorithm>
-#include <chrono>
 
 namespace berth {
 
@@ -86,17 +86,48 @@ std::shared_ptr<const Site> Site::placeholder(const Deployment &deployment, int 
     return site;
 }
 
+SiteTable::SiteTable()
+    : m_id(ThreadLocalCaches::newOwnerId())
+{
+}
+
+namespace {
+struct FoundSites; // the tag of the threads' caches of found sites
+} // namespace
+
 std::shared_ptr<const Site> SiteTable::find(const QString &slug) const
 {
+    using Cache = ThreadLocalCache<FoundSites, QString, std::shared_ptr<const Site>>;
+    Cache &cache = Cache::of(m_id, m_generation.load(std::memory_order_acquire));
     std::shared_ptr<const Site> site;
-    {
-        QReadLocker locker(&m_lock);
-        site = m_bySlug.value(slug);
+    if (const auto *found = cache.find(slug)) {
+        site = *found;
+    } else {
+        // Kept as found, absent or not: a change since the generation read above only makes the next find look again.
+        site = ThreadLocalCaches::threadOwned(findShared(slug));
+        cache.insert(slug, site, 1, kThreadCacheEntries, kThreadCacheEntries);
     }
-    // The steady clock (vDSO, no shared counter for the serving threads to contend on) orders the uses for eviction.
     if (site && site->loaded)
-        site->lastUse.store(std::chrono::steady_clock::now().time_since_epoch().count(), std::memory_order_relaxed);
+        stampUse(*site);
     return site;
+}
+
+std::shared_ptr<const Site> SiteTable::findShared(const QString &slug) const
+{
+    QReadLocker locker(&m_lock);
+    return m_bySlug.value(slug);
+}
+
+void SiteTable::stampUse(const Site &site) const
+{
+    const quint64 generation = m_generation.load(std::memory_order_relaxed);
+    if (site.lastUse.load(std::memory_order_relaxed) < generation)
+        site.lastUse.store(generation, std::memory_order_relaxed);
+}
+
+void SiteTable::changed()
+{
+    m_generation.fetch_add(1, std::memory_order_release);
 }
 
 void SiteTable::put(std::shared_ptr<const Site> site)
@@ -111,7 +142,7 @@ void SiteTable::put(std::shared_ptr<const Site> site)
     }
     const bool loaded = site->loaded;
     if (loaded) // a site just put counts as just used: it is not the one evicted next
-        site->lastUse.store(std::chrono::steady_clock::now().time_since_epoch().count(), std::memory_order_relaxed);
+        stampUse(*site);
     dropVersionsOf(id);
     m_slugById.insert(id, slug);
     m_bySlug.insert(slug, std::move(site));
@@ -121,6 +152,7 @@ void SiteTable::put(std::shared_ptr<const Site> site)
     } else {
         m_loadedSlugs.remove(slug);
     }
+    changed();
 }
 
 void SiteTable::evictOver(const QString &keptSlug)
@@ -128,11 +160,11 @@ void SiteTable::evictOver(const QString &keptSlug)
     // A linear scan of the loaded entries only (at most the limit, plus one): cheap next to the load that led here.
     while (m_loadedSlugs.size() > m_loadedLimit) {
         QString oldest;
-        qint64 oldestUse = 0;
+        quint64 oldestUse = 0;
         for (const QString &slug : std::as_const(m_loadedSlugs)) {
             if (slug == keptSlug)
                 continue;
-            const qint64 use = m_bySlug.value(slug)->lastUse.load(std::memory_order_relaxed);
+            const quint64 use = m_bySlug.value(slug)->lastUse.load(std::memory_order_relaxed);
             if (oldest.isEmpty() || use < oldestUse) {
                 oldest = slug;
                 oldestUse = use;
@@ -155,6 +187,7 @@ void SiteTable::remove(const QString &deploymentId)
         m_bySlug.remove(slug);
         m_loadedSlugs.remove(slug);
     }
+    changed();
 }
 
 int SiteTable::loadedLimit() const
@@ -168,6 +201,7 @@ void SiteTable::setLoadedLimit(int count)
     QWriteLocker locker(&m_lock);
     m_loadedLimit = qMax(1, count);
     evictOver(QString());
+    changed();
 }
 
 int SiteTable::loadedCount() const
@@ -201,7 +235,7 @@ std::shared_ptr<const Site> SiteTable::findVersion(const QString &deploymentId, 
         version = m_versions.value(versionKey(deploymentId, number));
     }
     if (version)
-        version->lastUse.store(std::chrono::steady_clock::now().time_since_epoch().count(), std::memory_order_relaxed);
+        stampUse(*version);
     return version;
 }
 
@@ -210,7 +244,7 @@ void SiteTable::putVersion(std::shared_ptr<const Site> version)
     QWriteLocker locker(&m_lock);
     if (!m_slugById.contains(version->deployment.id)) // removed while it was read
         return;
-    version->lastUse.store(std::chrono::steady_clock::now().time_since_epoch().count(), std::memory_order_relaxed);
+    stampUse(*version);
     m_versions.insert(versionKey(version->deployment.id, version->version), std::move(version));
     while (m_versions.size() > kVersionLimit) {
         auto oldest = m_versions.begin();
@@ -221,6 +255,7 @@ void SiteTable::putVersion(std::shared_ptr<const Site> version)
         }
         m_versions.erase(oldest);
     }
+    changed();
 }
 
 void SiteTable::dropVersionsOf(const QString &deploymentId)

@@ -63,21 +63,25 @@ struct Site
         const Deployment &deployment, const QList<StoredFile> &files, const BlobStore &blobs, int version = 0);
     static std::shared_ptr<const Site> placeholder(const Deployment &deployment, int fileCount, qint64 totalBytes);
 
-    // When a serving thread last found this site (steady clock, ns): what SiteTable evicts by. Relaxed: a hint.
-    mutable std::atomic<qint64> lastUse {0};
+    // The table's generation when a serving thread last found this site: what SiteTable evicts by. Written at most
+    // once per generation, so that serving a popular site from every core does not write one line from all of them.
+    mutable std::atomic<quint64> lastUse {0};
 };
 
 // The in-memory map from slug to live site that every site request reads: no SQL on the hot path.
-// Thread-safe: readers never wait for a deploy, only for the pointer swap.
+// Thread-safe: readers never wait for a deploy, only for the pointer swap. Each thread keeps the sites it found
+// (ThreadLocalCache), dropped when the table changes, so that a site request takes no lock another thread takes.
 // At most loadedLimit() sites keep their file tables; putting one more turns the least recently found of the others
 // back into a placeholder, so memory stays bounded however many deployments there are.
 class SiteTable final
 {
 public:
-    SiteTable() = default;
+    SiteTable();
     Q_DISABLE_COPY_MOVE(SiteTable)
 
     static constexpr int kDefaultLoadedLimit = 1000;
+    // The sites one thread keeps found (absent slugs included, so that unknown hosts do not take the lock either).
+    static constexpr int kThreadCacheEntries = 256;
 
     std::shared_ptr<const Site> find(const QString &slug) const; // a placeholder or a loaded site
     void put(std::shared_ptr<const Site> site); // replaces the deployment's previous entry, under any slug
@@ -98,10 +102,16 @@ public:
     int versionCount() const;
 
 private:
+    std::shared_ptr<const Site> findShared(const QString &slug) const;
+    void stampUse(const Site &site) const;
+    void changed(); // under the write lock, after every change: the threads' caches are stale from here
     void evictOver(const QString &keptSlug); // under the write lock
     void dropVersionsOf(const QString &deploymentId); // under the write lock
     static QString versionKey(const QString &deploymentId, int number);
 
+    const quint64 m_id;
+    // Bumped (under the write lock) by every change; read without it by every find.
+    std::atomic<quint64> m_generation {1};
     mutable QReadWriteLock m_lock;
     QHash<QString, std::shared_ptr<const Site>> m_bySlug;
     QHash<QString, QString> m_slugById;
