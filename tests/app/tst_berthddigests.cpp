@@ -102,6 +102,31 @@ private Q_SLOTS:
             m_http->site(u"unchanged-site"_s, u"/assets/f7.bin"_s).body, QByteArray("7") + QByteArray(32 * 1024, 'u'));
     }
 
+    void aFirstPublishSharingAPageWithAnotherSiteGoesAsAnArchive()
+    {
+        // The server holds the page already (another site has it); the rest, nearly all the bytes, is new.
+        const QString other = m_work.filePath(u"other"_s);
+        QVERIFY(write(other + u"/index.html"_s, "<h1>Shared page</h1>"));
+        QVERIFY2(deploy({other, u"--slug"_s, u"other-site"_s}).exitCode == 0, "the other site");
+        const QString site = m_work.filePath(u"mostly-new"_s);
+        QVERIFY(write(site + u"/index.html"_s, "<h1>Shared page</h1>"));
+        QByteArray content;
+        for (int i = 0; i < 20; ++i) { // 20 files of 32 KiB that do not compress, so base64 would show
+            QByteArray bytes(32 * 1024, Qt::Uninitialized);
+            for (qsizetype b = 0; b < bytes.size(); ++b)
+                bytes[b] = char((b * 7919 + i * 104729 + (b >> 5) * 31) % 251);
+            QVERIFY(write(site + u"/assets/f%1.bin"_s.arg(i), bytes));
+            content += bytes;
+        }
+        const Deployed first = deploy({site, u"--slug"_s, u"mostly-new"_s});
+        QVERIFY2(first.exitCode == 0, first.output.constData());
+        // As an archive: the content, a 512-byte header per file and the digests' look-up. As base64 in JSON it
+        // would be a third more than the content.
+        QVERIFY2(first.sentBytes < content.size() * 115 / 100, qPrintable(QString::number(first.sentBytes)));
+        QCOMPARE(m_http->site(u"mostly-new"_s, u"/assets/f7.bin"_s).body, content.mid(7 * 32 * 1024, 32 * 1024));
+        QCOMPARE(m_http->site(u"mostly-new"_s, u"/"_s).body, QByteArray("<h1>Shared page</h1>"));
+    }
+
     void aFileReplacedWithItsSizeAndTimeKeptIsSent()
     {
         const QString site = m_work.filePath(u"replaced"_s);

@@ -46,12 +46,16 @@ Result<ApiClient::Reply> send(ApiClient &client, const QByteArray &method, const
         if (wanted.isEmpty())
             return reply;
         qint64 contentBytes = 0;
-        for (const FileUpload &file : files)
+        qint64 totalBytes = 0;
+        for (const FileUpload &file : files) {
             contentBytes += round == 1 || wanted.contains(file.path) ? file.size : 0;
-        // When the server holds none of it (a first publish), the folder goes as an archive: no base64 and no JSON to
-        // build or to parse, and the server stores each file while the rest arrives.
-        const bool everything = round == 1 || wanted.size() == files.size();
-        if (const auto query = ArchiveBody::queryOf(fields); query && everything) {
+            totalBytes += file.size;
+        }
+        // When the server lacks most of it (a first publish, which may still share a page or an icon with another
+        // site), the whole folder goes as an archive: sending again the little it holds costs less than base64 and
+        // JSON to build and to parse, and the server stores each file while the rest arrives.
+        const bool mostOfIt = round == 1 || wanted.size() == files.size() || contentBytes * 2 >= totalBytes;
+        if (const auto query = ArchiveBody::queryOf(fields); query && mostOfIt) {
             const Result<QByteArray> archive = ArchiveBody::tarOf(folder);
             if (!archive)
                 return archive.error();

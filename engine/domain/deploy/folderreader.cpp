@@ -18,6 +18,17 @@ namespace {
 
 using Reason = FolderRefusal::Reason;
 
+// At most limit + 1 bytes of an open file, so that a file over the limit shows. Sized by the file, not the limit:
+// a buffer of the limit for every small file costs a large allocation and its page faults each time.
+QByteArray readUpTo(QFile &file, qint64 limit)
+{
+    const qint64 expected = qMin(file.size(), limit);
+    QByteArray bytes = file.read(expected + 1);
+    if (bytes.size() > expected && bytes.size() <= limit) // it grew since its size was read: the rest too
+        bytes += file.read(limit + 1 - bytes.size());
+    return bytes;
+}
+
 class Reading final
 {
 public:
@@ -67,7 +78,7 @@ Result<FolderContent> Reading::page(const QFileInfo &info)
     QFile file(info.absoluteFilePath());
     if (!file.open(QIODevice::ReadOnly))
         return refuse(Reason::Unreadable, info.fileName(), 0, 0, file.errorString());
-    const QByteArray bytes = file.read(kMaxHtmlBytes + 1);
+    const QByteArray bytes = readUpTo(file, kMaxHtmlBytes);
     if (bytes.size() > kMaxHtmlBytes) // grew since it was looked at
         return refuse(Reason::PageTooLarge, info.fileName(), 0, kMaxHtmlBytes);
     if (bytes.trimmed().isEmpty())
@@ -107,7 +118,7 @@ Result<QByteArray> Reading::bytesOf(const QString &absolutePath, const QString &
     QFile file(absolutePath);
     if (!file.open(QIODevice::ReadOnly))
         return refuse(Reason::Unreadable, relativePath, 0, 0, file.errorString());
-    QByteArray bytes = file.read(kMaxFileBytes + 1);
+    QByteArray bytes = readUpTo(file, kMaxFileBytes);
     if (bytes.size() > kMaxFileBytes) // grew since it was listed
         return refuse(Reason::FileTooLarge, relativePath, 0, kMaxFileBytes);
     return bytes;

@@ -53,7 +53,7 @@ QByteArray readHead(const QString &path, qint64 maxBytes)
     QFile file(path);
     if (!file.open(QIODevice::ReadOnly))
         return {};
-    return file.read(maxBytes);
+    return file.read(qMin(maxBytes, file.size())); // a buffer of the file's size, not of the most it may read
 }
 
 using Finding = PublishIssue::Finding;
