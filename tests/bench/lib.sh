@@ -21,7 +21,8 @@ stop_pid() { kill "$1" 2>/dev/null || true; wait "$1" 2>/dev/null || true; }
 rss_mb() { awk '/VmRSS/ { printf "%.1f", $2 / 1024 }' "/proc/$1/status"; }
 
 # start_berthd DATA_DIR [serve options...]: `$berthd serve` on 127.0.0.1:$berth_port, run through the optional
-# `berthd_prefix` command (e.g. taskset; start_nginx has `nginx_prefix`); sets `berth_pid` and adds it to `pids`. Does not wait for the port.
+# `berthd_prefix` command (e.g. taskset; start_nginx has `nginx_prefix`); sets `berth_pid` and adds it to `pids`.
+# Does not wait for the port.
 start_berthd() {
     local data=$1
     shift
