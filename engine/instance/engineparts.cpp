@@ -58,7 +58,7 @@ Engine::Parts::Parts(const EngineSettings &settings, QObject *engineContext)
     , eventRecorder(webhookRepository, eventRepository, submissionRepository, addresses, clock)
     , changeJournal(database)
     , webhooks(webhookRepository, eventRepository, deploymentRepository, settingsRepository, eventRecorder, clock)
-    , deliveryScheduler(eventRepository, webhookRepository, clock,
+    , deliveryScheduler(eventRepository, webhookRepository, clock, DeliveryNode::forDataFolder(settings.dataDir),
           [this](const QUrl &url, QObject *context, std::function<void(QString)> done) {
               checkWebhookTarget(url, webhooks.targets(), context, std::move(done));
           })

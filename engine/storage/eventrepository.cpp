@@ -103,9 +103,11 @@ Result<std::optional<WebhookDelivery>> EventRepository::findDelivery(
 Result<QList<WebhookDelivery>> EventRepository::due(const QDateTime &now, const QStringList &busy, int limit) const
 {
     // Only the head of each webhook's queue may go: a later delivery never overtakes an earlier one being retried.
-    QString where = u"d.status = 'pending' AND d.next_attempt_at <= ? AND d.seq = (SELECT MIN(p.seq) FROM "
-                    "webhook_deliveries p WHERE p.webhook_id = d.webhook_id AND p.status = 'pending')"_s;
-    QVariantList values {sql::timeOrNull(now)};
+    // A head another server claimed holds its whole webhook back.
+    QString where = u"d.status = 'pending' AND d.next_attempt_at <= ? AND (d.claimed_until IS NULL OR "
+                    "d.claimed_until <= ?) AND d.seq = (SELECT MIN(p.seq) FROM webhook_deliveries p WHERE "
+                    "p.webhook_id = d.webhook_id AND p.status = 'pending')"_s;
+    QVariantList values {sql::timeOrNull(now), sql::timeOrNull(now)};
     if (!busy.isEmpty()) {
         where += u" AND d.webhook_id NOT IN (%1)"_s.arg(QStringList(busy.size(), u"?"_s).join(u", "_s));
         for (const QString &id : busy)
@@ -135,9 +137,21 @@ Result<std::optional<StoredEvent>> EventRepository::event(const QString &id) con
 
 Result<void> EventRepository::update(const WebhookDelivery &delivery)
 {
+    const Result<int> written = writeOutcome(delivery, QString());
+    if (!written)
+        return written.error();
+    if (written.value() == 0)
+        return sql::notFound(Error::Code::Other, u"Delivery not found"_s);
+    return {};
+}
+
+Result<int> EventRepository::writeOutcome(const WebhookDelivery &delivery, const QString &claimant)
+{
     QSqlQuery query(m_db.connection());
+    const QString claimed = u", claimed_by = NULL, claimed_until = NULL WHERE id = ? AND claimed_by = ?"_s;
     query.prepare(u"UPDATE webhook_deliveries SET status = ?, attempts = ?, response_status = ?, next_attempt_at = ?, "
-                  "delivered_at = ?, error = ? WHERE id = ?"_s);
+                  "delivered_at = ?, error = ?"_s
+        + (claimant.isEmpty() ? u" WHERE id = ?"_s : claimed));
     query.addBindValue(delivery.status);
     query.addBindValue(delivery.attempts);
     query.addBindValue(delivery.responseStatus > 0 ? QVariant(delivery.responseStatus) : QVariant());
@@ -145,7 +159,11 @@ Result<void> EventRepository::update(const WebhookDelivery &delivery)
     query.addBindValue(sql::timeOrNull(delivery.deliveredAt));
     query.addBindValue(sql::text(delivery.error));
     query.addBindValue(delivery.id);
-    return sql::execAffecting(query, Error::Code::Other, u"Delivery not found"_s);
+    if (!claimant.isEmpty())
+        query.addBindValue(claimant);
+    if (!query.exec())
+        return sql::loggedFailure(query, "storing a delivery's outcome");
+    return query.numRowsAffected();
 }
 
 } // namespace berth

@@ -51,5 +51,6 @@ Migration pageAnalytics();
 Migration shareLinks();
 Migration siteDomains();
 Migration webhookState();
+Migration deliveryClaims();
 
 } // namespace berth::migrationsteps

@@ -20,6 +20,7 @@ struct Webhook
     QDateTime createdAt;
     QDateTime failingSince; // the start of its current run of failed attempts; invalid after a success
     QDateTime disabledAt; // invalid while enabled
+    QDateTime lastMailAt; // mailto: when its last mail went, from any server; invalid before the first
 };
 
 // Something that happened, as delivered: body is the whole JSON document {"id","type","created_at","data"}.

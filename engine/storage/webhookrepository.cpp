@@ -13,7 +13,7 @@ namespace berth {
 namespace {
 
 const QString kColumns = u"id, user_id, url, events, deployment_id, secret, created_at"_s;
-const QString kReadColumns = kColumns + u", failing_since, disabled_at"_s;
+const QString kReadColumns = kColumns + u", failing_since, disabled_at, last_mail_at"_s;
 
 Webhook webhookFrom(const QSqlQuery &query)
 {
@@ -27,6 +27,7 @@ Webhook webhookFrom(const QSqlQuery &query)
     webhook.createdAt = sql::time(query, 6);
     webhook.failingSince = sql::time(query, 7);
     webhook.disabledAt = sql::time(query, 8);
+    webhook.lastMailAt = sql::time(query, 9);
     return webhook;
 }
 
@@ -160,6 +161,20 @@ Result<void> WebhookRepository::enable(const QString &userId, const QString &id)
     query.addBindValue(id);
     query.addBindValue(userId);
     return sql::execAffecting(query, Error::Code::Other, u"Webhook not found"_s);
+}
+
+Result<bool> WebhookRepository::takeMailTurn(const QString &id, const QDateTime &now, qint64 intervalMs)
+{
+    // One conditional write: of two servers taking the same turn, the second matches no row.
+    QSqlQuery query(m_db.connection());
+    query.prepare(
+        u"UPDATE webhooks SET last_mail_at = ? WHERE id = ? AND (last_mail_at IS NULL OR last_mail_at <= ?)"_s);
+    query.addBindValue(sql::timeOrNull(now));
+    query.addBindValue(id);
+    query.addBindValue(sql::timeOrNull(now.addMSecs(-intervalMs)));
+    if (!query.exec())
+        return sql::loggedFailure(query, "taking a webhook's turn to mail");
+    return query.numRowsAffected() > 0;
 }
 
 } // namespace berth

@@ -28,6 +28,9 @@ public:
     Result<bool> recordAttempt(const QString &id, bool delivered, const QDateTime &now, qint64 disableAfterMs);
     // Enabled again, its run of failures forgotten; NotFound when the user has no such webhook.
     Result<void> enable(const QString &userId, const QString &id);
+    // A mailto: webhook's turn to mail at `now`: true, and now recorded as its last mail, unless one went less than
+    // intervalMs before (from this server or another).
+    Result<bool> takeMailTurn(const QString &id, const QDateTime &now, qint64 intervalMs);
 
 private:
     Database &m_db;

@@ -2,6 +2,7 @@
 
 #include "app/berthd/cli.h"
 #include "app/berthd/client/clientsession.h"
+#include "app/berthd/client/sitesession.h"
 
 #include <QJsonArray>
 #include <functional>
@@ -16,7 +17,8 @@ using Cli::out;
 
 const QStringList kSubcommands {u"list"_s, u"add"_s, u"remove"_s, u"ping"_s, u"deliveries"_s, u"enable"_s};
 
-// Connects, sends one request and hands a 200's JSON to `print`; else prints why and returns the exit status.
+// Connects, sends one request and hands a 200's JSON to `print` (prints it as it came with --json); else prints why
+// and returns the exit status.
 int call(const QCommandLineParser &parser, const QByteArray &method, const QString &path,
     const std::optional<QJsonObject> &body, const std::function<void(const QJsonObject &)> &print)
 {
@@ -27,7 +29,10 @@ int call(const QCommandLineParser &parser, const QByteArray &method, const QStri
     const ApiClient::Reply reply = client->request(method, path, body);
     if (reply.status != 200)
         return ClientSession::failure(*client, reply);
-    print(reply.json);
+    if (parser.isSet(SiteSession::jsonOption()))
+        SiteSession::printBody(reply);
+    else
+        print(reply.json);
     out().flush();
     return ExitOk;
 }
@@ -55,9 +60,10 @@ int webhooks(const QStringList &arguments)
             + u"deployment.created, deployment.updated, deployment.renamed, deployment.deleted, submission.created."_s,
         u"TYPE"_s);
     const QCommandLineOption deployment(u"deployment"_s, u"Only this deployment's events."_s, u"ID"_s);
+    const QCommandLineOption &json = SiteSession::jsonOption();
     if (sub == u"list") {
         if (const auto exit = ClientSession::parse(
-                parser, rest, u"webhooks list"_s, {}, u"Your webhooks (never their secrets)."_s, {}, 0, 0))
+                parser, rest, u"webhooks list"_s, {}, u"Your webhooks (never their secrets)."_s, {json}, 0, 0))
             return *exit;
         return call(parser, "GET", u"/webhooks"_s, std::nullopt, [](const QJsonObject &answer) {
             const QJsonArray webhooks = answer[u"webhooks"_s].toArray();
@@ -78,7 +84,7 @@ int webhooks(const QStringList &arguments)
     }
     if (sub == u"add") {
         if (const auto exit = ClientSession::parse(parser, rest, u"webhooks add"_s, u"URL"_s,
-                u"Add a webhook; prints its signing secret, shown only now."_s, {event, deployment}, 1, 1))
+                u"Add a webhook; prints its signing secret, shown only now."_s, {event, deployment, json}, 1, 1))
             return *exit;
         QJsonObject body {{u"url"_s, parser.positionalArguments().value(0)},
             {u"events"_s, QJsonArray::fromStringList(parser.values(event))}};
@@ -94,7 +100,8 @@ int webhooks(const QStringList &arguments)
             : sub == u"ping"                         ? u"Send a ping event to a webhook."_s
             : sub == u"enable" ? u"Enable a webhook that was disabled for failing every delivery for 3 days."_s
                                : u"A webhook's last 100 deliveries, newest first."_s;
-        if (const auto exit = ClientSession::parse(parser, rest, u"webhooks "_s + sub, u"ID"_s, description, {}, 1, 1))
+        if (const auto exit
+            = ClientSession::parse(parser, rest, u"webhooks "_s + sub, u"ID"_s, description, {json}, 1, 1))
             return *exit;
         const QString path = u"/webhooks/"_s + parser.positionalArguments().value(0);
         if (sub == u"remove")

@@ -25,12 +25,13 @@ QList<qint64> DeliveryScheduler::backoffMs()
     return {30'000, 2 * kMinuteMs, 10 * kMinuteMs, kHourMs, 6 * kHourMs, 24 * kHourMs};
 }
 
-DeliveryScheduler::DeliveryScheduler(
-    EventRepository &events, WebhookRepository &webhooks, const Clock &clock, TargetCheck targetCheck, QObject *parent)
+DeliveryScheduler::DeliveryScheduler(EventRepository &events, WebhookRepository &webhooks, const Clock &clock,
+    DeliveryNode node, TargetCheck targetCheck, QObject *parent)
     : QObject(parent)
     , m_events(events)
     , m_webhooks(webhooks)
     , m_clock(clock)
+    , m_node(std::move(node))
     , m_targetCheck(std::move(targetCheck))
 {
     m_network.setRedirectPolicy(QNetworkRequest::ManualRedirectPolicy);
@@ -44,6 +45,9 @@ DeliveryScheduler::~DeliveryScheduler()
 
 void DeliveryScheduler::start(int pollMs)
 {
+    // This server's data folder has one process: whatever an earlier run of it claimed, it claimed before it died.
+    if (const Result<int> released = m_events.releaseEarlierRuns(m_node.name, m_node.run); !released)
+        qWarning().noquote() << "webhooks: cannot give up an earlier run's claims:" << released.error().message;
     m_running = true;
     m_poll.start(pollMs);
     wake();
@@ -53,10 +57,17 @@ void DeliveryScheduler::stop()
 {
     m_running = false;
     m_poll.stop();
-    // Attempts cut short stay pending: they go again after the next start.
+    // Attempts cut short stay pending: another server may send them at once, this one after its next start.
     const QHash<QString, InFlight> inFlight = std::exchange(m_inFlight, {});
-    for (const InFlight &flight : inFlight)
+    QStringList claimed;
+    for (const InFlight &flight : inFlight) {
         delete flight.attempt;
+        claimed.append(flight.delivery.id);
+    }
+    if (claimed.isEmpty())
+        return;
+    if (const Result<void> released = m_events.release(claimed, m_node.run); !released)
+        qWarning().noquote() << "webhooks: cannot give up the claims of this server:" << released.error().message;
 }
 
 void DeliveryScheduler::wake()
@@ -86,6 +97,7 @@ void DeliveryScheduler::look()
     if (!m_running)
         return;
     const QDateTime now = m_clock.now();
+    renewLeases(now);
     // Attempts past their time are cut off here, on the clock, whatever the socket is doing.
     QStringList late;
     for (auto it = m_inFlight.cbegin(); it != m_inFlight.cend(); ++it) {
@@ -110,22 +122,52 @@ void DeliveryScheduler::look()
     }
 }
 
+void DeliveryScheduler::renewLeases(const QDateTime &now)
+{
+    QStringList lost;
+    for (auto it = m_inFlight.begin(); it != m_inFlight.end(); ++it) {
+        if (now.msecsTo(it->claimedUntil) > kLeaseMs / 2)
+            continue;
+        const QDateTime until = now.addMSecs(kLeaseMs);
+        const Result<bool> renewed = m_events.renew(it->delivery.id, m_node.run, until);
+        if (!renewed)
+            qWarning().noquote() << "webhooks: cannot renew a claim:" << renewed.error().message; // again next look
+        else if (renewed.value())
+            it->claimedUntil = until;
+        else
+            lost.append(it.key());
+    }
+    for (const QString &webhookId : std::as_const(lost)) {
+        qWarning().noquote() << "webhooks: the claim on" << m_inFlight.value(webhookId).delivery.id
+                             << "ran out and another server took it over";
+        drop(webhookId);
+    }
+}
+
 void DeliveryScheduler::begin(const WebhookDelivery &delivery)
 {
     const auto webhook = m_webhooks.find(delivery.webhookId);
     const auto event = m_events.event(delivery.eventId);
     if (!webhook || !event || !webhook.value() || !event.value())
         return; // unreadable now, or removed meanwhile: the next look sees
+    const QDateTime now = m_clock.now();
     const QUrl url(webhook.value()->url);
-    if (const QString to = EventMail::address(webhook.value()->url); !to.isEmpty()) {
-        const auto last = m_lastMail.constFind(delivery.webhookId);
-        if (last == m_lastMail.cend() || last->msecsTo(m_clock.now()) >= kMailIntervalMs)
-            sendMail(delivery, *webhook.value());
-        return; // else it waits for the mail of the next minute
-    }
-    if (inFlightTo(url.host()) >= kMaxInFlightPerHost)
+    const bool mail = !EventMail::address(webhook.value()->url).isEmpty();
+    if (mail) {
+        const QDateTime last = webhook.value()->lastMailAt;
+        if (last.isValid() && last.msecsTo(now) < kMailIntervalMs)
+            return; // it waits for the mail of the next minute
+    } else if (inFlightTo(url.host()) >= kMaxInFlightPerHost) {
         return;
-    m_inFlight.insert(delivery.webhookId, {delivery, url.host(), m_clock.now(), nullptr, {}});
+    }
+    const QDateTime claimedUntil = claim(delivery, now);
+    if (!claimedUntil.isValid())
+        return; // another server's, or no longer due
+    if (mail) {
+        sendMail(delivery, *webhook.value(), claimedUntil);
+        return;
+    }
+    m_inFlight.insert(delivery.webhookId, {delivery, url.host(), now, claimedUntil, nullptr, {}});
     const QString webhookId = delivery.webhookId;
     m_targetCheck(
         url, this, [this, webhookId, hook = *webhook.value(), stored = *event.value()](const QString &refusal) {
@@ -136,6 +178,21 @@ void DeliveryScheduler::begin(const WebhookDelivery &delivery)
             else
                 send(webhookId, hook, stored);
         });
+}
+
+QDateTime DeliveryScheduler::claim(const WebhookDelivery &delivery, const QDateTime &now)
+{
+    const QDateTime until = now.addMSecs(kLeaseMs);
+    const Result<bool> claimed = m_events.claim(delivery.id, m_node.run, now, until);
+    if (!claimed)
+        qWarning().noquote() << "webhooks: cannot claim a delivery:" << claimed.error().message;
+    return claimed && claimed.value() ? until : QDateTime();
+}
+
+void DeliveryScheduler::release(const WebhookDelivery &delivery)
+{
+    if (const Result<void> released = m_events.release({delivery.id}, m_node.run); !released)
+        qWarning().noquote() << "webhooks: cannot give up a claim:" << released.error().message;
 }
 
 void DeliveryScheduler::send(const QString &webhookId, const Webhook &webhook, const StoredEvent &event)
@@ -155,19 +212,24 @@ void DeliveryScheduler::send(const QString &webhookId, const Webhook &webhook, c
         [this, webhookId](const DeliveryAttempt::Outcome &outcome) { finish(webhookId, outcome); });
 }
 
-void DeliveryScheduler::sendMail(const WebhookDelivery &head, const Webhook &webhook)
+void DeliveryScheduler::sendMail(const WebhookDelivery &head, const Webhook &webhook, const QDateTime &claimedUntil)
 {
     const QDateTime now = m_clock.now();
     const auto due = m_events.dueFor(webhook.id, now, kMaxEventsPerMail);
-    if (!due || due.value().isEmpty() || due.value().first().id != head.id)
-        return; // unreadable now, or changed meanwhile: the next look sees
+    // The turn is taken in the database: with another server, at most one mail a minute in all.
+    const Result<bool> turn = due && !due.value().isEmpty() && due.value().first().id == head.id
+        ? m_webhooks.takeMailTurn(webhook.id, now, kMailIntervalMs)
+        : Result<bool>(false);
+    if (!turn || !turn.value()) {
+        release(head); // unreadable now, changed meanwhile, or another server mailed: the next look sees
+        return;
+    }
     QList<StoredEvent> events;
     for (const WebhookDelivery &delivery : due.value()) {
         if (const auto event = m_events.event(delivery.eventId); event && event.value())
             events.append(*event.value());
     }
-    m_inFlight.insert(webhook.id, {head, QString(), now, nullptr, due.value().mid(1)});
-    m_lastMail.insert(webhook.id, now);
+    m_inFlight.insert(webhook.id, {head, QString(), now, claimedUntil, nullptr, due.value().mid(1)});
     if (!m_mailSender) {
         finish(webhook.id, {0, u"mail is not set up on this server"_s});
         return;
@@ -175,7 +237,7 @@ void DeliveryScheduler::sendMail(const WebhookDelivery &head, const Webhook &web
     const EventMail::Text mail = EventMail::compose(events);
     m_mailSender(EventMail::address(webhook.url), mail.subject, mail.body)
         .then(this, [this, webhookId = webhook.id, headId = head.id](const QString &error) {
-            if (m_inFlight.value(webhookId).delivery.id == headId) // else stopped meanwhile
+            if (m_inFlight.value(webhookId).delivery.id == headId) // else stopped or taken over meanwhile
                 finish(webhookId, {0, error});
         });
 }
@@ -186,18 +248,37 @@ void DeliveryScheduler::finish(const QString &webhookId, const DeliveryAttempt::
     if (flight.attempt)
         flight.attempt->deleteLater();
     const QDateTime now = m_clock.now();
-    settle(flight.delivery, outcome, now);
+    QList<WebhookDelivery> outcomes {afterAttempt(flight.delivery, outcome, now)};
     for (const WebhookDelivery &grouped : std::as_const(flight.grouped))
-        settle(grouped, outcome, now);
-    const Result<bool> disabled = m_webhooks.recordAttempt(webhookId, outcome.error.isEmpty(), now, kDisableAfterMs);
-    if (!disabled)
-        qWarning().noquote() << "webhooks: cannot record the health of" << webhookId << ':' << disabled.error().message;
-    else if (disabled.value())
-        Q_EMIT webhookDisabled(webhookId);
+        outcomes.append(afterAttempt(grouped, outcome, now));
+    const Result<bool> settled = m_events.settle(outcomes, m_node.run);
+    if (!settled) {
+        // The claim stays until its lease runs out; then the delivery goes again (at least once).
+        qWarning().noquote() << "webhooks: cannot store the outcome of" << flight.delivery.id << ':'
+                             << settled.error().message;
+    } else if (!settled.value()) {
+        qWarning().noquote() << "webhooks: the outcome of" << flight.delivery.id
+                             << "is another server's to store (its claim ran out), or it was removed";
+    } else {
+        const Result<bool> disabled
+            = m_webhooks.recordAttempt(webhookId, outcome.error.isEmpty(), now, kDisableAfterMs);
+        if (!disabled)
+            qWarning().noquote() << "webhooks: cannot record the health of" << webhookId << ':'
+                                 << disabled.error().message;
+        else if (disabled.value())
+            Q_EMIT webhookDisabled(webhookId);
+    }
     wake(); // the webhook's next delivery, or another webhook's, may go now
 }
 
-void DeliveryScheduler::settle(WebhookDelivery delivery, const DeliveryAttempt::Outcome &outcome, const QDateTime &now)
+void DeliveryScheduler::drop(const QString &webhookId)
+{
+    // Never called from an attempt's own signal: deleted at once, it aborts its request and reports nothing more.
+    delete m_inFlight.take(webhookId).attempt;
+}
+
+WebhookDelivery DeliveryScheduler::afterAttempt(
+    WebhookDelivery delivery, const DeliveryAttempt::Outcome &outcome, const QDateTime &now)
 {
     delivery.attempts += 1;
     delivery.responseStatus = outcome.status;
@@ -215,8 +296,7 @@ void DeliveryScheduler::settle(WebhookDelivery delivery, const DeliveryAttempt::
         const qint64 jitter = QRandomGenerator::global()->bounded(wait / 5 + 1) - wait / 10;
         delivery.nextAttemptAt = now.addMSecs(wait + jitter);
     }
-    if (Result<void> stored = m_events.update(delivery); !stored)
-        qWarning().noquote() << "webhooks: cannot store the outcome of" << delivery.id << ':' << stored.error().message;
+    return delivery;
 }
 
 } // namespace berth
