@@ -29,6 +29,109 @@
     </message>
 </context>
 <context>
+    <name>berth::AcmeSettingsPage</name>
+    <message>
+        <source>Also the API&apos;s &amp;host and every site&apos;s own name</source>
+        <translation>Auch der &amp;Host der API und die eigene Adresse jeder Website</translation>
+    </message>
+    <message>
+        <source>Berth can obtain and renew the certificate of every custom domain itself, from an ACME certificate authority such as Let&apos;s Encrypt. Each name&apos;s DNS must point at this computer and the authority must reach Berth&apos;s plain-HTTP port as port 80; the certificates are served on the HTTPS port. Applies the next time Berth starts.</source>
+        <translation>Berth kann das Zertifikat jeder eigenen Domain selbst beschaffen und erneuern, bei einer ACME-Zertifizierungsstelle wie Let&apos;s Encrypt. Der DNS-Eintrag jedes Namens muss auf diesen Rechner zeigen, und die Zertifizierungsstelle muss den HTTP-Port von Berth als Port 80 erreichen; ausgeliefert werden die Zertifikate auf dem HTTPS-Port. Gilt ab dem nächsten Start von Berth.</translation>
+    </message>
+    <message>
+        <source>Certificate authority</source>
+        <translation>Zertifizierungsstelle</translation>
+    </message>
+    <message>
+        <source>None: no certificates by ACME</source>
+        <translation>Keine: keine Zertifikate per ACME</translation>
+    </message>
+    <message>
+        <source>Let&apos;s Encrypt</source>
+        <translation>Let&apos;s Encrypt</translation>
+    </message>
+    <message>
+        <source>Let&apos;s Encrypt staging, for trying out</source>
+        <translation>Let&apos;s Encrypt Staging, zum Ausprobieren</translation>
+    </message>
+    <message>
+        <source>Another ACME server</source>
+        <translation>Ein anderer ACME-Server</translation>
+    </message>
+    <message>
+        <source>ACME directory URL</source>
+        <translation>URL des ACME-Verzeichnisses</translation>
+    </message>
+    <message>
+        <source>Contact e-mail</source>
+        <translation>Kontakt-E-Mail</translation>
+    </message>
+    <message>
+        <source>The authority writes here about certificates about to expire</source>
+        <translation>Hierhin schreibt die Stelle über bald ablaufende Zertifikate</translation>
+    </message>
+    <message>
+        <source>Private CA file</source>
+        <translation>Datei der privaten CA</translation>
+    </message>
+    <message>
+        <source>None: the system&apos;s CAs</source>
+        <translation>Keine: die CAs des Systems</translation>
+    </message>
+    <message>
+        <source>A PEM CA to trust for the ACME server&apos;s own HTTPS, for a private ACME server on the LAN such as step-ca</source>
+        <translation>Eine PEM-CA, der beim HTTPS des ACME-Servers selbst vertraut wird: für einen privaten ACME-Server im LAN wie step-ca</translation>
+    </message>
+    <message>
+        <source>Custom domains always get certificates; this adds the API&apos;s address and &lt;slug&gt;.&lt;site domain&gt; of every site, when the site domain is a name without a port</source>
+        <translation>Eigene Domains erhalten immer Zertifikate; dies fügt die Adresse der API und &lt;slug&gt;.&lt;Domain der Websites&gt; jeder Website hinzu, wenn die Domain der Websites ein Name ohne Port ist</translation>
+    </message>
+    <message>
+        <source>Certificate a&amp;uthority:</source>
+        <translation>Zertifizierungs&amp;stelle:</translation>
+    </message>
+    <message>
+        <source>Director&amp;y URL:</source>
+        <translation>Verzeichnis-&amp;URL:</translation>
+    </message>
+    <message>
+        <source>Contact e-&amp;mail:</source>
+        <translation>Kontakt-E-&amp;Mail:</translation>
+    </message>
+    <message>
+        <source>&amp;Private CA file:</source>
+        <translation>Datei der &amp;privaten CA:</translation>
+    </message>
+    <message>
+        <source>Private CA (PEM)</source>
+        <translation>Private CA (PEM)</translation>
+    </message>
+    <message>
+        <source>Names and their certificates</source>
+        <translation>Namen und ihre Zertifikate</translation>
+    </message>
+    <message>
+        <source>Name</source>
+        <translation>Name</translation>
+    </message>
+    <message>
+        <source>Berth obtains no certificates in this run. Once it starts with an authority chosen above, each name it handles is listed here with its certificate.</source>
+        <translation>Berth beschafft in diesem Lauf keine Zertifikate. Sobald es mit einer oben gewählten Zertifizierungsstelle startet, steht hier jeder Name, den es betreut, mit seinem Zertifikat.</translation>
+    </message>
+    <message>
+        <source>“%1” is not an ACME directory URL such as %2.</source>
+        <translation>„%1“ ist keine URL eines ACME-Verzeichnisses wie %2.</translation>
+    </message>
+    <message>
+        <source>Certificates by ACME need a contact e-mail address.</source>
+        <translation>Zertifikate per ACME brauchen eine Kontakt-E-Mail-Adresse.</translation>
+    </message>
+    <message>
+        <source>“%1” is not a file Berth can read.</source>
+        <translation>„%1“ ist keine Datei, die Berth lesen kann.</translation>
+    </message>
+</context>
+<context>
     <name>berth::Appearance</name>
     <message>
         <source>Light</source>
@@ -41,6 +144,43 @@
     <message>
         <source>Same as the system</source>
         <translation>Wie das System</translation>
+    </message>
+</context>
+<context>
+    <name>berth::CertificateColumns</name>
+    <message>
+        <source>Certificate</source>
+        <translation>Zertifikat</translation>
+    </message>
+    <message>
+        <source>Expires</source>
+        <translation>Läuft ab</translation>
+    </message>
+    <message>
+        <source>Last error</source>
+        <translation>Letzter Fehler</translation>
+    </message>
+    <message>
+        <source>None yet</source>
+        <translation>Noch keines</translation>
+    </message>
+    <message>
+        <source>Being obtained</source>
+        <translation>Wird beschafft</translation>
+    </message>
+    <message>
+        <source>Active</source>
+        <translation>Aktiv</translation>
+    </message>
+    <message>
+        <source>Failed</source>
+        <translation>Fehlgeschlagen</translation>
+    </message>
+    <message>
+        <source>%1
+Next attempt: %2</source>
+        <translation>%1
+Nächster Versuch: %2</translation>
     </message>
 </context>
 <context>
@@ -417,6 +557,65 @@ Im lokalen Netzwerk: %1</translation>
     </message>
 </context>
 <context>
+    <name>berth::DomainsEditor</name>
+    <message>
+        <source>Custom domains</source>
+        <translation>Eigene Domains</translation>
+    </message>
+    <message>
+        <source>Domain</source>
+        <translation>Domain</translation>
+    </message>
+    <message>
+        <source>New domain</source>
+        <translation>Neue Domain</translation>
+    </message>
+    <message>
+        <source>A name whose DNS points here, e.g. docs.example.org</source>
+        <translation>Ein Name, dessen DNS hierher zeigt, z. B. docs.example.org</translation>
+    </message>
+    <message>
+        <source>&amp;Add</source>
+        <translation>&amp;Hinzufügen</translation>
+    </message>
+    <message>
+        <source>Re&amp;move</source>
+        <translation>&amp;Entfernen</translation>
+    </message>
+    <message>
+        <source>Only the instance&apos;s owner gives sites custom domains here. The owner can let everyone add them with “berthd domains policy everyone”.</source>
+        <translation>Eigene Domains vergibt hier nur der Eigentümer der Instanz. Er kann sie mit „berthd domains policy everyone“ allen erlauben.</translation>
+    </message>
+    <message>
+        <source>A domain is already in use by another site.</source>
+        <translation>Eine Domain wird bereits von einer anderen Website verwendet.</translation>
+    </message>
+    <message>
+        <source>“%1”: domain already in use by another site.</source>
+        <translation>„%1“: Die Domain wird bereits von einer anderen Website verwendet.</translation>
+    </message>
+    <message>
+        <source>Only the instance&apos;s owner may give sites custom domains.</source>
+        <translation>Nur der Eigentümer der Instanz darf Websites eigene Domains geben.</translation>
+    </message>
+    <message>
+        <source>“%1” is already one of this site&apos;s domains.</source>
+        <translation>„%1“ ist bereits eine Domain dieser Website.</translation>
+    </message>
+    <message>
+        <source>“%1” is added when you save.</source>
+        <translation>„%1“ wird beim Speichern hinzugefügt.</translation>
+    </message>
+    <message>
+        <source>“%1” is removed when you save.</source>
+        <translation>„%1“ wird beim Speichern entfernt.</translation>
+    </message>
+    <message>
+        <source>A site can have at most %1 domains: remove one to add another.</source>
+        <translation>Eine Website kann höchstens %1 Domains haben: Entfernen Sie eine, um eine andere hinzuzufügen.</translation>
+    </message>
+</context>
+<context>
     <name>berth::EditDetailsDialog</name>
     <message>
         <source>&amp;Single-page app (unknown paths serve index.html)</source>
@@ -596,6 +795,17 @@ Im lokalen Netzwerk: %1</translation>
     <message>
         <source>Extend &amp;by:</source>
         <translation>Verlängern &amp;um:</translation>
+    </message>
+</context>
+<context>
+    <name>berth::FileRow</name>
+    <message>
+        <source>Choose…</source>
+        <translation>Auswählen …</translation>
+    </message>
+    <message>
+        <source>PEM files (*.pem *.crt *.cer *.key);;All files (*)</source>
+        <translation>PEM-Dateien (*.pem *.crt *.cer *.key);;Alle Dateien (*)</translation>
     </message>
 </context>
 <context>
@@ -1121,14 +1331,6 @@ Im lokalen Netzwerk: %1</translation>
         <translation>&amp;Datei</translation>
     </message>
     <message>
-        <source>API &amp;Keys…</source>
-        <translation>API-&amp;Schlüssel …</translation>
-    </message>
-    <message>
-        <source>&amp;Settings…</source>
-        <translation>&amp;Einstellungen …</translation>
-    </message>
-    <message>
         <source>&amp;Close Window</source>
         <translation>Fenster &amp;schließen</translation>
     </message>
@@ -1151,10 +1353,6 @@ Im lokalen Netzwerk: %1</translation>
     <message>
         <source>&amp;Help</source>
         <translation>&amp;Hilfe</translation>
-    </message>
-    <message>
-        <source>&amp;About Berth</source>
-        <translation>&amp;Über Berth</translation>
     </message>
     <message>
         <source>Main</source>
@@ -1188,22 +1386,6 @@ Im lokalen Netzwerk: %1</translation>
         <translation>Berth liefert weiter aus</translation>
     </message>
     <message>
-        <source>About Berth</source>
-        <translation>Über Berth</translation>
-    </message>
-    <message>
-        <source>&lt;h3&gt;Berth %1&lt;/h3&gt;&lt;p&gt;Puts a folder on a live address from your own machine.&lt;/p&gt;&lt;p&gt;Sites stay online while Berth runs, in this window or in the tray.&lt;/p&gt;&lt;p&gt;GPL-3.0-or-later&lt;/p&gt;</source>
-        <translation>&lt;h3&gt;Berth %1&lt;/h3&gt;&lt;p&gt;Bringt einen Ordner von Ihrem eigenen Rechner aus unter eine erreichbare Adresse.&lt;/p&gt;&lt;p&gt;Websites bleiben online, solange Berth läuft, in diesem Fenster oder im Systembereich.&lt;/p&gt;&lt;p&gt;GPL-3.0-or-later&lt;/p&gt;</translation>
-    </message>
-    <message>
-        <source>&amp;Accounts…</source>
-        <translation>&amp;Konten …</translation>
-    </message>
-    <message>
-        <source>Users and their plans, who may sign in, sign-in codes to pass on, mail</source>
-        <translation>Benutzer und ihre Tarife, wer sich anmelden darf, weiterzugebende Anmeldecodes, E-Mail</translation>
-    </message>
-    <message>
         <source>New plan limits saved: they apply now.</source>
         <translation>Neue Tariflimits gespeichert: Sie gelten ab sofort.</translation>
     </message>
@@ -1222,10 +1404,6 @@ Im lokalen Netzwerk: %1</translation>
     <message>
         <source>Published %1</source>
         <translation>%1 veröffentlicht</translation>
-    </message>
-    <message>
-        <source>&amp;Keyboard Shortcuts</source>
-        <translation>&amp;Tastenkürzel</translation>
     </message>
 </context>
 <context>
@@ -1345,6 +1523,41 @@ Im lokalen Netzwerk: %1</translation>
     <message>
         <source>The webhook is on again: new events go out to it.</source>
         <translation>Der Webhook ist wieder an: Neue Ereignisse gehen an ihn.</translation>
+    </message>
+</context>
+<context>
+    <name>berth::OwnerWindows</name>
+    <message>
+        <source>API &amp;Keys…</source>
+        <translation>API-&amp;Schlüssel …</translation>
+    </message>
+    <message>
+        <source>&amp;Accounts…</source>
+        <translation>&amp;Konten …</translation>
+    </message>
+    <message>
+        <source>Users and their plans, who may sign in, sign-in codes to pass on, mail</source>
+        <translation>Benutzer und ihre Tarife, wer sich anmelden darf, weiterzugebende Anmeldecodes, E-Mail</translation>
+    </message>
+    <message>
+        <source>&amp;Settings…</source>
+        <translation>&amp;Einstellungen …</translation>
+    </message>
+    <message>
+        <source>&amp;Keyboard Shortcuts</source>
+        <translation>&amp;Tastenkürzel</translation>
+    </message>
+    <message>
+        <source>&amp;About Berth</source>
+        <translation>&amp;Über Berth</translation>
+    </message>
+    <message>
+        <source>About Berth</source>
+        <translation>Über Berth</translation>
+    </message>
+    <message>
+        <source>&lt;h3&gt;Berth %1&lt;/h3&gt;&lt;p&gt;Puts a folder on a live address from your own machine.&lt;/p&gt;&lt;p&gt;Sites stay online while Berth runs, in this window or in the tray.&lt;/p&gt;&lt;p&gt;GPL-3.0-or-later&lt;/p&gt;</source>
+        <translation>&lt;h3&gt;Berth %1&lt;/h3&gt;&lt;p&gt;Bringt einen Ordner von Ihrem eigenen Rechner aus unter eine erreichbare Adresse.&lt;/p&gt;&lt;p&gt;Websites bleiben online, solange Berth läuft, in diesem Fenster oder im Systembereich.&lt;/p&gt;&lt;p&gt;GPL-3.0-or-later&lt;/p&gt;</translation>
     </message>
 </context>
 <context>
@@ -1879,10 +2092,6 @@ Im lokalen Netzwerk: %1</translation>
         <translation>Servereinstellungen gelten ab dem nächsten Start von Berth. Die Befehlszeilenoptionen --listen, --site-domain und --data-dir haben für einen Start Vorrang.</translation>
     </message>
     <message>
-        <source>Server</source>
-        <translation>Server</translation>
-    </message>
-    <message>
         <source>&amp;Listen on:</source>
         <translation>&amp;Erreichbar unter:</translation>
     </message>
@@ -2035,14 +2244,6 @@ Im lokalen Netzwerk: %1</translation>
         <translation>HTTPS-Po&amp;rt:</translation>
     </message>
     <message>
-        <source>Choose…</source>
-        <translation>Auswählen …</translation>
-    </message>
-    <message>
-        <source>PEM files (*.pem *.crt *.cer *.key);;All files (*)</source>
-        <translation>PEM-Dateien (*.pem *.crt *.cer *.key);;Alle Dateien (*)</translation>
-    </message>
-    <message>
         <source>HTTPS needs both a certificate file and a private key file; leave both empty for plain HTTP.</source>
         <translation>HTTPS braucht eine Zertifikatsdatei und eine Datei mit dem privaten Schlüssel; lassen Sie beide leer für unverschlüsseltes HTTP.</translation>
     </message>
@@ -2069,6 +2270,18 @@ Im lokalen Netzwerk: %1</translation>
     <message>
         <source>Access log fil&amp;e:</source>
         <translation>Protokolldate&amp;i:</translation>
+    </message>
+    <message>
+        <source>&amp;Server</source>
+        <translation>&amp;Server</translation>
+    </message>
+    <message>
+        <source>&amp;General</source>
+        <translation>&amp;Allgemein</translation>
+    </message>
+    <message>
+        <source>&amp;Certificates</source>
+        <translation>&amp;Zertifikate</translation>
     </message>
 </context>
 <context>

@@ -29,6 +29,109 @@
     </message>
 </context>
 <context>
+    <name>berth::AcmeSettingsPage</name>
+    <message>
+        <source>Also the API&apos;s &amp;host and every site&apos;s own name</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Berth can obtain and renew the certificate of every custom domain itself, from an ACME certificate authority such as Let&apos;s Encrypt. Each name&apos;s DNS must point at this computer and the authority must reach Berth&apos;s plain-HTTP port as port 80; the certificates are served on the HTTPS port. Applies the next time Berth starts.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Certificate authority</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>None: no certificates by ACME</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Let&apos;s Encrypt</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Let&apos;s Encrypt staging, for trying out</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Another ACME server</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>ACME directory URL</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Contact e-mail</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>The authority writes here about certificates about to expire</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Private CA file</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>None: the system&apos;s CAs</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>A PEM CA to trust for the ACME server&apos;s own HTTPS, for a private ACME server on the LAN such as step-ca</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Custom domains always get certificates; this adds the API&apos;s address and &lt;slug&gt;.&lt;site domain&gt; of every site, when the site domain is a name without a port</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Certificate a&amp;uthority:</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Director&amp;y URL:</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Contact e-&amp;mail:</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>&amp;Private CA file:</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Private CA (PEM)</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Names and their certificates</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Name</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Berth obtains no certificates in this run. Once it starts with an authority chosen above, each name it handles is listed here with its certificate.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>“%1” is not an ACME directory URL such as %2.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Certificates by ACME need a contact e-mail address.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>“%1” is not a file Berth can read.</source>
+        <translation type="unfinished"></translation>
+    </message>
+</context>
+<context>
     <name>berth::Appearance</name>
     <message>
         <source>Light</source>
@@ -40,6 +143,42 @@
     </message>
     <message>
         <source>Same as the system</source>
+        <translation type="unfinished"></translation>
+    </message>
+</context>
+<context>
+    <name>berth::CertificateColumns</name>
+    <message>
+        <source>Certificate</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Expires</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Last error</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>None yet</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Being obtained</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Active</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Failed</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>%1
+Next attempt: %2</source>
         <translation type="unfinished"></translation>
     </message>
 </context>
@@ -416,6 +555,65 @@ On the local network: %1</source>
     </message>
 </context>
 <context>
+    <name>berth::DomainsEditor</name>
+    <message>
+        <source>Custom domains</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Domain</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>New domain</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>A name whose DNS points here, e.g. docs.example.org</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>&amp;Add</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Re&amp;move</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Only the instance&apos;s owner gives sites custom domains here. The owner can let everyone add them with “berthd domains policy everyone”.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>A domain is already in use by another site.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>“%1”: domain already in use by another site.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Only the instance&apos;s owner may give sites custom domains.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>“%1” is already one of this site&apos;s domains.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>“%1” is added when you save.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>“%1” is removed when you save.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>A site can have at most %1 domains: remove one to add another.</source>
+        <translation type="unfinished"></translation>
+    </message>
+</context>
+<context>
     <name>berth::EditDetailsDialog</name>
     <message>
         <source>&amp;Single-page app (unknown paths serve index.html)</source>
@@ -594,6 +792,17 @@ On the local network: %1</source>
     </message>
     <message>
         <source>Extend &amp;by:</source>
+        <translation type="unfinished"></translation>
+    </message>
+</context>
+<context>
+    <name>berth::FileRow</name>
+    <message>
+        <source>Choose…</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>PEM files (*.pem *.crt *.cer *.key);;All files (*)</source>
         <translation type="unfinished"></translation>
     </message>
 </context>
@@ -1120,14 +1329,6 @@ On the local network: %1</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <source>API &amp;Keys…</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <source>&amp;Settings…</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
         <source>&amp;Close Window</source>
         <translation type="unfinished"></translation>
     </message>
@@ -1149,10 +1350,6 @@ On the local network: %1</source>
     </message>
     <message>
         <source>&amp;Help</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <source>&amp;About Berth</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
@@ -1187,22 +1384,6 @@ On the local network: %1</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <source>About Berth</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <source>&lt;h3&gt;Berth %1&lt;/h3&gt;&lt;p&gt;Puts a folder on a live address from your own machine.&lt;/p&gt;&lt;p&gt;Sites stay online while Berth runs, in this window or in the tray.&lt;/p&gt;&lt;p&gt;GPL-3.0-or-later&lt;/p&gt;</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <source>&amp;Accounts…</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <source>Users and their plans, who may sign in, sign-in codes to pass on, mail</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
         <source>New plan limits saved: they apply now.</source>
         <translation type="unfinished"></translation>
     </message>
@@ -1220,10 +1401,6 @@ On the local network: %1</source>
     </message>
     <message>
         <source>Published %1</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <source>&amp;Keyboard Shortcuts</source>
         <translation type="unfinished"></translation>
     </message>
 </context>
@@ -1343,6 +1520,41 @@ On the local network: %1</source>
     </message>
     <message>
         <source>The webhook is on again: new events go out to it.</source>
+        <translation type="unfinished"></translation>
+    </message>
+</context>
+<context>
+    <name>berth::OwnerWindows</name>
+    <message>
+        <source>API &amp;Keys…</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>&amp;Accounts…</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Users and their plans, who may sign in, sign-in codes to pass on, mail</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>&amp;Settings…</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>&amp;Keyboard Shortcuts</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>&amp;About Berth</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>About Berth</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>&lt;h3&gt;Berth %1&lt;/h3&gt;&lt;p&gt;Puts a folder on a live address from your own machine.&lt;/p&gt;&lt;p&gt;Sites stay online while Berth runs, in this window or in the tray.&lt;/p&gt;&lt;p&gt;GPL-3.0-or-later&lt;/p&gt;</source>
         <translation type="unfinished"></translation>
     </message>
 </context>
@@ -1878,10 +2090,6 @@ On the local network: %1</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <source>Server</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
         <source>&amp;Listen on:</source>
         <translation type="unfinished"></translation>
     </message>
@@ -2034,14 +2242,6 @@ On the local network: %1</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <source>Choose…</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <source>PEM files (*.pem *.crt *.cer *.key);;All files (*)</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
         <source>HTTPS needs both a certificate file and a private key file; leave both empty for plain HTTP.</source>
         <translation type="unfinished"></translation>
     </message>
@@ -2067,6 +2267,18 @@ On the local network: %1</source>
     </message>
     <message>
         <source>Access log fil&amp;e:</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>&amp;Server</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>&amp;General</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>&amp;Certificates</source>
         <translation type="unfinished"></translation>
     </message>
 </context>

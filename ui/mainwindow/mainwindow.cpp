@@ -3,15 +3,11 @@
 #include "domain/accounts/accountservice.h"
 #include "domain/siterules/siteaddresses.h"
 #include "instance/engine.h"
-#include "ui/accounts/accountsdialog.h"
-#include "ui/accounts/firstkeydialog.h"
-#include "ui/accounts/keysdialog.h"
-#include "ui/mainwindow/shortcutsdialog.h"
+#include "ui/mainwindow/ownerwindows.h"
 #include "ui/mainwindow/traycontroller.h"
 #include "ui/notifications/webhookalerts.h"
 #include "ui/publishing/publishdialog.h"
 #include "ui/settings/appsettings.h"
-#include "ui/settings/settingsdialog.h"
 #include "ui/sitelist/deploymentactions.h"
 #include "ui/sitelist/deploymentfiltermodel.h"
 #include "ui/sitelist/deploymenttablemodel.h"
@@ -59,6 +55,7 @@ MainWindow::MainWindow(Engine &engine, AppSettings &settings, QWidget *parent)
     , m_tray(new TrayController(this))
     , m_alerts(new SubmissionAlerts(engine.submissions(), engine.deployments(), m_context.owner, m_tray, this))
     , m_webhookAlerts(new WebhookAlerts(engine.webhooks(), m_context.owner, m_tray, this))
+    , m_owner(new OwnerWindows(m_context, this))
 {
     m_appearance.apply(Appearance::fromName(settings.appearance()));
     setObjectName(u"mainWindow"_s);
@@ -130,6 +127,7 @@ MainWindow::MainWindow(Engine &engine, AppSettings &settings, QWidget *parent)
     m_tray->setEnabled(settings.keepServingInTray());
     m_notifier = m_tray;
     connect(m_tray, &TrayController::quitRequested, this, &MainWindow::quit);
+    connect(m_owner, &OwnerWindows::settingsSaved, this, &MainWindow::applySettings);
     updateView();
 }
 
@@ -156,16 +154,7 @@ void MainWindow::buildMenus()
     QMenu *file = menuBar()->addMenu(tr("&File"));
     file->addActions({publishFolder, publishFile});
     file->addSeparator();
-    QAction *keys = file->addAction(Icons::icon(u"key"_s), tr("API &Keys…"), this, &MainWindow::openKeys);
-    keys->setObjectName(u"keysAction"_s);
-    keys->setShortcut(Qt::CTRL | Qt::Key_K);
-    QAction *accounts = file->addAction(Icons::icon(u"users"_s), tr("&Accounts…"), this, &MainWindow::showAccounts);
-    accounts->setObjectName(u"accountsAction"_s);
-    accounts->setShortcut(Qt::CTRL | Qt::Key_U);
-    accounts->setStatusTip(tr("Users and their plans, who may sign in, sign-in codes to pass on, mail"));
-    QAction *settings = file->addAction(Icons::icon(u"settings"_s), tr("&Settings…"), this, &MainWindow::openSettings);
-    settings->setObjectName(u"settingsAction"_s);
-    settings->setShortcut(Qt::CTRL | Qt::Key_Comma);
+    m_owner->addFileActions(file);
     file->addSeparator();
     file->addAction(tr("&Close Window"), QKeySequence::Close, this, &QWidget::close);
     // Ctrl+Q spelled out: QKeySequence::Quit is empty on platforms without the binding.
@@ -180,15 +169,7 @@ void MainWindow::buildMenus()
         m_filter->setFocus();
         m_filter->selectAll();
     });
-    QMenu *help = menuBar()->addMenu(tr("&Help"));
-    help->addAction(tr("&Keyboard Shortcuts"), this,
-            [this] {
-                auto *dialog = new ShortcutsDialog(this);
-                dialog->setAttribute(Qt::WA_DeleteOnClose);
-                dialog->open();
-            })
-        ->setObjectName(u"shortcutsAction"_s);
-    help->addAction(tr("&About Berth"), this, &MainWindow::about)->setObjectName(u"aboutAction"_s);
+    m_owner->addHelpActions(menuBar()->addMenu(tr("&Help")));
 
     QToolBar *toolbar = addToolBar(tr("Main"));
     toolbar->setObjectName(u"mainToolBar"_s);
@@ -361,10 +342,7 @@ void MainWindow::quit()
 
 FirstKeyDialog *MainWindow::showFirstKey(const QString &key)
 {
-    auto *dialog = new FirstKeyDialog(m_context, key, this);
-    dialog->setAttribute(Qt::WA_DeleteOnClose);
-    dialog->open();
-    return dialog;
+    return m_owner->showFirstKey(key);
 }
 
 void MainWindow::bringToFront()
@@ -396,48 +374,17 @@ void MainWindow::closeEvent(QCloseEvent *event)
     event->accept();
 }
 
-void MainWindow::openKeys()
+void MainWindow::applySettings(bool planLimitsChanged)
 {
-    auto *dialog = new KeysDialog(m_context, this);
-    dialog->setAttribute(Qt::WA_DeleteOnClose);
-    dialog->open();
-}
-
-void MainWindow::openSettings()
-{
-    auto *dialog = new SettingsDialog(m_context, this);
-    dialog->setAttribute(Qt::WA_DeleteOnClose);
-    connect(dialog, &QDialog::accepted, this, [this, dialog] {
-        m_tray->setEnabled(m_context.settings.keepServingInTray());
-        m_appearance.apply(Appearance::fromName(m_context.settings.appearance()));
-        if (dialog->planLimitsChanged()) {
-            statusBar()->showMessage(tr("New plan limits saved: they apply now."), kStatusTimeoutMs);
-            if (m_accounts)
-                m_accounts->reload();
-        }
-    });
-    dialog->open();
+    m_tray->setEnabled(m_context.settings.keepServingInTray());
+    m_appearance.apply(Appearance::fromName(m_context.settings.appearance()));
+    if (planLimitsChanged)
+        statusBar()->showMessage(tr("New plan limits saved: they apply now."), kStatusTimeoutMs);
 }
 
 AccountsDialog *MainWindow::showAccounts()
 {
-    if (!m_accounts) {
-        m_accounts = new AccountsDialog(m_context, this);
-        m_accounts->setAttribute(Qt::WA_DeleteOnClose);
-    }
-    m_accounts->show();
-    m_accounts->raise();
-    m_accounts->activateWindow();
-    return m_accounts;
-}
-
-void MainWindow::about()
-{
-    QMessageBox::about(this, tr("About Berth"),
-        tr("<h3>Berth %1</h3><p>Puts a folder on a live address from your own machine.</p>"
-           "<p>Sites stay online while Berth runs, in this window or in the tray.</p>"
-           "<p>GPL-3.0-or-later</p>")
-            .arg(QCoreApplication::applicationVersion()));
+    return m_owner->showAccounts();
 }
 
 } // namespace berth

@@ -5,7 +5,6 @@
 #include "ui/widgets/prompter.h"
 
 #include <QMainWindow>
-#include <QPointer>
 
 QT_BEGIN_NAMESPACE
 class QLabel;
@@ -23,6 +22,7 @@ class DeploymentTableView;
 class EmptyStatePage;
 class FirstKeyDialog;
 class Notifier;
+class OwnerWindows;
 class SubmissionAlerts;
 class WebhookAlerts;
 class TrayController;
@@ -78,9 +78,7 @@ private:
     void showContextMenu(const QPoint &position);
     void showDropHint(int proxyRow, bool active);
     QString idAtRow(int proxyRow) const;
-    void openKeys();
-    void openSettings();
-    void about();
+    void applySettings(bool planLimitsChanged); // what Settings changes in this window at once
     void onPublished(const QString &id);
     void saveState();
 
@@ -94,12 +92,12 @@ private:
     TrayController *m_tray;
     SubmissionAlerts *m_alerts;
     WebhookAlerts *m_webhookAlerts;
+    OwnerWindows *m_owner;
     QStackedWidget *m_stack = nullptr;
     EmptyStatePage *m_empty = nullptr;
     QLabel *m_noMatch = nullptr;
     QLineEdit *m_filter = nullptr;
     QLabel *m_count = nullptr;
-    QPointer<AccountsDialog> m_accounts;
     bool m_trayHintShown = false;
     bool m_quitting = false;
     Notifier *m_notifier = nullptr; // the tray unless a test sets its own

@@ -23,6 +23,10 @@ const QString kTlsKeyKey = u"server/tlsKeyFile"_s;
 const QString kHttpsPortKey = u"server/httpsPort"_s;
 const QString kAccessLogKey = u"server/accessLog"_s;
 const QString kAccessLogFileKey = u"server/accessLogFile"_s;
+const QString kAcmeDirectoryKey = u"server/acmeDirectory"_s;
+const QString kAcmeEmailKey = u"server/acmeEmail"_s;
+const QString kAcmeCaFileKey = u"server/acmeCaFile"_s;
+const QString kAcmeAllNamesKey = u"server/acmeAllNames"_s;
 const QString kGeometryKey = u"window/geometry"_s;
 const QString kAppearanceKey = u"window/appearance"_s;
 const QString kHeaderKey = u"window/tableHeader"_s;
@@ -129,6 +133,38 @@ void AppSettings::setAccessLogFile(const QString &file)
 {
     m_settings->setValue(kAccessLogFileKey, file.trimmed());
 }
+QString AppSettings::acmeDirectory() const
+{
+    return m_settings->value(kAcmeDirectoryKey).toString();
+}
+void AppSettings::setAcmeDirectory(const QString &url)
+{
+    m_settings->setValue(kAcmeDirectoryKey, url.trimmed());
+}
+QString AppSettings::acmeEmail() const
+{
+    return m_settings->value(kAcmeEmailKey).toString();
+}
+void AppSettings::setAcmeEmail(const QString &email)
+{
+    m_settings->setValue(kAcmeEmailKey, email.trimmed());
+}
+QString AppSettings::acmeCaFile() const
+{
+    return m_settings->value(kAcmeCaFileKey).toString();
+}
+void AppSettings::setAcmeCaFile(const QString &file)
+{
+    m_settings->setValue(kAcmeCaFileKey, file.trimmed());
+}
+bool AppSettings::acmeAllNames() const
+{
+    return m_settings->value(kAcmeAllNamesKey, false).toBool();
+}
+void AppSettings::setAcmeAllNames(bool all)
+{
+    m_settings->setValue(kAcmeAllNamesKey, all);
+}
 bool AppSettings::keepServingInTray() const
 {
     return m_settings->value(kTrayKey, true).toBool();
@@ -213,6 +249,13 @@ EngineSettings AppSettings::engineSettings() const
     settings.httpsPort = httpsPort();
     if (accessLogEnabled()) // a relative file is in the data folder, as the engine reads it
         settings.accessLog = accessLogFile().isEmpty() ? u"logs/access.log"_s : accessLogFile();
+    // Without a contact the CA would refuse the account: off, as berthd refuses to start without one.
+    if (!acmeDirectory().isEmpty() && !acmeEmail().isEmpty()) {
+        settings.acme.directoryUrl = acmeDirectory();
+        settings.acme.email = acmeEmail();
+        settings.acme.caFile = acmeCaFile();
+        settings.acme.apiAndSiteNames = acmeAllNames();
+    }
     return settings;
 }
 

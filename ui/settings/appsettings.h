@@ -60,6 +60,16 @@ public:
     void setAccessLogEnabled(bool enabled);
     QString accessLogFile() const;
     void setAccessLogFile(const QString &file);
+    // Certificates by ACME, as berthd's --acme-* options: off while the directory URL is empty. The CA file is trusted
+    // for the ACME server's own HTTPS (a private ACME server); allNames adds the API's host and every site's name.
+    QString acmeDirectory() const;
+    void setAcmeDirectory(const QString &url);
+    QString acmeEmail() const;
+    void setAcmeEmail(const QString &email);
+    QString acmeCaFile() const;
+    void setAcmeCaFile(const QString &file);
+    bool acmeAllNames() const;
+    void setAcmeAllNames(bool all);
     bool keepServingInTray() const;
     void setKeepServingInTray(bool keep);
     QString appearance() const; // "system", "light" or "dark"

@@ -7,7 +7,9 @@
 #include "instance/engine.h"
 #include "lan/lanservice.h"
 #include "ui/accounts/plantext.h"
+#include "ui/settings/acmesettingspage.h"
 #include "ui/settings/appsettings.h"
+#include "ui/settings/filerow.h"
 #include "ui/widgets/appearance.h"
 #include "ui/widgets/icons.h"
 #include "ui/widgets/prompter.h"
@@ -26,6 +28,7 @@
 #include <QPushButton>
 #include <QSpinBox>
 #include <QSystemTrayIcon>
+#include <QTabWidget>
 #include <QTableWidget>
 #include <QThread>
 #include <QVBoxLayout>
@@ -34,17 +37,6 @@
 using namespace Qt::StringLiterals;
 
 namespace berth {
-
-namespace {
-// The label of a row whose field is a layout (a field and its button): a layout cannot be a buddy, so the label is
-// given the field, and its mnemonic moves there.
-QLabel *labelFor(const QString &text, QWidget *field, QWidget *parent)
-{
-    auto *label = new QLabel(text, parent);
-    label->setBuddy(field);
-    return label;
-}
-} // namespace
 
 SettingsDialog::SettingsDialog(const DashboardContext &context, QWidget *parent, Scope scope)
     : QDialog(parent)
@@ -61,11 +53,12 @@ SettingsDialog::SettingsDialog(const DashboardContext &context, QWidget *parent,
     , m_accessLog(new QCheckBox(tr("&Write an access log"), this))
     , m_accessLogFile(new QLineEdit(context.settings.accessLogFile(), this))
     , m_tray(new QCheckBox(tr("&Keep serving from the system tray when the window is closed"), this))
+    , m_acme(new AcmeSettingsPage(context, this))
+    , m_tabs(new QTabWidget(this))
     , m_message(new QLabel(this))
 {
     setObjectName(u"settingsDialog"_s);
     setWindowTitle(tr("Settings"));
-    setMinimumWidth(560);
 
     m_listen->setObjectName(u"listenLineEdit"_s);
     m_listen->setAccessibleName(tr("Listen address and port"));
@@ -126,17 +119,18 @@ SettingsDialog::SettingsDialog(const DashboardContext &context, QWidget *parent,
     auto *dataRow = new QHBoxLayout;
     dataRow->addWidget(m_dataDir, 1);
     dataRow->addWidget(browse);
-    auto *server = new QGroupBox(tr("Server"), this);
+    auto *server = new QWidget(this);
+    server->setObjectName(u"serverSettingsPage"_s);
     auto *form = new QFormLayout(server);
     form->addRow(tr("&Listen on:"), m_listen);
     form->addRow(tr("Site &domain:"), m_siteDomain);
-    form->addRow(labelFor(tr("Data &folder:"), m_dataDir, server), dataRow);
+    form->addRow(FileRow::label(tr("Data &folder:"), m_dataDir, server), dataRow);
     form->addRow(tr("Serving &threads:"), m_threads);
     form->addRow(m_lanSharing);
-    form->addRow(labelFor(tr("HTTPS ce&rtificate:"), m_tlsCert, server),
-        pemFileRow(m_tlsCert, u"tlsCertBrowseButton"_s, tr("HTTPS Certificate (PEM)")));
-    form->addRow(labelFor(tr("HTTPS private &key:"), m_tlsKey, server),
-        pemFileRow(m_tlsKey, u"tlsKeyBrowseButton"_s, tr("HTTPS Private Key (PEM)")));
+    form->addRow(FileRow::label(tr("HTTPS ce&rtificate:"), m_tlsCert, server),
+        FileRow::pem(this, context.prompter, m_tlsCert, u"tlsCertBrowseButton"_s, tr("HTTPS Certificate (PEM)")));
+    form->addRow(FileRow::label(tr("HTTPS private &key:"), m_tlsKey, server),
+        FileRow::pem(this, context.prompter, m_tlsKey, u"tlsKeyBrowseButton"_s, tr("HTTPS Private Key (PEM)")));
     form->addRow(tr("HTTPS p&ort:"), m_httpsPort);
     form->addRow(m_accessLog);
     form->addRow(tr("Access log fil&e:"), m_accessLogFile);
@@ -167,8 +161,10 @@ SettingsDialog::SettingsDialog(const DashboardContext &context, QWidget *parent,
     connect(buttons, &QDialogButtonBox::accepted, this, &SettingsDialog::accept);
     connect(buttons, &QDialogButtonBox::rejected, this, &SettingsDialog::reject);
 
-    auto *layout = new QVBoxLayout(this);
-    layout->addWidget(server);
+    // Tabs: on one page with certificates by ACME, the settings would be taller than a laptop's screen.
+    auto *general = new QWidget(this);
+    general->setObjectName(u"generalSettingsPage"_s);
+    auto *layout = new QVBoxLayout(general);
     layout->addWidget(m_tray);
     if (m_scope == Scope::All) {
         m_appearance = new QComboBox(this);
@@ -189,25 +185,17 @@ SettingsDialog::SettingsDialog(const DashboardContext &context, QWidget *parent,
         layout->addLayout(look);
         layout->addWidget(planLimits());
     }
-    layout->addWidget(m_message);
-    layout->addWidget(buttons);
-}
-
-QLayout *SettingsDialog::pemFileRow(QLineEdit *field, const QString &objectName, const QString &caption)
-{
-    auto *choose = new QPushButton(tr("Choose…"), this);
-    choose->setObjectName(objectName);
-    choose->setAccessibleName(caption);
-    connect(choose, &QPushButton::clicked, this, [this, field, caption] {
-        const QString file = m_context.prompter.openFileName(
-            this, caption, field->text(), tr("PEM files (*.pem *.crt *.cer *.key);;All files (*)"));
-        if (!file.isEmpty())
-            field->setText(file);
-    });
-    auto *row = new QHBoxLayout;
-    row->addWidget(field, 1);
-    row->addWidget(choose);
-    return row;
+    layout->addStretch(1);
+    m_tabs->setObjectName(u"settingsTabWidget"_s);
+    // No minimum of the dialog's own: it would replace its layout's, every tab's content, which a screen's 2/3 may
+    // then cut (the German plan limits at twice the scale).
+    m_tabs->addTab(server, tr("&Server"));
+    m_tabs->addTab(general, tr("&General"));
+    m_tabs->addTab(m_acme, tr("&Certificates"));
+    auto *outer = new QVBoxLayout(this);
+    outer->addWidget(m_tabs);
+    outer->addWidget(m_message);
+    outer->addWidget(buttons);
 }
 
 QString SettingsDialog::tlsProblem() const
@@ -321,22 +309,28 @@ PlanLimits SettingsDialog::editedLimits(int plan) const
     return PlanLimits {value(0), value(1), value(2), value(3)};
 }
 
+void SettingsDialog::refuse(QWidget *field, const QString &why)
+{
+    m_message->setText(why);
+    Theme::setTone(m_message, Theme::Tone::Error);
+    for (int tab = 0; tab < m_tabs->count(); ++tab) {
+        if (m_tabs->widget(tab)->isAncestorOf(field))
+            m_tabs->setCurrentIndex(tab);
+    }
+    field->setFocus();
+}
+
 void SettingsDialog::accept()
 {
     QHostAddress address;
     quint16 port = 0;
-    if (!AppSettings::parseListen(m_listen->text(), &address, &port)) {
-        m_message->setText(tr("“%1” is not an address and port such as 127.0.0.1:8080.").arg(m_listen->text()));
-        Theme::setTone(m_message, Theme::Tone::Error);
-        m_listen->setFocus();
-        return;
-    }
-    if (const QString problem = tlsProblem(); !problem.isEmpty()) {
-        m_message->setText(problem);
-        Theme::setTone(m_message, Theme::Tone::Error);
-        (m_tlsCert->text().trimmed().isEmpty() ? m_tlsCert : m_tlsKey)->setFocus();
-        return;
-    }
+    if (!AppSettings::parseListen(m_listen->text(), &address, &port))
+        return refuse(m_listen, tr("“%1” is not an address and port such as 127.0.0.1:8080.").arg(m_listen->text()));
+    if (const QString problem = tlsProblem(); !problem.isEmpty())
+        return refuse(m_tlsCert->text().trimmed().isEmpty() ? m_tlsCert : m_tlsKey, problem);
+    QWidget *acmeField = nullptr;
+    if (const QString problem = m_acme->problem(&acmeField); !problem.isEmpty())
+        return refuse(acmeField, problem);
     // Plan limits first: they are the part that can still be refused.
     const QStringList plans = PlanTable::plans();
     m_planLimitsChanged = false;
@@ -369,6 +363,7 @@ void SettingsDialog::accept()
     m_context.settings.setHttpsPort(quint16(m_httpsPort->value()));
     m_context.settings.setAccessLogEnabled(m_accessLog->isChecked());
     m_context.settings.setAccessLogFile(m_accessLogFile->text());
+    m_acme->save(m_context.settings);
     m_context.engine.lan().setEnabled(m_lanSharing->isChecked()); // at once, unlike the fields above
     if (m_tray->isEnabled())
         m_context.settings.setKeepServingInTray(m_tray->isChecked());

@@ -9,15 +9,17 @@ QT_BEGIN_NAMESPACE
 class QCheckBox;
 class QComboBox;
 class QLabel;
-class QLayout;
+class QTabWidget;
 class QLineEdit;
 class QSpinBox;
 QT_END_NAMESPACE
 
 namespace berth {
 
-// Where Berth serves and keeps its data, and HTTPS's certificate and key (applied at the next start), the tray
-// behaviour, and the plan limits (applied at once when saved).
+class AcmeSettingsPage;
+
+// Where Berth serves and keeps its data, HTTPS's certificate and key, and certificates by ACME (applied at the next
+// start), the tray behaviour, and the plan limits (applied at once when saved).
 class SettingsDialog final : public QDialog
 {
     Q_OBJECT
@@ -38,10 +40,10 @@ private:
     QWidget *planLimits();
     void showLimits(const PlanTable &table);
     PlanLimits editedLimits(int plan) const;
-    // A file field with its Choose… button, which asks the prompter for a PEM file.
-    QLayout *pemFileRow(QLineEdit *field, const QString &objectName, const QString &caption);
     // Why the HTTPS fields cannot be saved as they are; empty when they can.
     QString tlsProblem() const;
+    // Says why Save cannot go on, on the field's tab, with the field focused.
+    void refuse(QWidget *field, const QString &why);
 
     DashboardContext m_context;
     Scope m_scope;
@@ -56,6 +58,8 @@ private:
     QCheckBox *m_accessLog;
     QLineEdit *m_accessLogFile;
     QCheckBox *m_tray;
+    AcmeSettingsPage *m_acme;
+    QTabWidget *m_tabs;
     QComboBox *m_appearance = nullptr;
     QLabel *m_message;
     QSpinBox *m_versionsKept = nullptr; // the owner's: versions each site keeps

@@ -2,6 +2,7 @@
 
 #include "domain/deploy/deploymentservice.h"
 #include "instance/engine.h"
+#include "ui/sitelist/domainseditor.h"
 #include "ui/widgets/errortext.h"
 #include "ui/widgets/qrpanel.h"
 #include "ui/widgets/theme.h"
@@ -28,6 +29,7 @@ EditDetailsDialog::EditDetailsDialog(const DashboardContext &context, const Depl
     , m_description(new QPlainTextEdit(deployment.description, this))
     , m_favicon(new QLineEdit(deployment.favicon, this))
     , m_spa(new QCheckBox(tr("&Single-page app (unknown paths serve index.html)"), this))
+    , m_domains(new DomainsEditor(context, deployment, this))
     , m_message(new QLabel(this))
 {
     setObjectName(u"editDetailsDialog"_s);
@@ -82,6 +84,7 @@ EditDetailsDialog::EditDetailsDialog(const DashboardContext &context, const Depl
     top->addWidget(qrPanel, 0, Qt::AlignTop);
     auto *layout = new QVBoxLayout(this);
     layout->addLayout(top);
+    layout->addWidget(m_domains);
     layout->addWidget(m_message);
     layout->addWidget(buttons);
 }
@@ -110,10 +113,13 @@ void EditDetailsDialog::accept()
         request.favicon = favicon;
     if (m_spa->isEnabled() && m_spa->isChecked() != m_deployment.isSpa)
         request.isSpa = m_spa->isChecked();
-    if (!request.title && !request.description && !request.favicon && !request.isSpa) {
+    if (m_domains->changed())
+        request.domains = m_domains->names(); // the whole list, as the API's PUT takes it
+    if (!request.title && !request.description && !request.favicon && !request.isSpa && !request.domains) {
         QDialog::accept(); // nothing changed: nothing to send
         return;
     }
+    m_savingDomains = request.domains.has_value();
     m_saveButton->setEnabled(false);
     m_watcher.setFuture(m_context.engine.deployments().update(m_context.owner, m_deployment.id, std::move(request)));
 }
@@ -122,7 +128,10 @@ void EditDetailsDialog::onSaved(const Result<Deployment> &result)
 {
     m_saveButton->setEnabled(true);
     if (!result) {
-        Theme::showMessage(m_message, ErrorText::describe(result.error()), Theme::Tone::Error);
+        // The names were checked as they were added; another site may have taken one since.
+        const QString text
+            = m_savingDomains ? DomainsEditor::describe(result.error()) : ErrorText::describe(result.error());
+        Theme::showMessage(m_message, text, Theme::Tone::Error);
         return;
     }
     QDialog::accept();

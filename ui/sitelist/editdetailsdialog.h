@@ -17,7 +17,10 @@ QT_END_NAMESPACE
 
 namespace berth {
 
-// Edits what a deployment says about itself: title, description, favicon emoji and single-page mode.
+class DomainsEditor;
+
+// Edits what a deployment says about itself (title, description, favicon emoji and single-page mode) and the custom
+// domains it answers to.
 class EditDetailsDialog final : public QDialog
 {
     Q_OBJECT
@@ -37,6 +40,8 @@ private:
     QPlainTextEdit *m_description;
     QLineEdit *m_favicon;
     QCheckBox *m_spa;
+    DomainsEditor *m_domains;
+    bool m_savingDomains = false;
     QLabel *m_message;
     QPushButton *m_saveButton;
 };

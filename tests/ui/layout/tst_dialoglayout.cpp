@@ -3,11 +3,8 @@
 // clipped text, no literal mnemonic, readable contrast, no oversized dialog, no overlapping widgets. A picture of
 // each goes to $BERTH_LAYOUT_PICTURES (default: "pictures" in the build folder); with $BERTH_LAYOUT_DOCS set, only the
 // documentation's pictures are written there instead (the `screenshots` target).
-#include "domain/accounts/accountservice.h"
+#include "dashboardsamples.h"
 #include "domain/deploy/deploymentservice.h"
-#include "domain/events/webhookservice.h"
-#include "domain/visitors/counterservice.h"
-#include "domain/visitors/submissionservice.h"
 #include "instance/datadirlock.h"
 #include "layoutcheck.h"
 #include "ui/accounts/accountsdialog.h"
@@ -35,9 +32,9 @@
 #include <QAbstractButton>
 #include <QAbstractItemView>
 #include <QCheckBox>
-#include <QJsonObject>
 #include <QLineEdit>
 #include <QPushButton>
+#include <QTabWidget>
 #include <QTcpServer>
 #include <QTreeWidget>
 
@@ -49,22 +46,9 @@ namespace {
 
 // The pictures docs/dashboard.md shows: English on the light palette at scale 1, and the main window on the dark one.
 const QStringList kDocumentedLight {u"main-window"_s, u"publish-sheet"_s, u"publish-done-private"_s, u"history"_s,
-    u"submissions"_s, u"traffic"_s, u"settings"_s, u"api-keys"_s, u"first-key"_s, u"startup-folder-in-use"_s};
+    u"submissions"_s, u"traffic"_s, u"settings"_s, u"settings-general"_s, u"settings-certificates"_s, u"api-keys"_s,
+    u"first-key"_s, u"startup-folder-in-use"_s};
 const QStringList kDocumentedDark {u"main-window"_s};
-
-struct Site
-{
-    QString slug, title;
-    bool isPrivate = false;
-};
-
-// Public and private sites, two with 30-character slugs, the first with a long title that elides.
-const QList<Site> kSites {
-    {u"spring-garden-open-day-program"_s, u"Spring garden open day: the programme, the map and the stalls"_s, false},
-    {u"annual-general-meeting-minutes"_s, u"Minutes"_s, true},
-    {u"launch-day"_s, u"Launch day"_s, true},
-    {u"team-handbook"_s, u"Team handbook"_s, false},
-};
 
 void clickButton(QDialog *dialog, QMessageBox::StandardButton which)
 {
@@ -83,7 +67,7 @@ class TestDialogLayout : public QObject
 private:
     QTemporaryDir m_temp;
     LayoutCheck m_check;
-    QHash<QString, QString> m_ids; // slug -> id
+    DashboardSamples m_samples;
 
     static QString scale() { return qEnvironmentVariable("QT_SCALE_FACTOR", u"1"_s); }
 
@@ -94,95 +78,6 @@ private:
             return QDir(variant.contains(u"-dark"_s) ? QDir(docs).filePath(u"dark"_s) : docs);
         const QString root = qEnvironmentVariable("BERTH_LAYOUT_PICTURES", QStringLiteral(BERTH_LAYOUT_PICTURES));
         return QDir(QDir(root).filePath(variant));
-    }
-
-    bool addSites(Dashboard &dashboard)
-    {
-        const User owner = dashboard.owner();
-        DeploymentService &deployments = dashboard.engine().deployments();
-        const auto finished = [](const QFuture<Result<Deployment>> &future) {
-            return QTest::qWaitFor([&] { return future.isFinished(); }, 10'000) && future.result();
-        };
-        for (const Site &site : kSites) {
-            DeployRequest request;
-            request.slug = site.slug;
-            request.title = site.title;
-            request.protect = site.isPrivate;
-            request.files = QList<FileUpload> {{u"index.html"_s, "<h1>Hello</h1>", "text/html; charset=utf-8"}};
-            const auto future = deployments.create(owner, request);
-            if (!finished(future))
-                return false;
-            m_ids.insert(site.slug, future.result().value().id);
-        }
-        // The first site's history: two versions more, the files and the title grown.
-        for (const QByteArray &style : {QByteArray("h1 { color: green }"), QByteArray(4000, ' ')}) {
-            DeployRequest request;
-            request.title = kSites.constFirst().title;
-            request.files = QList<FileUpload> {{u"index.html"_s, "<h1>Open day</h1>", "text/html; charset=utf-8"},
-                {u"style.css"_s, style, "text/css; charset=utf-8"}};
-            if (!finished(deployments.update(owner, m_ids[kSites.constFirst().slug], request)))
-                return false;
-        }
-        // Launch day goes offline by itself in a week: the list's Expires column and its Expiry dialog.
-        DeployRequest expiring;
-        expiring.expiresIn = 7 * 24 * 3600;
-        if (!finished(deployments.update(owner, m_ids[u"launch-day"_s], expiring)))
-            return false;
-        const Deployment launch = deployments.get(owner, m_ids[u"launch-day"_s]).value();
-        // A morning's sign-ups, three counters, a few keys and people: windows with what they are made for.
-        const QStringList names {u"Ana Lima"_s, u"Ben Ortiz"_s, u"Chen Wei"_s, u"Dora K."_s, u"Eli"_s};
-        for (int i = 0; i < 24; ++i) {
-            const QString name = names.at(i % names.size());
-            const QJsonObject form {{u"email"_s, u"%1.%2@example.com"_s.arg(name.section(u' ', 0, 0).toLower()).arg(i)},
-                {u"name"_s, name},
-                {u"message"_s, i % 3 ? u"Count me in!"_s : u"Can I bring a friend? She builds boats too."_s}};
-            if (!dashboard.engine().submissions().receive(launch, form))
-                return false;
-        }
-        for (const QString &counter : {u"visits"_s, u"signups"_s, u"newsletter-clicks"_s}) {
-            if (!dashboard.engine().counters().increment(launch, counter))
-                return false;
-        }
-        for (const QString &label : {u"laptop"_s, u"deploy script on the build server"_s, u"ci"_s}) {
-            if (!dashboard.engine().accounts().createKey(owner.id, label))
-                return false;
-        }
-        return addTraffic(dashboard) && addWebhook(dashboard)
-            && dashboard.engine().accounts().ensureUser(u"ana@example.com"_s, u"free"_s)
-            && dashboard.engine().accounts().ensureUser(u"ben.ortiz@example.org"_s, u"free"_s);
-    }
-
-    // Visits to the first (public) site over HTTP, from a few referrers, with a missing page: its Traffic window.
-    static bool addTraffic(Dashboard &dashboard)
-    {
-        const QString slug = kSites.constFirst().slug;
-        const QList<std::pair<QString, QByteArray>> visits {{u"/"_s, "https://news.example.org/a"},
-            {u"/"_s, "https://forum.example.net/t/1"}, {u"/style.css"_s, {}}, {u"/programme"_s, {}},
-            {u"/"_s, "https://news.example.org/b"}};
-        for (const auto &[path, referrer] : visits) {
-            QList<QPair<QByteArray, QByteArray>> headers {
-                {"User-Agent", "Mozilla/5.0 (X11; Linux x86_64) Firefox/128.0"}};
-            if (!referrer.isEmpty())
-                headers.append({"Referer", referrer});
-            if (dashboard.client().site(slug, path, "GET", headers).status == 0)
-                return false;
-        }
-        dashboard.engine().flushAnalytics();
-        return true;
-    }
-
-    // A webhook of launch-day whose receiver is not there: its test delivery waits for another attempt.
-    bool addWebhook(Dashboard &dashboard)
-    {
-        WebhookService &webhooks = dashboard.engine().webhooks();
-        if (!webhooks.setTargets(WebhookTargets::Policy::Any))
-            return false;
-        std::optional<Result<Webhook>> added;
-        webhooks.add(dashboard.owner(),
-            {u"http://127.0.0.1:9/hooks/launch-day"_s, {u"submission.created"_s}, m_ids[u"launch-day"_s]},
-            [&](Result<Webhook> answer) { added = std::move(answer); });
-        return QTest::qWaitFor([&] { return added.has_value(); }, 5000) && *added
-            && webhooks.ping(dashboard.owner(), added->value().id);
     }
 
     // The sheet for a new folder, ready; then published (private with a password, or public): its answer.
@@ -251,7 +146,7 @@ private:
         const QString &slug = {}, const std::function<void(T *)> &then = {})
     {
         if (!slug.isEmpty())
-            dashboard.select(m_ids[slug]);
+            dashboard.select(m_samples.id(slug));
         action->trigger();
         T *dialog = nullptr;
         if (!QTest::qWaitFor([&] { return (dialog = openDialog<T>(&dashboard.window())); }, 5000)) {
@@ -267,7 +162,7 @@ private:
     void lookAtSiteDialogs(Dashboard &dashboard, WindowLooker &looker)
     {
         DeploymentActions &actions = dashboard.window().actions();
-        const QString firstSlug = kSites.constFirst().slug;
+        const QString firstSlug = DashboardSamples::firstSlug();
         const auto cancel = [](QDialog *box) { clickButton(box, QMessageBox::Cancel); };
         lookAtAction<EditDetailsDialog>(dashboard, looker, actions.editDetailsAction, u"edit-details"_s, firstSlug);
         lookAtAction<RenameDialog>(dashboard, looker, actions.renameAction, u"rename"_s, firstSlug);
@@ -282,17 +177,17 @@ private:
                 looker.look(links, u"share-links-new"_s);
             });
         // Per-site windows beside the dashboard: the traffic (with a morning's visits) and the notifications.
-        if (TrafficDialog *traffic = actions.showTraffic(m_ids[firstSlug])) {
+        if (TrafficDialog *traffic = actions.showTraffic(m_samples.id(firstSlug))) {
             looker.look(traffic, u"traffic"_s);
             traffic->close();
         }
-        if (NotificationsDialog *notifications = actions.showNotifications(m_ids[u"launch-day"_s])) {
+        if (NotificationsDialog *notifications = actions.showNotifications(m_samples.id(u"launch-day"_s))) {
             looker.look(notifications, u"notifications"_s);
             notifications->close();
         }
         for (const auto &[tab, name] : {std::pair {SubmissionsDialog::Tab::Submissions, u"submissions"_s},
                  std::pair {SubmissionsDialog::Tab::Counters, u"counters"_s}}) {
-            SubmissionsDialog *dialog = actions.showSubmissions(m_ids[u"launch-day"_s], tab);
+            SubmissionsDialog *dialog = actions.showSubmissions(m_samples.id(u"launch-day"_s), tab);
             looker.look(dialog, name);
             if (!dialog)
                 continue;
@@ -308,7 +203,7 @@ private:
                 {{inbox ? u"confirm-delete-submissions"_s : u"confirm-reset-counter"_s, cancel}});
             dialog->close();
         }
-        dashboard.select(m_ids[u"launch-day"_s]);
+        dashboard.select(m_samples.id(u"launch-day"_s));
         looker.lookAtModals([&] { actions.privateAction->trigger(); }, {{u"confirm-make-public"_s, cancel}});
         looker.lookAtModals([&] { actions.newShareLinkAction->trigger(); }, {{u"confirm-new-link"_s, cancel}});
         looker.lookAtModals([&] { actions.deleteAction->trigger(); }, {{u"confirm-delete"_s, cancel}});
@@ -324,7 +219,14 @@ private:
             looker.lookAtModals([&] { keys->findChild<QAbstractButton *>(u"revokeKeyButton"_s)->click(); },
                 {{u"confirm-revoke-key"_s, [](QDialog *box) { clickButton(box, QMessageBox::Cancel); }}});
         });
-        lookAtAction<SettingsDialog>(dashboard, looker, action(u"settingsAction"_s), u"settings"_s);
+        lookAtAction<SettingsDialog>(
+            dashboard, looker, action(u"settingsAction"_s), u"settings"_s, {}, [&](SettingsDialog *settings) {
+                auto *tabs = settings->findChild<QTabWidget *>(u"settingsTabWidget"_s);
+                tabs->setCurrentWidget(settings->findChild<QWidget *>(u"generalSettingsPage"_s));
+                looker.look(settings, u"settings-general"_s);
+                tabs->setCurrentWidget(settings->findChild<QWidget *>(u"acmeSettingsPage"_s));
+                looker.look(settings, u"settings-certificates"_s);
+            });
         lookAtAction<ShortcutsDialog>(dashboard, looker, action(u"shortcutsAction"_s), u"shortcuts"_s);
         AccountsDialog *accounts = window.showAccounts();
         for (const auto &[tab, name] : {std::pair {AccountsDialog::Tab::Users, u"accounts-users"_s},
@@ -384,6 +286,8 @@ private Q_SLOTS:
         m_check.allowElided(u"webhooksList"_s, 0); // a webhook's address
         m_check.allowElided(u"deliveriesList"_s, 3); // why a delivery failed (whole in its tooltip)
         m_check.allowElided(u"topPagesList"_s, 0); // a page's path
+        m_check.allowElided(u"domainsTreeWidget"_s, 3); // why a certificate's order failed (whole in its tooltip)
+        m_check.allowElided(u"acmeNamesTreeWidget"_s, 3);
     }
 
     void everyWindow_data()
@@ -415,9 +319,14 @@ private Q_SLOTS:
             EngineSettings settings;
             settings.siteDomain = u"localhost:8080"_s; // the addresses people see by default, in every picture
             settings.baseUrl = u"http://localhost:8080"_s;
-            QVERIFY(dashboard.start(settings, [&](AppSettings &saved) { saved.setAppearance(appearance); }));
-            QVERIFY(addSites(dashboard));
-            dashboard.select(m_ids[kSites.constFirst().slug]);
+            QVERIFY(DashboardSamples::useAcme(dashboard, settings));
+            QVERIFY(dashboard.start(settings, [&](AppSettings &saved) {
+                saved.setAppearance(appearance);
+                saved.setAcmeDirectory(u"https://acme-v02.api.letsencrypt.org/directory"_s);
+                saved.setAcmeEmail(settings.acme.email);
+            }));
+            QVERIFY(m_samples.add(dashboard));
+            dashboard.select(m_samples.id(DashboardSamples::firstSlug()));
             looker.look(&dashboard.window(), u"main-window"_s);
             // A helper's QVERIFY ends only the helper: the walk stops with it rather than going on half-done.
             lookAtPublishing(dashboard, looker, u"holiday-photos"_s, true);
@@ -435,7 +344,7 @@ private Q_SLOTS:
             filter->clear();
             lookAtSiteDialogs(dashboard, looker);
             lookAtOwnerDialogs(dashboard, looker);
-            for (const QString &id : std::as_const(m_ids))
+            for (const QString &id : m_samples.ids())
                 QVERIFY(dashboard.engine().deployments().remove(dashboard.owner(), id));
             for (const Deployment &left : dashboard.engine().deployments().list(dashboard.owner()))
                 QVERIFY(dashboard.engine().deployments().remove(dashboard.owner(), left.id));

@@ -200,6 +200,7 @@ private Q_SLOTS:
             auto *save = berth::test::child<QPushButton>(dialog, u"saveButton"_s);
             if (!cert || !key || !save || key->text() != certs.otherKey)
                 return int(QDialog::Rejected);
+            dialog->show(); // as exec() would: the buttons on its tabs are laid out, where a click lands
             // A certificate without a key is refused on Save; the dialog stays.
             cert->clear();
             key->clear();
