@@ -215,13 +215,18 @@ Result<void> Engine::start()
             if (Result<void> watching = m_parts->tlsDirectory->start(); !watching)
                 return watching;
         }
-        m_parts->http->setTls(m_parts->tlsCertificates, m_settings.httpsPort, m_settings.httpsRedirect);
     }
+    // ACME alone turns HTTPS on too: each name is served its own certificate once it arrives, and a handshake for a
+    // name without one fails (there is no certificate for everything else).
+    const bool https = tls || m_settings.acme.enabled();
+    if (https)
+        m_parts->http->setTls(m_parts->tlsCertificates, m_settings.httpsPort, m_settings.httpsRedirect);
     prepareAcme();
     if (Result<void> listening = m_parts->http->listen(m_settings.listenAddress, m_settings.listenPort); !listening)
         return listening;
 
-    // With HTTPS, the addresses announced (API, sites, share links, QR codes) are the HTTPS ones.
+    // With HTTPS, the addresses announced (API, sites, share links, QR codes) are the HTTPS ones; with ACME alone the
+    // plain ones, since the default host (localhost) gets no certificate.
     const quint16 port = tls ? m_parts->http->httpsPort() : m_parts->http->serverPort();
     const QString scheme = tls ? u"https"_s : u"http"_s;
     const QString baseUrl
@@ -229,12 +234,12 @@ Result<void> Engine::start()
     const QString siteDomain = m_settings.siteDomain.isEmpty() ? u"localhost:%1"_s.arg(port) : m_settings.siteDomain;
     m_parts->addresses = SiteAddresses(baseUrl, siteDomain);
     QList<ApiOrigins::Listener> listeners {{u"http"_s, m_parts->http->serverPort()}};
-    if (tls)
+    if (https)
         listeners.append({u"https"_s, m_parts->http->httpsPort()});
     m_parts->apiOrigins.set(baseUrl, m_settings.listenAddress, listeners);
     // Behind a TLS proxy every request is HTTPS to the browser. With TLS here each request says so itself
     // (HttpRequest::secure): a plain-HTTP visitor must not get a cookie its browser would drop.
-    m_parts->privateGate.setSecureCookies(m_parts->addresses.isHttps() && !tls);
+    m_parts->privateGate.setSecureCookies(m_parts->addresses.isHttps() && !https);
     m_parts->lan.attach(*m_parts->http, m_parts->dispatcher, m_parts->dispatcher, m_settings.listenAddress,
         m_parts->http->serverPort());
     m_parts->lan.setEnabled(m_settings.lanSharing);

@@ -13,6 +13,9 @@ void Engine::prepareAcme()
     if (!m_settings.acme.enabled() || m_parts->acme)
         return;
     m_parts->acme = std::make_unique<AcmeManager>(m_settings.acme, m_settings.dataDir, m_parts->clock);
+    // Servers on one PostgreSQL database: one orders a name, all serve it, any answers the CA's challenge.
+    if (Result<void> shared = m_parts->acme->shareThrough(m_parts->database); !shared)
+        qWarning().noquote() << "acme: not shared with the other servers of the database:" << shared.error().message;
     m_parts->dispatcher.setAcmeChallenges(&m_parts->acme->challenges());
 }
 

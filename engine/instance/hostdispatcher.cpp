@@ -100,8 +100,19 @@ bool HostDispatcher::answeredAcmeChallenge(const HttpRequest &request, ResponseS
     if (!token)
         return false;
     const auto answer = m_acmeChallenges->answer(*token);
-    sink.send(answer ? HttpResponse::bytes(200, "application/octet-stream", *answer)
-                     : HttpResponse::jsonError(404, u"Not found"_s));
+    const auto respond = [](ResponseSink &to, const std::optional<QByteArray> &found) {
+        to.send(found ? HttpResponse::bytes(200, "application/octet-stream", *found)
+                      : HttpResponse::jsonError(404, u"Not found"_s));
+    };
+    if (!answer && m_acmeChallenges->isShared() && m_acmeChallenges->isOrderedElsewhere(request.host())) {
+        // Another server of the database is ordering that name: its answer is read on the engine's thread.
+        runOnThreadOf(m_engineContext,
+            [challenges = m_acmeChallenges, token = *token, host = request.host(), sink, respond]() mutable {
+                respond(sink, challenges->answerShared(token, host));
+            });
+        return true;
+    }
+    respond(sink, answer);
     return true;
 }
 

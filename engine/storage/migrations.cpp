@@ -250,7 +250,7 @@ QList<Migration> builtInMigrations()
     using namespace migrationsteps;
     return {initialSchema(), siteEndpoints(), signIn(), signInCodes(), titleSource(), keptVersions(), blobChunks(),
         deploymentNotifications(), sharedRateLimits(), removedAgentKeys(), siteExpiry(), webhookEvents(),
-        pageAnalytics(), shareLinks(), siteDomains(), webhookState(), deliveryClaims()};
+        pageAnalytics(), shareLinks(), siteDomains(), webhookState(), deliveryClaims(), acmeCluster()};
 }
 
 } // namespace berth

@@ -52,5 +52,6 @@ Migration shareLinks();
 Migration siteDomains();
 Migration webhookState();
 Migration deliveryClaims();
+Migration acmeCluster();
 
 } // namespace berth::migrationsteps

@@ -25,16 +25,15 @@ QList<QCommandLineOption> options()
     return {
         {kDirectory,
             u"Obtain and renew a certificate for every custom domain from this ACME server's directory (e.g. "
-            "https://acme-v02.api.letsencrypt.org/directory), answering its challenges itself (--acme-challenge). "
-            "Needs --acme-email."_s,
+            "https://acme-v02.api.letsencrypt.org/directory), answering its challenges itself (--acme-challenge), and "
+            "serve each on the HTTPS port (--https-port), also without --tls-cert. Needs --acme-email."_s,
             u"URL"_s},
         {kEmail, u"The ACME account's contact address (the CA writes about expiring certificates)."_s, u"ADDRESS"_s},
         {kCa, u"Trust this PEM CA for the ACME server's own HTTPS (a private ACME server such as step-ca)."_s,
             u"FILE"_s},
         {kNames, u"Also obtain certificates for the API's host and every site's name (<slug>.<site domain>)."_s},
         {kChallenge,
-            u"How the CA checks a name: http-01 (default; on the plain-HTTP port) or tls-alpn-01 (on the HTTPS port; "
-            "needs --tls-cert)."_s,
+            u"How the CA checks a name: http-01 (default; on the plain-HTTP port) or tls-alpn-01 (on the HTTPS port)."_s,
             u"TYPE"_s},
     };
 }
@@ -64,8 +63,6 @@ QString apply(const QCommandLineParser &parser, EngineSettings *settings)
         const QString challenge = parser.value(kChallenge);
         if (challenge != u"http-01"_s && challenge != u"tls-alpn-01"_s)
             return u"--acme-challenge expects http-01 or tls-alpn-01, not '%1'"_s.arg(challenge);
-        if (challenge == u"tls-alpn-01"_s && settings->tlsCertFile.isEmpty())
-            return u"--acme-challenge tls-alpn-01 needs HTTPS (--tls-cert and --tls-key)"_s;
         settings->acme.challenge = challenge;
     }
     return {};

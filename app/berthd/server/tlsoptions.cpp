@@ -39,8 +39,12 @@ QString apply(const QCommandLineParser &parser, EngineSettings *settings)
     const bool tls = parser.isSet(kCert) || parser.isSet(kKey);
     if (tls && (settings->tlsCertFile.isEmpty() || settings->tlsKeyFile.isEmpty()))
         return u"--tls-cert and --tls-key go together"_s;
-    if (!tls && (parser.isSet(kPort) || parser.isSet(kRedirect) || parser.isSet(kDir)))
+    // ACME alone serves HTTPS too (acmeoptions.cpp), with only the certificates it obtains.
+    const bool acme = parser.isSet(u"acme-directory"_s);
+    if (!tls && !acme && (parser.isSet(kPort) || parser.isSet(kRedirect) || parser.isSet(kDir)))
         return u"--https-port, --https-redirect and --tls-dir need --tls-cert and --tls-key"_s;
+    if (!tls && parser.isSet(kDir))
+        return u"--tls-dir needs --tls-cert and --tls-key, also with --acme-directory"_s;
     settings->tlsDir = parser.value(kDir);
     if (parser.isSet(kDir) && settings->tlsDir.isEmpty())
         return u"--tls-dir expects a folder"_s;

@@ -1,5 +1,6 @@
 #include "domain/acme/acmemanager.h"
 
+#include "domain/acme/acmecluster.h"
 #include "domain/acme/acmeorder.h"
 #include "domain/common/clock.h"
 
@@ -93,6 +94,8 @@ void AcmeManager::setNames(const QStringList &names)
         m_entries.insert(name, {});
         if (const auto stored = m_files.load(name))
             hold(name, *stored);
+        if (m_cluster)
+            mirror(name); // what another server obtained, or is obtaining
     }
     m_names = kept;
     if (m_started)
@@ -110,7 +113,8 @@ bool AcmeManager::isDue(const Entry &entry, const QDateTime &now) const
     case CertificateStatus::State::None:
         return true;
     case CertificateStatus::State::Pending:
-        return false;
+        // Another server's order whose lease ran out (it stopped in the middle) is taken over.
+        return !entry.orderingHere && entry.elsewhereUntil.isValid() && entry.elsewhereUntil <= now;
     case CertificateStatus::State::Active:
         return entry.renewAt <= now;
     case CertificateStatus::State::Failed:
@@ -124,8 +128,13 @@ void AcmeManager::check()
     if (!m_started || m_order)
         return;
     const QDateTime now = m_clock.now();
+    if (m_cluster) {
+        // Also what notifications lost while the connection was down would have said.
+        for (const QString &name : std::as_const(m_names))
+            mirror(name);
+    }
     for (const QString &name : std::as_const(m_names)) {
-        if (isDue(m_entries.value(name), now))
+        if (isDue(m_entries.value(name), now) && mayOrder(name))
             return order(name);
     }
 }
@@ -139,6 +148,7 @@ void AcmeManager::order(const QString &name)
     const CertificateStatus::State before = entry.status.state;
     entry.status.state = CertificateStatus::State::Pending;
     entry.status.nextAttemptAt = {};
+    entry.orderingHere = true;
     if (before != CertificateStatus::State::Active)
         entry.status.error.clear();
     Q_EMIT statusChanged(name);
@@ -163,6 +173,7 @@ void AcmeManager::ordered(const QString &name, Result<IssuedCertificate> result)
     m_order.clear();
     if (!m_entries.contains(name))
         return; // dropped meanwhile
+    m_entries[name].orderingHere = false;
     if (!result)
         return failed(name, result.error().message);
     const IssuedCertificate &issued = result.value();
@@ -173,6 +184,7 @@ void AcmeManager::ordered(const QString &name, Result<IssuedCertificate> result)
         return failed(name, stored.error().message);
     qInfo().noquote() << "acme: certificate for" << name << "until" << isoTimestamp(certificate->expiresAt);
     hold(name, *certificate);
+    share(name, &*certificate);
     QTimer::singleShot(0, this, &AcmeManager::check); // the next name due, if any
 }
 
@@ -202,7 +214,9 @@ void AcmeManager::failed(const QString &name, const QString &error)
     entry.status.state = stillValid ? CertificateStatus::State::Active : CertificateStatus::State::Failed;
     if (stillValid)
         entry.renewAt = entry.status.nextAttemptAt;
+    entry.orderingHere = false;
     qWarning().noquote() << "acme:" << name << error << "- next attempt at" << isoTimestamp(entry.status.nextAttemptAt);
+    share(name, nullptr);
     Q_EMIT statusChanged(name);
     QTimer::singleShot(0, this, &AcmeManager::check);
 }

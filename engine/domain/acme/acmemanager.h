@@ -10,10 +10,13 @@
 #include <QPointer>
 #include <QStringList>
 #include <QTimer>
+#include <memory>
 
 namespace berth {
 
+class AcmeCluster;
 class AcmeOrder;
+class Database;
 struct IssuedCertificate;
 class Clock;
 
@@ -38,7 +41,8 @@ struct CertificateStatus
 // Certificates that arrive by themselves, on the engine's thread: for each name it is given, a certificate held in
 // the data folder, ordered when missing, renewed when two thirds of its life have passed, retried with exponential
 // backoff after a failure. Time comes from the clock; check() (every AcmeSettings::checkIntervalMs) looks at every
-// name. One order at a time. Never requests a name it was not given.
+// name. One order at a time. Never requests a name it was not given. On a PostgreSQL database shared by several
+// servers (shareThrough), one server orders a name at a time and every one serves what it obtained.
 class AcmeManager final : public QObject
 {
     Q_OBJECT
@@ -48,6 +52,10 @@ public:
     ~AcmeManager() override;
     Q_DISABLE_COPY_MOVE(AcmeManager)
 
+    // PostgreSQL (nothing on SQLite): share the names' certificates, their state and the challenges' answers with the
+    // other servers of the database: a name is ordered by the server that holds its lease, its certificate is stored
+    // in the database, and every server installs it (certificateReady) when told of the change. Before start().
+    Result<void> shareThrough(Database &db);
     // Starts checking. A certificate kept from the last run is read (certificateReady) when its name is given.
     void start();
     void stop();
@@ -77,8 +85,14 @@ private:
         CertificateStatus status;
         QDateTime renewAt; // two thirds into the certificate's life
         int failures = 0;
+        bool orderingHere = false; // this server's order is in flight
+        QDateTime elsewhereUntil; // pending elsewhere: when that server's lease runs out
     };
     bool isDue(const Entry &entry, const QDateTime &now) const;
+    // Shared names (acmemanagercluster.cpp): the database's row into the entry, and the lease before an order.
+    void mirror(const QString &name);
+    bool mayOrder(const QString &name);
+    void share(const QString &name, const StoredCertificate *issued);
     void order(const QString &name);
     void ordered(const QString &name, Result<IssuedCertificate> result);
     void hold(const QString &name, const StoredCertificate &certificate);
@@ -94,6 +108,7 @@ private:
     QString m_orderName;
     QTimer m_timer;
     bool m_started = false;
+    std::unique_ptr<AcmeCluster> m_cluster; // shared with other servers; null on one's own
 };
 
 } // namespace berth

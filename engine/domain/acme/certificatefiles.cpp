@@ -1,6 +1,7 @@
 #include "domain/acme/certificatefiles.h"
 
 #include "domain/acme/certificaterequest.h"
+#include "domain/common/randomid.h"
 
 #include <QDir>
 #include <QFile>
@@ -13,6 +14,7 @@ namespace berth {
 
 namespace {
 const QString kAccountKey = u"account.key"_s;
+const QString kNodeId = u"node.id"_s;
 constexpr QFileDevice::Permissions kOwnerOnly = QFileDevice::ReadOwner | QFileDevice::WriteOwner;
 
 QByteArray readAll(const QString &path)
@@ -73,6 +75,16 @@ Result<AcmeKey> CertificateFiles::accountKey()
     if (Result<void> stored = write(kAccountKey, key.value().privatePem()); !stored)
         return stored.error();
     return key;
+}
+
+Result<QString> CertificateFiles::nodeId()
+{
+    if (const QByteArray id = readAll(path(kNodeId)).trimmed(); !id.isEmpty())
+        return QString::fromLatin1(id);
+    const QString id = RandomId::make(u"node_");
+    if (Result<void> stored = write(kNodeId, id.toLatin1()); !stored)
+        return stored.error();
+    return id;
 }
 
 Result<void> CertificateFiles::store(const QString &name, const QByteArray &chainPem, const QByteArray &keyPem)

@@ -163,6 +163,18 @@ QString PebbleServer::directoryUrl() const
     return u"https://127.0.0.1:%1/dir"_s.arg(m_port);
 }
 
+AcmeSettings PebbleServer::berthSettings() const
+{
+    AcmeSettings settings;
+    settings.directoryUrl = directoryUrl();
+    settings.email = u"owner@example.test"_s;
+    settings.caFile = caFile();
+    settings.checkIntervalMs = 60 * 60 * 1000;
+    settings.pollIntervalMs = 50;
+    settings.retryBaseSeconds = 60;
+    return settings;
+}
+
 QByteArray PebbleServer::rootPem() const
 {
     return fetch(u"https://127.0.0.1:%1/roots/0"_s.arg(m_managementPort));

@@ -1,5 +1,7 @@
 #pragma once
 
+#include "domain/acme/acmesettings.h"
+
 #include <QByteArray>
 #include <QProcess>
 #include <QString>
@@ -7,6 +9,12 @@
 #include <memory>
 
 namespace berth::test {
+
+// What the ACME suites share: a ceiling for one issuance (pebble validates at once, PEBBLE_VA_NOSLEEP), the life of
+// what pebble issues, and the custom domain ordered.
+inline constexpr int kIssueTimeoutMs = 60 * 1000;
+inline constexpr int kCertificateSeconds = 3000;
+inline const QString kName = QStringLiteral("docs.example.test");
 
 // Debian's pebble (a real ACME server) on loopback, with pebble-challtestsrv as its DNS: every name resolves to
 // 127.0.0.1 unless pointAt() says otherwise, so pebble's validator reaches Berth's plain-HTTP port for any test name.
@@ -29,6 +37,9 @@ public:
     void stop();
 
     QString directoryUrl() const; // https://127.0.0.1:<port>/dir
+    // Berth's ACME settings for this server: its directory, its CA, quick polls, and checks only when the test calls
+    // AcmeManager::check() itself (after moving the clock).
+    AcmeSettings berthSettings() const;
     QString caFile() const { return m_caFile; } // PEM: what pebble's own HTTPS is signed by (--acme-ca)
     QByteArray rootPem() const; // the root of the certificates pebble issues (its management endpoint)
     bool pointAt(const QString &name, const QString &address); // DNS A record for a name

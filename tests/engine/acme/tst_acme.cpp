@@ -1,5 +1,6 @@
 // Certificates by ACME against Debian's pebble, a real ACME server, on loopback: issuance, renewal on the injected
-// clock, failures retried with backoff, an interrupted order, and challenge answers only for Berth's own tokens.
+// clock, failures retried with backoff, an interrupted order, challenge answers only for Berth's own tokens, and HTTPS
+// served by ACME alone (no --tls-cert): each name its own certificate, a failed handshake for the others.
 #include "berthdprocess.h"
 #include "certificatecheck.h"
 #include "domain/acme/acmekey.h"
@@ -22,9 +23,6 @@ using namespace berth;
 using namespace berth::test;
 
 namespace {
-constexpr int kIssueTimeoutMs = 60 * 1000; // pebble validates at once (PEBBLE_VA_NOSLEEP); this is only a ceiling
-constexpr int kCertificateSeconds = 3000;
-const QString kName = u"docs.example.test"_s;
 
 using State = CertificateStatus::State;
 
@@ -48,13 +46,10 @@ struct AcmeRig
         settings.tlsKeyFile = tlsKey;
         settings.httpsPort = pebble.berthHttpsPort();
         settings.httpsRedirect = httpsRedirect;
+        const bool apiAndSiteNames = settings.acme.apiAndSiteNames;
+        settings.acme = pebble.berthSettings();
+        settings.acme.apiAndSiteNames = apiAndSiteNames;
         settings.acme.challenge = challenge;
-        settings.acme.directoryUrl = pebble.directoryUrl();
-        settings.acme.email = u"owner@example.test"_s;
-        settings.acme.caFile = pebble.caFile();
-        settings.acme.checkIntervalMs = 60 * 60 * 1000; // the test calls check() itself after moving the clock
-        settings.acme.pollIntervalMs = 50;
-        settings.acme.retryBaseSeconds = 60;
         settings.listenPort = pebble.berthPort(); // kept across restarts: pebble validates there
         // pebble first: names known at the engine's start are ordered at once.
         return pebble.start(certificateSeconds, nonceReject)
@@ -74,6 +69,12 @@ struct AcmeRig
     State state(const QString &name = kName) { return acme().status(name).state; }
     QString file(const QString &name) const { return fixture.dataDir() + u"/certificates/"_s + name; }
     QByteArray read(const QString &name) const { return readFile(file(name)); }
+    // Pebble's root in a file: what curl trusts, and nothing else.
+    QString rootFile() const
+    {
+        const QString path = pebbleDir.filePath(u"pebble-root.pem"_s);
+        return writeFile(path, pebble.rootPem()) ? path : QString();
+    }
     QSslCertificate leaf(const QString &name = kName) const
     {
         const auto chain = QSslCertificate::fromData(read(name + u".pem"_s));
@@ -271,18 +272,42 @@ private Q_SLOTS:
         QVERIFY(certificate.value(u"error"_s).isNull());
 
         // curl trusting only pebble's root reaches the site by its name: the handshake got the issued certificate.
-        QFile root(rig.pebbleDir.filePath(u"pebble-root.pem"_s));
-        QVERIFY(root.open(QIODevice::WriteOnly));
-        root.write(rig.pebble.rootPem());
-        root.close();
-        const quint16 port = rig.fixture.engine().httpsPort();
-        QProcess curl;
-        curl.start(u"curl"_s,
-            {u"-sS"_s, u"--resolve"_s, u"%1:%2:127.0.0.1"_s.arg(kName).arg(port), u"--cacert"_s, root.fileName(),
-                u"https://%1:%2/"_s.arg(kName).arg(port)});
-        QVERIFY(curl.waitForFinished());
-        QVERIFY2(curl.exitCode() == 0, curl.readAllStandardError().constData());
-        QVERIFY(curl.readAllStandardOutput().contains("the docs"));
+        const CurlOutcome fetched = curlHttps(kName, u"127.0.0.1"_s, rig.fixture.engine().httpsPort(), rig.rootFile());
+        QVERIFY2(fetched.exitCode == 0, fetched.err.constData());
+        QVERIFY(fetched.out.contains("the docs"));
+    }
+
+    void acmeAloneServesHttpsWithEachNamesOwnCertificate()
+    {
+        AcmeRig rig; // no --tls-cert: nothing to serve names without a certificate of their own
+        QVERIFY(rig.start());
+        const quint16 https = rig.fixture.engine().httpsPort();
+        QCOMPARE(https, rig.pebble.berthHttpsPort());
+        const QString root = rig.rootFile();
+        QVERIFY(!root.isEmpty());
+
+        // Before its certificate arrives, a handshake for the name fails at once (an alert, no hang), as does one for
+        // a name Berth has nothing for; the plain port answers meanwhile.
+        const QString other = u"other.example.test"_s;
+        for (const QString &name : {kName, other}) {
+            const CurlOutcome refused = curlHttps(name, u"127.0.0.1"_s, https, root);
+            QVERIFY2(refused.exitCode == 35, refused.err.constData()); // CURLE_SSL_CONNECT_ERROR
+        }
+        QCOMPARE(rig.fixture.client().request("GET", kName, u"/"_s).status, 421);
+
+        const QJsonObject site {
+            {u"slug"_s, u"the-docs"_s}, {u"html"_s, u"<p>the docs</p>"_s}, {u"domains"_s, QJsonArray {kName}}};
+        QCOMPARE(rig.fixture.client().api("POST", u"/deploy"_s, rig.fixture.ownerKey(), site).status, 200);
+        QTRY_COMPARE_WITH_TIMEOUT(rig.state(), State::Active, kIssueTimeoutMs); // HTTP-01 on the plain port
+        const CurlOutcome fetched = curlHttps(kName, u"127.0.0.1"_s, https, root);
+        QVERIFY2(fetched.exitCode == 0, fetched.err.constData());
+        QVERIFY(fetched.out.contains("the docs"));
+
+        // The other name still fails its handshake, and the server goes on serving both ports.
+        const CurlOutcome refused = curlHttps(other, u"127.0.0.1"_s, https, root);
+        QVERIFY2(refused.exitCode == 35, refused.err.constData());
+        QCOMPARE(curlHttps(kName, u"127.0.0.1"_s, https, root).exitCode, 0);
+        QCOMPARE(rig.fixture.client().request("GET", kName, u"/"_s).status, 200);
     }
 
     void tlsAlpnIsAnsweredOnTheHttpsPort()
@@ -312,8 +337,10 @@ private Q_SLOTS:
         const quint16 port = pebble.berthPort();
         QVERIFY(pebble.start(kCertificateSeconds));
         BerthdProcess berthd(data);
-        berthd.setExtraArguments({u"--acme-directory"_s, pebble.directoryUrl(), u"--acme-email"_s,
-            u"owner@example.test"_s, u"--acme-ca"_s, pebble.caFile()});
+        // No --tls-cert: ACME alone turns HTTPS on.
+        berthd.setExtraArguments(
+            {u"--acme-directory"_s, pebble.directoryUrl(), u"--acme-email"_s, u"owner@example.test"_s, u"--acme-ca"_s,
+                pebble.caFile(), u"--https-port"_s, QString::number(pebble.berthHttpsPort())});
         QVERIFY(berthd.start(QProcessEnvironment::systemEnvironment(), port));
 
         HttpTestClient client(port);
@@ -346,6 +373,11 @@ private Q_SLOTS:
         QVERIFY(berthd.start(QProcessEnvironment::systemEnvironment(), port));
         QTRY_COMPARE_WITH_TIMEOUT(certificateState(), u"active"_s, kIssueTimeoutMs);
         QVERIFY(verifiesAgainst(readFile(folder + u'/' + kName + u".pem"_s), pebble.rootPem(), dir.path()));
+        const QString root = dir.filePath(u"pebble-root.pem"_s);
+        QVERIFY(writeFile(root, pebble.rootPem()));
+        const CurlOutcome fetched = curlHttps(kName, u"127.0.0.1"_s, pebble.berthHttpsPort(), root);
+        QVERIFY2(fetched.exitCode == 0, fetched.err.constData());
+        QVERIFY(fetched.out.contains("the docs"));
         berthd.kill();
     }
 
