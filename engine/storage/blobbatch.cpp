@@ -13,8 +13,9 @@ namespace berth {
 namespace {
 
 // What the backend is sent at a time while the folder is written: a deploy of large files need not hold a second
-// copy of them all until the end.
-constexpr qsizetype kUnsentBytes = 16 * 1024 * 1024;
+// copy of them all until the end. Sending costs about twice this again while a group goes out (its chunks, then
+// each statement's escaped text), so this keeps an upload's memory within its bound on PostgreSQL too.
+constexpr qsizetype kUnsentBytes = 8 * 1024 * 1024;
 
 } // namespace
 

@@ -74,8 +74,10 @@ struct ChunkRow
 // The pieces' chunks, many rows per statement (at most kRowsPerInsert, and about kBytesPerInsert).
 Result<void> insertChunks(const QSqlDatabase &connection, const QList<ChunkRow> &rows)
 {
+    // QPSQL sends bound bytea as escaped text in the statement (hex: twice the bytes, then UTF-16 and UTF-8 copies
+    // of it): about a megabyte of chunks per statement keeps those copies small.
     constexpr int kRowsPerInsert = 100;
-    constexpr qsizetype kBytesPerInsert = 4 * 1024 * 1024;
+    constexpr qsizetype kBytesPerInsert = 1024 * 1024;
     for (qsizetype first = 0; first < rows.size();) {
         qsizetype end = first;
         qsizetype bytes = 0;

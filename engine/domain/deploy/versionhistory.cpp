@@ -11,6 +11,7 @@
 #include "storage/deploymentrepository.h"
 
 #include <QDebug>
+#include <QSet>
 
 using namespace Qt::StringLiterals;
 
@@ -101,19 +102,27 @@ Result<Deployment> VersionHistory::rollback(const User &owner, const QString &id
     if (files.size() > kMaxFilesPerDeployment)
         return Error {Error::Kind::TooLarge, DeploymentLimits::tooManyFiles()};
     qint64 total = 0;
+    QSet<QByteArray> blobs;
     for (const StoredFile &file : files) {
         if (file.size > kMaxFileBytes)
             return Error {Error::Kind::TooLarge, DeploymentLimits::fileTooLarge(file.path)};
         total += file.size;
-        // A kept version's blobs are never collected; one gone means the store was damaged: refuse, change nothing.
-        // Renewed, too: another node may prune this version and collect its blobs before the rollback commits.
-        if (const Result<bool> retained = m_blobs.retain(file.blob); !retained || !retained.value()) {
-            qWarning().noquote() << "rollback: blob" << file.blob << "of" << id << "is missing";
-            return Error {Error::Kind::Internal, u"Could not read the version"_s};
-        }
+        blobs.insert(file.blob);
     }
     if (total > kMaxTotalBytes)
         return Error {Error::Kind::TooLarge, DeploymentLimits::totalTooLarge()};
+    // A kept version's blobs are never collected; one gone means the store was damaged: refuse, change nothing.
+    // Renewed, too: another node may prune this version and collect its blobs before the rollback commits. All at
+    // once: a site of thousands of files is a few round trips to a shared store, not one for each blob.
+    const Result<QSet<QByteArray>> retained = m_blobs.retainAll(blobs.values());
+    if (!retained)
+        return Error {Error::Kind::Internal, u"Could not read the version"_s};
+    for (const QByteArray &blob : std::as_const(blobs)) {
+        if (!retained.value().contains(blob)) {
+            qWarning().noquote() << "rollback: blob" << blob << "of" << id << "is missing";
+            return Error {Error::Kind::Internal, u"Could not read the version"_s};
+        }
+    }
 
     Deployment deployment = asOf(current.value(), *version);
     deployment.versionId = current.value().versionId; // the update makes the new version

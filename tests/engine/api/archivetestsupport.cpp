@@ -1,10 +1,12 @@
 #include "archivetestsupport.h"
 
 #include "berthdprocess.h"
+#include "common/residentsize.h"
 #include "domain/deploy/deploymentlimits.h"
 #include "domain/deploy/tarstream.h"
 #include "enginefixture.h"
 #include "httptestclient.h"
+#include "postgrescluster.h"
 #include "testcertificates.h"
 
 #include <QDirIterator>
@@ -92,18 +94,6 @@ bool writeFile(const QString &path, const QByteArray &content)
     return file.open(QIODevice::WriteOnly) && file.write(content) == content.size();
 }
 
-qint64 residentKb()
-{
-    QFile status(u"/proc/self/status"_s);
-    if (!status.open(QIODevice::ReadOnly))
-        return -1;
-    for (const QByteArray &line : status.readAll().split('\n')) {
-        if (line.startsWith("VmRSS:"))
-            return line.mid(6).trimmed().split(' ').first().toLongLong();
-    }
-    return -1;
-}
-
 int blobCount(const QString &dataDir)
 {
     int count = 0;
@@ -160,7 +150,7 @@ UploadReply upload(quint16 port, const QByteArray &method, const QByteArray &tar
     QObject::connect(&socket, &QTcpSocket::errorOccurred, &loop, &QEventLoop::quit);
     QTimer sampler;
     QObject::connect(&sampler, &QTimer::timeout, &loop,
-        [&reply] { reply.peakResidentKb = qMax(reply.peakResidentKb, residentKb()); });
+        [&reply] { reply.peakResidentKb = qMax(reply.peakResidentKb, residentKiB()); });
     sampler.start(10);
     QTimer::singleShot(180000, &loop, &QEventLoop::quit);
     // A small send buffer, so that what the client has sent is closer to what the server has taken.
@@ -174,7 +164,7 @@ UploadReply upload(quint16 port, const QByteArray &method, const QByteArray &tar
         socket.connectToHostEncrypted(u"localhost"_s, port);
     }
     loop.exec();
-    reply.peakResidentKb = qMax(reply.peakResidentKb, residentKb());
+    reply.peakResidentKb = qMax(reply.peakResidentKb, residentKiB());
     received += socket.readAll();
     const qsizetype end = received.indexOf("\r\n\r\n");
     if (received.startsWith("HTTP/1.1 ") && end > 0) {
@@ -235,6 +225,29 @@ std::function<QByteArray()> generatedArchive(const QList<qint64> &sizes, qint64 
         }
         return bytes;
     };
+}
+
+ChildDatabase::ChildDatabase() = default;
+
+ChildDatabase::~ChildDatabase()
+{
+    if (m_database)
+        qunsetenv("BERTH_DATABASE");
+}
+
+bool ChildDatabase::create(QString *error)
+{
+    if (qEnvironmentVariable("BERTH_TEST_DATABASE") != u"postgresql"_s)
+        return true;
+    QString noCluster;
+    m_database = PostgresTestDatabase::createInFixtureCluster(&noCluster, error);
+    if (!m_database) {
+        if (error->isEmpty())
+            *error = noCluster;
+        return false;
+    }
+    qputenv("BERTH_DATABASE", m_database->url().toUtf8());
+    return true;
 }
 
 } // namespace berth::test

@@ -1,7 +1,8 @@
 #pragma once
 
 // What the archive deploy suites share: tar entries made by hand (for what tar(1) will not write), archives made by
-// tar(1), uploads over a raw socket written while the server takes them, and the engine's resident size and blob count.
+// tar(1), uploads over a raw socket written while the server takes them (with the engine's largest resident size
+// meanwhile, common/residentsize.h), and the blob count.
 #include <QByteArray>
 #include <QJsonDocument>
 #include <QJsonObject>
@@ -9,8 +10,11 @@
 #include <QString>
 #include <QStringList>
 #include <functional>
+#include <memory>
 
 namespace berth::test {
+
+class PostgresTestDatabase;
 
 // A ustar header block made by the test, for what tar(1) will not write here (devices, "..", absolute names).
 QByteArray tarHeader(const QByteArray &name, char type, qint64 size);
@@ -22,7 +26,6 @@ QByteArray randomBytes(quint32 seed, qint64 size);
 // A folder archived by tar(1) ("." and everything in it), with tar's own options (-z, --format=pax).
 QByteArray tarOf(const QString &folder, const QStringList &options = {});
 bool writeFile(const QString &path, const QByteArray &content);
-qint64 residentKb(); // this process's
 int blobCount(const QString &dataDir); // blobs in the folder, variants and temporary files aside
 
 struct UploadReply
@@ -47,5 +50,21 @@ UploadReply upload(quint16 port, const QByteArray &method, const QByteArray &tar
 // An archive made while it is sent: files of these sizes of pseudo-random bytes, then the end blocks; the client
 // never holds more than a piece of it.
 std::function<QByteArray()> generatedArchive(const QList<qint64> &sizes, qint64 *length);
+
+// The database of the berthd processes a test starts: on the suite's PostgreSQL run (BERTH_TEST_DATABASE=postgresql)
+// a fresh one in the CTest fixture's cluster, named to them (and to `berthd key create`) by BERTH_DATABASE while this
+// lives; on the SQLite runs none, and they keep SQLite in their data folder.
+class ChildDatabase
+{
+    Q_DISABLE_COPY_MOVE(ChildDatabase)
+public:
+    ChildDatabase();
+    ~ChildDatabase();
+    bool create(QString *error); // false with the reason when the PostgreSQL run has no database to give
+    bool onPostgres() const { return m_database != nullptr; }
+
+private:
+    std::unique_ptr<PostgresTestDatabase> m_database;
+};
 
 } // namespace berth::test

@@ -2,10 +2,13 @@
 // by tar(1) are served byte for byte; links, devices, FIFOs, ".." and absolute entries are refused naming the entry;
 // every limit is answered with its 413 while the body is still being sent, with the server's memory bounded; a
 // refused update leaves the old version live and no blob behind; and berthd killed mid-archive comes back with the
-// old version and collects what the archive had stored.
+// old version and collects what the archive had stored. On the PostgreSQL run (tst_archivedeploy@postgresql) the blobs
+// travel to the database in batches, and the berthd child processes run on PostgreSQL too.
 #include "api/archiveupload.h"
 #include "archivetestsupport.h"
 #include "berthdprocess.h"
+#include "blobstatements.h"
+#include "common/residentsize.h"
 #include "domain/deploy/deploymentlimits.h"
 #include "domain/deploy/tarstream.h"
 #include "enginefixture.h"
@@ -228,7 +231,7 @@ private Q_SLOTS:
 
         qint64 length = 0;
         const auto archive = generatedArchive(sizes, &length);
-        const qint64 residentBefore = residentKb();
+        const qint64 residentBefore = residentKiB();
         const auto reply
             = upload(port(), "PUT", "/deploy/" + id.toLatin1(), key(), "application/x-tar", length, archive);
         QCOMPARE(reply.status, 413);
@@ -238,7 +241,8 @@ private Q_SLOTS:
                           << "KiB";
         if (beforeTheEnd)
             QVERIFY2(reply.sent < length, "answered only once the whole body was sent");
-        // The body is never held whole: a constant (the stream's 2 MiB, socket buffers) and the largest file.
+        // The body is never held whole: a constant (the stream's 2 MiB, socket buffers) and the largest file; on
+        // PostgreSQL also the files not yet sent to the database and one statement's escaped text.
         QVERIFY2(grewKb < 36 * 1024, qPrintable(QString::number(grewKb)));
 
         verifyServed(slug, v1);
@@ -267,10 +271,42 @@ private Q_SLOTS:
             QVERIFY2(secure.client().site(u"tls-archive"_s, u'/' + it.key()).body == it.value(), qPrintable(it.key()));
     }
 
+    // A site generator's thousands of small files, each served; on PostgreSQL their blobs reach the database in
+    // multi-row statements: a few for the whole archive, not one for each file.
+    void manySmallFilesTravelInBatches()
+    {
+        constexpr int kFiles = 1000;
+        const auto pageOf = [](int number) { return "<p>small page " + QByteArray::number(number) + "</p>\n"; };
+        QByteArray archive;
+        for (int i = 0; i < kFiles; ++i)
+            archive += tarEntry("pages/" + QByteArray::number(i) + ".html", pageOf(i));
+        archive += kTarEnd;
+        BlobStatementCount inserts(m_fixture, u"INSERT"_s);
+        const bool counted = usesPostgres(m_fixture);
+        if (counted)
+            QVERIFY(inserts.start());
+
+        const auto created = upload(port(), "POST", "/deploy?slug=many-small", key(), "application/x-tar", archive);
+        QCOMPARE(created.status, 200);
+        if (counted) {
+            const int statements = inserts.count();
+            qInfo() << "blob inserts on PostgreSQL:" << statements << "statements for" << kFiles << "files";
+            QVERIFY2(statements >= 1 && statements <= kFiles / 20, qPrintable(QString::number(statements)));
+        }
+        for (int i = 0; i < kFiles; ++i) {
+            const auto served = client().site(u"many-small"_s, u"/pages/%1.html"_s.arg(i));
+            QCOMPARE(served.status, 200);
+            QCOMPARE(served.body, pageOf(i));
+        }
+    }
+
     // berthd killed (SIGKILL) after the archive's second file is stored: started again, it serves the old version
     // and its sweep removes what the archive had stored.
     void killedMidArchiveLeavesTheOldVersion()
     {
+        ChildDatabase database;
+        QString error;
+        QVERIFY2(database.create(&error), qPrintable(error));
         BerthdProcess::setProgram(QStringLiteral(BERTHD_FAULTS_PATH));
         QTemporaryDir dir;
         QByteArray ownerKey;
@@ -306,12 +342,16 @@ private Q_SLOTS:
         QCOMPARE(fresh.site(u"crash-site"_s).body, QByteArray("v1"));
         QCOMPARE(fresh.site(u"crash-site"_s, u"/a.css"_s).status, 404);
         QTRY_COMPARE_WITH_TIMEOUT(blobCount(dir.path()), blobsBefore, 10000);
+        QCOMPARE(QFile::exists(dir.filePath(u"berth.sqlite"_s)), !database.onPostgres());
     }
 
     // berthd deploy sends a folder the server lacks as an archive (the access log shows its query string), and a
     // redeploy of the unchanged folder its digests alone.
     void cliSendsWhatTheServerLacksAsAnArchive()
     {
+        ChildDatabase database;
+        QString error;
+        QVERIFY2(database.create(&error), qPrintable(error));
         BerthdProcess::setProgram(QStringLiteral(BERTHD_PATH));
         QTemporaryDir dir;
         const QByteArray ownerKey

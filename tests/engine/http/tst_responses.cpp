@@ -1,5 +1,6 @@
 // Responses on real sockets: the writer's headers, HEAD and bodiless statuses, file streaming, worker-thread
 // responses, pipelining around both, slow readers and clients that leave mid-response.
+#include "common/residentsize.h"
 #include "rawclient.h"
 #include "testhandler.h"
 
@@ -18,19 +19,6 @@ using namespace berth;
 using namespace berth::test;
 
 namespace {
-
-// Resident memory of this process in KiB, from /proc/self/status.
-qint64 residentKiB()
-{
-    QFile status(QStringLiteral("/proc/self/status"));
-    if (!status.open(QIODevice::ReadOnly))
-        return -1;
-    for (const QByteArray &line : status.readAll().split('\n')) {
-        if (line.startsWith("VmRSS:"))
-            return line.mid(6).trimmed().split(' ').first().toLongLong();
-    }
-    return -1;
-}
 
 int openDescriptors()
 {
