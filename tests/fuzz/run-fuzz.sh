@@ -11,10 +11,11 @@
 #   --corpus-dir DIR also keeps what a bounded run finds; without it a bounded run leaves nothing behind.
 #
 # Targets are named without their fuzz_ prefix (e.g. `pagemetadata`); with none given, all of them run.
+# BERTH_ASAN_BUILD_DIR names another build folder than build/asan (shared with run-asan.sh the same way).
 set -euo pipefail
 
 top=$(cd "$(dirname "${BASH_SOURCE[0]}")/../.." && pwd)
-build_dir="$top/build/asan"
+build_dir=${BERTH_ASAN_BUILD_DIR:-$top/build/asan}
 artifacts="$top/build/fuzz-artifacts"
 all_targets=(requestframer formbody submissionbody deployrequest base64 filepath sitepath pagemetadata byterange
              acceptencoding accesscookie cookieheader hostheader hostslug redirectrules headerrules mcpmessage
@@ -58,7 +59,7 @@ options_for() {
 }
 
 if [ -n "$build" ]; then
-    (cd "$top" && cmake --preset asan >/dev/null)
+    (cd "$top" && cmake --preset asan -B "$build_dir" >/dev/null)
     cmake --build "$build_dir" --target "${targets[@]/#/fuzz_}"
 fi
 mkdir -p "$artifacts"

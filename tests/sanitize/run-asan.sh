@@ -12,10 +12,11 @@
 # A report names the test in CTest's output; run that test binary alone (build/asan/tests/...) with the environment
 # below to see it again, e.g.
 #   ASAN_OPTIONS=detect_leaks=1:quarantine_size_mb=16 QT_QPA_PLATFORM=offscreen build/asan/tests/engine/http/tst_frontdoor
+# BERTH_ASAN_BUILD_DIR names another build folder than build/asan (shared with run-fuzz.sh the same way).
 set -euo pipefail
 
 top=$(cd "$(dirname "${BASH_SOURCE[0]}")/../.." && pwd)
-build_dir="$top/build/asan"
+build_dir=${BERTH_ASAN_BUILD_DIR:-$top/build/asan}
 # CI's part: the front door, site serving and the built-in endpoints, the API suites, and the domain's parsers of
 # untrusted input (the engine-level suites on one thread and, where CTest has them, on four).
 ci_targets=(tst_requestframer tst_headervalues tst_frontdoor tst_connections tst_responses tst_pipelining
@@ -43,7 +44,7 @@ export LSAN_OPTIONS="suppressions=$top/tests/sanitize/lsan.supp:print_suppressio
 export QT_QPA_PLATFORM=offscreen
 
 if [ -n "$build" ]; then
-    cmake --preset asan -S "$top" >/dev/null
+    cmake --preset asan -S "$top" -B "$build_dir" >/dev/null
     if [ -n "$ci" ]; then
         cmake --build "$build_dir" --parallel "$(nproc)" --target "${ci_targets[@]}"
     else
