@@ -66,27 +66,45 @@ void appendVirtualHost(QByteArray &out, QByteArrayView hostHeader)
     QByteArrayView host = hostHeader.trimmed();
     if (const qsizetype colon = host.indexOf(':'); colon >= 0)
         host = host.first(colon);
+    // Written in place, in one growth, then cut back: a line is made for every request, and an append per byte
+    // made building it a visible part of serving a small page.
     const qsizetype start = out.size();
-    for (char c : host) {
-        c = lowered(c);
-        if (!isNameByte(c)) {
-            out.truncate(start);
+    out.resize(start + host.size());
+    char *written = out.data() + start;
+    for (const char c : host) {
+        const char low = lowered(c);
+        if (!isNameByte(low)) {
+            written = out.data() + start;
             break;
         }
-        out.append(c);
+        *written++ = low;
     }
+    out.truncate(written - out.constData());
     if (out.size() == start)
         out.append('-');
 }
 
+namespace {
+bool isPlainLogByte(char c)
+{
+    const auto byte = static_cast<unsigned char>(c);
+    return byte >= 0x20 && byte < 0x7f && c != '"' && c != '\\';
+}
+} // namespace
+
 void appendEscaped(QByteArray &out, QByteArrayView text)
 {
-    for (char c : text) {
-        const auto byte = static_cast<unsigned char>(c);
-        if (byte >= 0x20 && byte < 0x7f && c != '"' && c != '\\') {
-            out.append(c);
+    for (qsizetype i = 0; i < text.size();) {
+        qsizetype plain = i; // a run of bytes written as they are goes in one append
+        while (plain < text.size() && isPlainLogByte(text[plain]))
+            ++plain;
+        if (plain > i) {
+            out.append(text.sliced(i, plain - i));
+            i = plain;
             continue;
         }
+        const char c = text[i++];
+        const auto byte = static_cast<unsigned char>(c);
         out.append('\\');
         switch (c) {
         case '"':
