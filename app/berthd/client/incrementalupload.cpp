@@ -54,8 +54,7 @@ Result<ApiClient::Reply> send(ApiClient &client, const QByteArray &method, const
         // When the server lacks most of it, files and bytes (a first publish, which may still share a page or an
         // icon with another site), the whole folder goes as an archive: sending again the little it holds costs less
         // than base64 and JSON to build and to parse, and the server stores each file while the rest arrives.
-        const bool mostOfIt = round == 1 || wanted.size() == files.size()
-            || (wanted.size() * 2 > files.size() && contentBytes * 2 >= totalBytes);
+        const bool mostOfIt = round == 1 || (wanted.size() * 2 > files.size() && contentBytes * 2 >= totalBytes);
         if (const auto query = ArchiveBody::queryOf(fields); query && mostOfIt) {
             const Result<QByteArray> archive = ArchiveBody::tarOf(folder);
             if (!archive)

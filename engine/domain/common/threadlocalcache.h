@@ -39,12 +39,12 @@ public:
 
     void insert(const Key &key, Value value, qint64 cost, int maxEntries, qint64 maxCost)
     {
+        if (cost > maxCost)
+            return; // never kept: no reason to drop what is
         if (m_entries.size() >= maxEntries || m_cost + cost > maxCost) {
             m_entries.clear();
             m_cost = 0;
         }
-        if (cost > maxCost)
-            return;
         m_entries.insert(key, std::move(value));
         m_cost += cost;
     }
