@@ -3,6 +3,7 @@
 
 #include <QFile>
 #include <QRandomGenerator>
+#include <atomic>
 #include <cerrno>
 #include <fcntl.h>
 #include <sys/stat.h>
@@ -53,8 +54,43 @@ bool blobfiles::syncDirectory(const QString &path)
     return ok;
 }
 
+namespace {
+
+// Writes data as an unnamed file in the folder (O_TMPFILE) and names it once whole: the folder gains one entry where a
+// temporary name costs an entry, a rename and a lookup more, and a crash mid-write leaves nothing behind. Durable only
+// after the next syncfs(2). 0, the errno of the step that failed, or -1 where the file system or /proc cannot do it.
+int writeUnnamed(int folder, const QByteArray &name, const QByteArray &data)
+{
+    const int fd = ::openat(folder, ".", O_WRONLY | O_TMPFILE | O_CLOEXEC, S_IRUSR);
+    if (fd < 0)
+        return errno == EOPNOTSUPP || errno == EISDIR || errno == EINVAL ? -1 : errno;
+    int error = writeAll(fd, data);
+    if (error == 0) {
+        // Without CAP_DAC_READ_SEARCH only the /proc link can name an unnamed file.
+        const QByteArray self = "/proc/self/fd/" + QByteArray::number(fd);
+        if (::linkat(AT_FDCWD, self.constData(), folder, name.constData(), AT_SYMLINK_FOLLOW) != 0) {
+            // A concurrent put of the same content named its copy first: same bytes.
+            error = errno == EEXIST ? 0 : errno == ENOENT ? -1 : errno;
+        }
+    }
+    if (::close(fd) != 0 && error == 0)
+        error = errno;
+    return error;
+}
+
+} // namespace
+
 int blobfiles::writeWhole(int folder, const QByteArray &name, const QByteArray &data, bool flush)
 {
+    if (!flush) {
+        static std::atomic<bool> unnamedWorks {true};
+        if (unnamedWorks.load(std::memory_order_relaxed)) {
+            const int error = writeUnnamed(folder, name, data);
+            if (error >= 0)
+                return error;
+            unnamedWorks.store(false, std::memory_order_relaxed);
+        }
+    }
     QByteArray temporary;
     int fd = -1;
     for (int attempt = 0; fd < 0 && attempt < 8; ++attempt) { // another writer's tag: draw again

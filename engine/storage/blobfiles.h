@@ -25,9 +25,10 @@ const QRegularExpression &storedPattern();
 // Makes a directory entry (a renamed-in file, a new folder) durable: fsync of the file alone does not cover it.
 bool syncDirectory(const QString &path);
 
-// Writes data as the read-only file `name` in the open folder: a temporary file, renamed to its name once whole, so a
-// reader or a crash sees all of it or nothing. With flush, its bytes and its name are durable on return; without,
-// only after the next syncFileSystem(). 0, or the errno of the step that failed.
+// Writes data as the read-only file `name` in the open folder, named only once whole, so a reader or a crash sees all
+// of it or nothing: without flush an unnamed file (O_TMPFILE) linked in, durable after the next syncFileSystem();
+// with flush (or where the file system has no unnamed files) a temporary file renamed, its bytes and its name durable
+// on return. 0, or the errno of the step that failed.
 int writeWhole(int folder, const QByteArray &name, const QByteArray &data, bool flush);
 // Makes everything written to the file system that holds path durable: one syncfs(2) for a batch of files instead of
 // two flushes per file. 0, or the errno (EIO when an earlier write-back failed).

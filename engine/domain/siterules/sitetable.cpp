@@ -1,5 +1,6 @@
 #include "domain/siterules/sitetable.h"
 
+#include "domain/common/gzip.h"
 #include "domain/common/threadlocalcache.h"
 #include "storage/blobstore.h"
 
@@ -48,10 +49,12 @@ std::shared_ptr<const Site> Site::make(
     site->files.reserve(files.size());
     // The compressed variants this node holds, and (blobs in the database) those it has not fetched yet: a site
     // deployed through another node is served compressed here too. Fetched on the first request that chooses them.
+    // Only files a deploy compresses can have them: a static site generator's thousands of small pages cost no look
+    // at the folder.
     QList<QByteArray> hashes;
     hashes.reserve(files.size());
     for (const StoredFile &file : files) {
-        if (!Site::isRulesFile(file.path))
+        if (!Site::isRulesFile(file.path) && Gzip::isWorthCompressing(file.contentType, file.size))
             hashes.append(file.blob);
     }
     std::array<QHash<QByteArray, qint64>, kContentCodingCount> variantSizes;
