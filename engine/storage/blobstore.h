@@ -84,16 +84,17 @@ public:
     // Removes every blob, and its variants, whose hash is not in keep; returns how many blobs were removed. Walks the
     // whole store: for the sweep at start; later removals name their blobs (remove()).
     int collectGarbage(const QSet<QByteArray> &keep);
-    // Removes one blob and its variants, from the folder and the backend. The backend keeps (Kept) a blob that a
-    // committed file list references or that was stored within its grace: another node may be about to commit a
-    // deploy that uses it. Absent counts as removed; Failed is logged.
+    // Removes one blob and its variants named by variantSuffixes (those the deploys make; another is left to the
+    // sweep at start), from the folder and the backend (there with every variant). The backend keeps (Kept) a blob
+    // that a committed file list references or that was stored within its grace: another node may be about to commit
+    // a deploy that uses it. Absent counts as removed; Failed is logged.
     enum class Removal
     {
         Removed,
         Kept,
         Failed
     };
-    Removal remove(const QByteArray &hash);
+    Removal remove(const QByteArray &hash, const QList<QByteArray> &variantSuffixes);
 
     QString rootDir() const;
 

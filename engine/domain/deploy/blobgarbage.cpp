@@ -1,5 +1,6 @@
 #include "domain/deploy/blobgarbage.h"
 
+#include "domain/common/contentcoding.h"
 #include "domain/common/workerpriority.h"
 #include "domain/deploy/faultpoints.h"
 #include "domain/siterules/sitetable.h"
@@ -9,6 +10,18 @@
 #include <QDebug>
 
 namespace berth {
+
+namespace {
+
+QList<QByteArray> variantSuffixes()
+{
+    QList<QByteArray> suffixes;
+    for (const ContentCoding coding : kContentCodings)
+        suffixes.append(ContentCodings::suffix(coding));
+    return suffixes;
+}
+
+} // namespace
 
 BlobGarbage::BlobGarbage(DeploymentRepository &repository, BlobStore &blobs, const SiteTable &sites,
     QThreadPool &workers, const FaultPoints &faults)
@@ -87,12 +100,13 @@ void BlobGarbage::collect()
         return;
     }
     m_candidates.clear();
+    const QList<QByteArray> suffixes = variantSuffixes();
     for (const QByteArray &blob : candidates) {
         if (referenced.value().contains(blob))
             continue;
         // The shared store keeps a blob stored within its grace (another node may be about to commit a deploy that
         // uses it): tried again at a later collection, or left to the next start's sweep.
-        if (m_blobs.remove(blob) == BlobStore::Removal::Kept)
+        if (m_blobs.remove(blob, suffixes) == BlobStore::Removal::Kept)
             m_candidates.insert(blob);
     }
 }

@@ -321,6 +321,30 @@ private Q_SLOTS:
         QCOMPARE(m_store->read(b), QByteArrayLiteral("b"));
     }
 
+    // A removal takes the blob and the variants it names, each by its name; another variant is left to the sweep.
+    void removalTakesTheBlobAndTheNamedVariants()
+    {
+        const QByteArray a = m_store->put("a").value();
+        const QByteArray b = m_store->put("b").value();
+        BERTH_VERIFY_OK(m_store->putVariant(a, "gz", "a.gz"));
+        BERTH_VERIFY_OK(m_store->putVariant(a, "br", "a.br"));
+        BERTH_VERIFY_OK(m_store->putVariant(a, "xz", "a.xz"));
+        BERTH_VERIFY_OK(m_store->putVariant(b, "gz", "b.gz"));
+
+        QCOMPARE(m_store->remove(a, {"gz", "br", "zst", "../x"}), BlobStore::Removal::Removed);
+        QVERIFY(!m_store->contains(a));
+        QVERIFY(m_store->variantPathOf(a, "gz").isEmpty());
+        QVERIFY(m_store->variantPathOf(a, "br").isEmpty());
+        QVERIFY(!m_store->variantPathOf(a, "xz").isEmpty());
+        QCOMPARE(m_store->read(b), QByteArrayLiteral("b"));
+        QVERIFY(!m_store->variantPathOf(b, "gz").isEmpty());
+        QCOMPARE(m_store->remove(a, {"gz"}), BlobStore::Removal::Removed); // absent counts as removed
+
+        QCOMPARE(m_store->collectGarbage({b}), 0);
+        QVERIFY(m_store->variantPathOf(a, "xz").isEmpty());
+        QCOMPARE(filesUnder(m_store->rootDir()).size(), 2);
+    }
+
 private:
     std::unique_ptr<QTemporaryDir> m_dir;
     std::unique_ptr<BlobStore> m_store;

@@ -28,7 +28,7 @@ private Q_SLOTS:
         BERTH_VERIFY_OK(m_a->putVariant(hash, "gz", "z"));
         BERTH_VERIFY_OK(m_b->fetch(hash));
         QVERIFY(age());
-        QCOMPARE(m_a->remove(hash), BlobStore::Removal::Removed);
+        QCOMPARE(m_a->remove(hash, {"gz"}), BlobStore::Removal::Removed);
         QVERIFY(!QFile::exists(m_a->pathOf(hash)));
         QVERIFY(m_a->variantPathOf(hash, "gz").isEmpty());
         QCOMPARE(rows(u"SELECT COUNT(*) FROM blob_chunks"_s), 0);
@@ -58,7 +58,7 @@ private Q_SLOTS:
             deployment, {{u"index.html"_s, hash, data.size(), "text/html; charset=utf-8"}}));
         QVERIFY(age());
 
-        QCOMPARE(m_a->remove(hash), BlobStore::Removal::Kept);
+        QCOMPARE(m_a->remove(hash, {"gz"}), BlobStore::Removal::Kept);
         QCOMPARE(chunksOf(hash), 2); // the blob and its variant
         QCOMPARE(m_b->read(hash), data);
         QVERIFY(!QFile::exists(m_a->pathOf(hash))); // the folder is a cache: the copy comes back when needed
@@ -74,13 +74,13 @@ private Q_SLOTS:
         const QByteArray data = content(42, 2 * kMiB + 5);
         const QByteArray hash = m_a->put(data).value();
         // Another node stored it moments ago for a deploy it has not committed yet.
-        QCOMPARE(m_a->remove(hash), BlobStore::Removal::Kept);
+        QCOMPARE(m_a->remove(hash, {"gz"}), BlobStore::Removal::Kept);
         QCOMPARE(chunksOf(hash), 3);
 
         // Stored long ago, then again by a deploy reusing the content: that counts as stored now.
         QVERIFY(age());
         BERTH_VERIFY_OK(m_b->put(data));
-        QCOMPARE(m_a->remove(hash), BlobStore::Removal::Kept);
+        QCOMPARE(m_a->remove(hash, {"gz"}), BlobStore::Removal::Kept);
         QCOMPARE(chunksOf(hash), 3);
 
         // Renewed by a deploy that names it by its hash without sending it.
@@ -88,17 +88,17 @@ private Q_SLOTS:
         const Result<bool> retained = m_b->retain(hash);
         BERTH_VERIFY_OK(retained);
         QVERIFY(retained.value());
-        QCOMPARE(m_a->remove(hash), BlobStore::Removal::Kept);
+        QCOMPARE(m_a->remove(hash, {"gz"}), BlobStore::Removal::Kept);
 
         // A variant stored just now keeps its blob: they go together.
         QVERIFY(age());
         BERTH_VERIFY_OK(m_a->putVariant(hash, "gz", "z"));
-        QCOMPARE(m_a->remove(hash), BlobStore::Removal::Kept);
+        QCOMPARE(m_a->remove(hash, {"gz"}), BlobStore::Removal::Kept);
         QCOMPARE(chunksOf(hash), 4);
 
         // Unreferenced and old: the blob and its variant go.
         QVERIFY(age());
-        QCOMPARE(m_a->remove(hash), BlobStore::Removal::Removed);
+        QCOMPARE(m_a->remove(hash, {"gz"}), BlobStore::Removal::Removed);
         QCOMPARE(chunksOf(hash), 0);
         QVERIFY(!QFile::exists(m_a->pathOf(hash)));
         QVERIFY(m_a->variantPathOf(hash, "gz").isEmpty());
@@ -106,7 +106,7 @@ private Q_SLOTS:
         BERTH_VERIFY_OK(gone);
         QVERIFY(!gone.value()); // its content must be sent again
         // Absent counts as removed.
-        QCOMPARE(m_a->remove(hash), BlobStore::Removal::Removed);
+        QCOMPARE(m_a->remove(hash, {"gz"}), BlobStore::Removal::Removed);
     }
 
     void storeAfterRemovalStoresAgain()
@@ -117,7 +117,7 @@ private Q_SLOTS:
         BERTH_VERIFY_OK(m_b->fetch(hash));
         BERTH_VERIFY_OK(m_b->fetch(hash, "gz"));
         QVERIFY(age());
-        QCOMPARE(m_a->remove(hash), BlobStore::Removal::Removed);
+        QCOMPARE(m_a->remove(hash, {"gz"}), BlobStore::Removal::Removed);
         QCOMPARE(chunksOf(hash), 0);
 
         // B deploys the same content: its folder still holds the blob, but the database gets it again, with the
