@@ -168,6 +168,7 @@ bool Engine::setVersionsKept(int count)
 
 Result<void> Engine::start()
 {
+    mapLargeBuffersApart();
     // One server on SQLite has nothing to share its limits with: refused, so that nobody believes they are shared.
     if (m_settings.sharedRateLimits && m_settings.databaseUrl.isEmpty())
         return Error {Error::Kind::BadRequest, u"Shared rate limits need a PostgreSQL database (--database)"_s};

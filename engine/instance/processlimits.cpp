@@ -20,6 +20,13 @@ long raiseOpenFileLimit()
     return long(limit.rlim_cur);
 }
 
+void mapLargeBuffersApart()
+{
+#if defined(__GLIBC__)
+    mallopt(M_MMAP_THRESHOLD, 1024 * 1024);
+#endif
+}
+
 void releaseFreedMemory()
 {
 #if defined(__GLIBC__)
