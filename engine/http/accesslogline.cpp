@@ -1,6 +1,7 @@
 #include "http/accesslogline.h"
 
 #include <QDateTime>
+#include <cstring>
 
 namespace berth::AccessLogLine {
 
@@ -61,114 +62,165 @@ QByteArray clientAddress(const QHostAddress &peer, bool anonymize)
     return QHostAddress(bytes).toString().toLatin1();
 }
 
-void appendVirtualHost(QByteArray &out, QByteArrayView hostHeader)
-{
-    QByteArrayView host = hostHeader.trimmed();
-    if (const qsizetype colon = host.indexOf(':'); colon >= 0)
-        host = host.first(colon);
-    // Written in place, in one growth, then cut back: a line is made for every request, and an append per byte
-    // made building it a visible part of serving a small page.
-    const qsizetype start = out.size();
-    out.resize(start + host.size());
-    char *written = out.data() + start;
-    for (const char c : host) {
-        const char low = lowered(c);
-        if (!isNameByte(low)) {
-            written = out.data() + start;
-            break;
-        }
-        *written++ = low;
-    }
-    out.truncate(written - out.constData());
-    if (out.size() == start)
-        out.append('-');
-}
-
 namespace {
+
 bool isPlainLogByte(char c)
 {
     const auto byte = static_cast<unsigned char>(c);
     return byte >= 0x20 && byte < 0x7f && c != '"' && c != '\\';
 }
+
+// Writes into room made beforehand (at least what it is told to write): a line is made for every request, and an
+// out-of-line append per piece, with its checks and growth, made building it a visible part of serving a small page.
+class Cursor final
+{
+public:
+    explicit Cursor(char *at)
+        : m_at(at)
+    {
+    }
+    char *at() const { return m_at; }
+
+    void put(char c) { *m_at++ = c; }
+    void put(QByteArrayView text)
+    {
+        std::memcpy(m_at, text.data(), size_t(text.size()));
+        m_at += text.size();
+    }
+    void putNumber(qint64 n)
+    {
+        char digits[24];
+        int i = sizeof(digits);
+        do {
+            digits[--i] = char('0' + n % 10);
+            n /= 10;
+        } while (n > 0);
+        put(QByteArrayView(digits + i, qsizetype(sizeof(digits)) - i));
+    }
+    void putVirtualHost(QByteArrayView hostHeader)
+    {
+        QByteArrayView host = hostHeader.trimmed();
+        if (const qsizetype colon = host.indexOf(':'); colon >= 0)
+            host = host.first(colon);
+        char *const start = m_at;
+        for (const char c : host) {
+            const char low = lowered(c);
+            if (!isNameByte(low)) {
+                m_at = start;
+                break;
+            }
+            put(low);
+        }
+        if (m_at == start)
+            put('-');
+    }
+    void putEscaped(QByteArrayView text)
+    {
+        for (const char c : text) {
+            if (isPlainLogByte(c)) {
+                put(c);
+                continue;
+            }
+            const auto byte = static_cast<unsigned char>(c);
+            put('\\');
+            switch (c) {
+            case '"':
+            case '\\':
+                put(c);
+                break;
+            case '\n':
+                put('n');
+                break;
+            case '\r':
+                put('r');
+                break;
+            case '\t':
+                put('t');
+                break;
+            case '\b':
+                put('b');
+                break;
+            case '\v':
+                put('v');
+                break;
+            default:
+                put('x');
+                put(kHex[byte >> 4]);
+                put(kHex[byte & 0xf]);
+                break;
+            }
+        }
+    }
+
+private:
+    char *m_at;
+};
+
+constexpr qsizetype kEscapedGrowth = 4; // "\xhh" for one byte
+constexpr qsizetype kNumberBytes = 20;
+
+// Makes room for up to `most` bytes at the end of out, lets write fill it, and keeps what it wrote.
+template<typename Write>
+void appendAtMost(QByteArray &out, qsizetype most, Write write)
+{
+    const qsizetype start = out.size();
+    out.resize(start + most);
+    Cursor cursor(out.data() + start);
+    write(cursor);
+    out.truncate(cursor.at() - out.constData());
+}
+
 } // namespace
+
+void appendVirtualHost(QByteArray &out, QByteArrayView hostHeader)
+{
+    appendAtMost(out, hostHeader.size() + 1, [&](Cursor &cursor) { cursor.putVirtualHost(hostHeader); });
+}
 
 void appendEscaped(QByteArray &out, QByteArrayView text)
 {
-    for (qsizetype i = 0; i < text.size();) {
-        qsizetype plain = i; // a run of bytes written as they are goes in one append
-        while (plain < text.size() && isPlainLogByte(text[plain]))
-            ++plain;
-        if (plain > i) {
-            out.append(text.sliced(i, plain - i));
-            i = plain;
-            continue;
-        }
-        const char c = text[i++];
-        const auto byte = static_cast<unsigned char>(c);
-        out.append('\\');
-        switch (c) {
-        case '"':
-        case '\\':
-            out.append(c);
-            break;
-        case '\n':
-            out.append('n');
-            break;
-        case '\r':
-            out.append('r');
-            break;
-        case '\t':
-            out.append('t');
-            break;
-        case '\b':
-            out.append('b');
-            break;
-        case '\v':
-            out.append('v');
-            break;
-        default:
-            out.append('x').append(kHex[byte >> 4]).append(kHex[byte & 0xf]);
-            break;
-        }
-    }
+    appendAtMost(out, kEscapedGrowth * text.size(), [&](Cursor &cursor) { cursor.putEscaped(text); });
 }
 
 void appendNumber(QByteArray &out, qint64 n)
 {
-    char digits[24];
-    int i = sizeof(digits);
-    do {
-        digits[--i] = char('0' + n % 10);
-        n /= 10;
-    } while (n > 0);
-    out.append(digits + i, qsizetype(sizeof(digits)) - i);
+    appendAtMost(out, kNumberBytes, [&](Cursor &cursor) { cursor.putNumber(n); });
 }
 
 void append(QByteArray &out, const AccessEntry &entry, QByteArrayView client, QByteArrayView stamp, int status,
     qint64 bytesSent)
 {
-    appendVirtualHost(out, entry.host);
-    out.append(':');
-    appendNumber(out, entry.localPort);
-    out.append(' ').append(client).append(" - - ").append(stamp).append(" \"");
-    appendEscaped(out, entry.method);
-    out.append(' ');
-    appendEscaped(out, entry.target);
-    out.append(entry.minorVersion == 0 ? " HTTP/1.0\" " : " HTTP/1.1\" ");
-    appendNumber(out, status);
-    out.append(' ');
-    appendNumber(out, qMax<qint64>(0, bytesSent));
-    out.append(" \"");
-    if (entry.referer.isEmpty())
-        out.append('-');
-    else
-        appendEscaped(out, entry.referer);
-    out.append("\" \"");
-    if (entry.userAgent.isEmpty())
-        out.append('-');
-    else
-        appendEscaped(out, entry.userAgent);
-    out.append("\"\n");
+    constexpr qsizetype kFixedBytes = 64; // the separators, quotes, "HTTP/1.x", dashes and the newline
+    const qsizetype most = kFixedBytes + entry.host.size() + 1 + client.size() + stamp.size() + 3 * kNumberBytes
+        + kEscapedGrowth * (entry.method.size() + entry.target.size() + entry.referer.size() + entry.userAgent.size());
+    appendAtMost(out, most, [&](Cursor &line) {
+        line.putVirtualHost(entry.host);
+        line.put(':');
+        line.putNumber(entry.localPort);
+        line.put(' ');
+        line.put(client);
+        line.put(" - - ");
+        line.put(stamp);
+        line.put(" \"");
+        line.putEscaped(entry.method);
+        line.put(' ');
+        line.putEscaped(entry.target);
+        line.put(entry.minorVersion == 0 ? " HTTP/1.0\" " : " HTTP/1.1\" ");
+        line.putNumber(status);
+        line.put(' ');
+        line.putNumber(qMax<qint64>(0, bytesSent));
+        line.put(" \"");
+        if (entry.referer.isEmpty())
+            line.put('-');
+        else
+            line.putEscaped(entry.referer);
+        line.put("\" \"");
+        if (entry.userAgent.isEmpty())
+            line.put('-');
+        else
+            line.putEscaped(entry.userAgent);
+        line.put("\"\n");
+    });
 }
 
 } // namespace berth::AccessLogLine

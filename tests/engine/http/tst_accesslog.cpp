@@ -14,6 +14,7 @@
 #include <http/accesslog.h>
 #include <http/accesslogline.h>
 #include <http/httpservice.h>
+#include <limits>
 #include <memory>
 #include <sys/stat.h>
 #include <sys/time.h>
@@ -66,6 +67,7 @@ private Q_SLOTS:
     void hostsThatAreNotNamesAreADash();
     void hostileFieldsStayOneLine();
     void escapesAsApacheDoes();
+    void aLineOfTheLongestEscapesFitsItsRoom();
     void refusalAfterTheHeadIsLogged();
     void anonymizesAddresses();
     void rotatesDailyAndKeepsDays();
@@ -247,6 +249,31 @@ void TestAccessLog::escapesAsApacheDoes()
     QCOMPARE(line.count('\n'), 1);
     QVERIFY(line.endsWith('\n'));
     QVERIFY(kLine.match(QString::fromLatin1(line.chopped(1))).hasMatch());
+}
+
+// A line is written into room reckoned beforehand: with every byte a client sent escaped to four, appended after
+// other lines to a buffer with no spare room, it is whole and exact (under AddressSanitizer too).
+void TestAccessLog::aLineOfTheLongestEscapesFitsItsRoom()
+{
+    AccessEntry entry;
+    entry.method = QByteArray(16, '\x01');
+    entry.target = QByteArray(4096, '\xff');
+    entry.host = QByteArray(300, 'A') + ":8080";
+    entry.localPort = 65535;
+    entry.referer = QByteArray(8192, '\x7f');
+    entry.userAgent = QByteArray(8192, '\x1b');
+    const QByteArray stamp = AccessLogLine::timestamp(kStartMs / 1000);
+    QByteArray out("an earlier line\n");
+    out.squeeze();
+    AccessLogLine::append(
+        out, entry, "2001:db8:ffff:ffff:ffff:ffff:ffff:ffff", stamp, 599, std::numeric_limits<qint64>::max());
+    const QByteArray expected = "an earlier line\n" + QByteArray(300, 'a')
+        + ":65535 2001:db8:ffff:ffff:ffff:ffff:ffff:ffff - - " + stamp + " \"" + QByteArray("\\x01").repeated(16) + ' '
+        + QByteArray("\\xff").repeated(4096) + " HTTP/1.1\" 599 "
+        + QByteArray::number(std::numeric_limits<qint64>::max()) + " \"" + QByteArray("\\x7f").repeated(8192) + "\" \""
+        + QByteArray("\\x1b").repeated(8192) + "\"\n";
+    QCOMPARE(out.size(), expected.size());
+    QCOMPARE(out, expected);
 }
 
 void TestAccessLog::refusalAfterTheHeadIsLogged()
