@@ -19,14 +19,15 @@ class ShardFolders;
 }
 
 // Content-addressed, immutable file store: a blob's name is the lower-case hex SHA-256 of its bytes and it lives at
-// <root>/ab/cdef... (the first two hex characters name a folder). Every file appears by an atomic rename of a whole
-// temporary file, so a reader sees a whole blob or none. put() and putVariant() make each file durable before they
-// return; a deploy writes through a BlobBatch instead, which makes all of its files durable together before the
-// commit that references them (a crash before then leaves only unreferenced files, which the sweep at start removes).
+// <root>/ab/cdef... (the first two hex characters name a folder). Every file gets its name only once whole (an
+// unnamed file linked in, or a temporary file renamed), so a reader sees a whole blob or none. put() and putVariant()
+// make each file durable before they return; a deploy writes through a BlobBatch instead, which makes all of its files
+// durable together before the commit that references them (a crash before then leaves only unreferenced files, which
+// the sweep at start removes).
 //
-// Thread-safe: the object holds only its root; concurrent puts of the same content write separate temporary files
-// and the last rename wins with identical bytes. collectGarbage() must not run while a deploy is between put() and
-// the commit that references its blobs: the caller serialises the two.
+// Thread-safe: the object holds only its root; concurrent puts of the same content write separate files and the
+// first to be named wins (a rename: the last), with identical bytes. collectGarbage() must not run while a deploy is
+// between put() and the commit that references its blobs: the caller serialises the two.
 //
 // With a backend (PostgreSQL, shared by every node), every blob is written there first and the folder becomes this
 // node's cache of them: a blob the folder lacks is fetched from the backend on first need (read(), fetch()), and the
