@@ -4,6 +4,9 @@
 #include "http/responsewriter.h"
 
 #include <QAbstractSocket>
+#include <netinet/in.h>
+#include <netinet/tcp.h>
+#include <sys/socket.h>
 
 namespace berth {
 
@@ -13,6 +16,8 @@ namespace {
 
 // In-memory bodies up to this size go out in the same write as the head.
 constexpr qsizetype kCoalesceBytes = 16 * 1024;
+// Files from this size are corked while they stream (see setCorked()).
+constexpr qint64 kCorkBytes = 256 * 1024;
 
 } // namespace
 
@@ -34,6 +39,8 @@ ResponseOutput::Progress ResponseOutput::start(
             const QByteArray head = writer.head(response, streamer->length(), keepAlive);
             m_sentStatus = response.status;
             m_sentBytes = head.size() + (headOnly ? 0 : streamer->length());
+            if (m_zeroCopy && !headOnly && streamer->length() >= kCorkBytes)
+                setCorked(true);
             m_socket.write(head);
             m_socket.flush(); // the head must be on its way before the file's bytes go past Qt's buffer
             if (headOnly || streamer->length() == 0)
@@ -70,11 +77,11 @@ ResponseOutput::Progress ResponseOutput::pump()
     if (!m_streamer)
         return Progress::Done;
     if (!m_streamer->pump(m_socket, m_zeroCopy)) {
-        m_streamer.reset();
+        reset();
         return Progress::Failed;
     }
     if (m_streamer->isDone()) {
-        m_streamer.reset();
+        reset();
         return Progress::Done;
     }
     return Progress::Streaming;
@@ -83,6 +90,16 @@ ResponseOutput::Progress ResponseOutput::pump()
 void ResponseOutput::reset()
 {
     m_streamer.reset(); // closes the file at once
+    setCorked(false); // what the kernel holds back goes now; a piece still in Qt's buffer follows uncorked
+}
+
+void ResponseOutput::setCorked(bool corked)
+{
+    if (m_corked == corked)
+        return;
+    const int value = corked ? 1 : 0;
+    ::setsockopt(int(m_socket.socketDescriptor()), IPPROTO_TCP, TCP_CORK, &value, sizeof(value));
+    m_corked = corked;
 }
 
 } // namespace berth

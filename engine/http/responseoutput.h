@@ -42,11 +42,16 @@ public:
     qint64 sentBytes() const { return m_sentBytes; }
 
 private:
+    // A large file's head and bytes go corked (TCP_CORK), as whole segments only, the head in the first of them; the
+    // connection has TCP_NODELAY, which would send each write's and sendfile call's last piece alone.
+    void setCorked(bool corked);
+
     QAbstractSocket &m_socket;
     std::unique_ptr<FileStreamer> m_streamer;
     const bool m_zeroCopy;
     int m_sentStatus = 0;
     qint64 m_sentBytes = 0;
+    bool m_corked = false;
 };
 
 } // namespace berth
