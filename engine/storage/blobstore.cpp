@@ -281,8 +281,9 @@ BlobStore::Removal BlobStore::remove(const QByteArray &hash, const QList<QByteAr
     // Each file by its name: reading the shard folder (about 1/256 of the store) for each of a site's thousands of
     // blobs made a removal cost the store's size.
     const auto removeFile = [&](const QString &file) {
-        if (::unlink(QFile::encodeName(file).constData()) != 0 && errno != ENOENT) {
-            qCWarning(lcStorage).noquote() << "cannot remove unreferenced blob file" << file << qt_error_string(errno);
+        const int error = ::unlink(QFile::encodeName(file).constData()) == 0 ? 0 : errno;
+        if (error != 0 && error != ENOENT) {
+            qCWarning(lcStorage).noquote() << "cannot remove unreferenced blob file" << file << qt_error_string(error);
             result = Removal::Failed;
         }
         forget(file);
