@@ -97,6 +97,8 @@ public:
         } while (n > 0);
         put(QByteArrayView(digits + i, qsizetype(sizeof(digits)) - i));
     }
+    // The virtual host: Host lower-cased without its port, or "-" for one that is absent or not a plain name (it
+    // could not be read back unambiguously before the ':').
     void putVirtualHost(QByteArrayView hostHeader)
     {
         QByteArrayView host = hostHeader.trimmed();
@@ -171,11 +173,6 @@ void appendAtMost(QByteArray &out, qsizetype most, Write write)
 }
 
 } // namespace
-
-void appendVirtualHost(QByteArray &out, QByteArrayView hostHeader)
-{
-    appendAtMost(out, hostHeader.size() + 1, [&](Cursor &cursor) { cursor.putVirtualHost(hostHeader); });
-}
 
 void appendEscaped(QByteArray &out, QByteArrayView text)
 {

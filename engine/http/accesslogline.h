@@ -28,9 +28,6 @@ namespace AccessLogLine {
 QByteArray timestamp(qint64 secsSinceEpoch);
 // The client's address as written: with anonymize, IPv4 with its last octet zeroed and IPv6 cut to its /48.
 QByteArray clientAddress(const QHostAddress &peer, bool anonymize);
-// The virtual host: Host lower-cased without its port, or "-" for one that is absent or not a plain name (it could
-// not be read back unambiguously before the ':').
-void appendVirtualHost(QByteArray &out, QByteArrayView hostHeader);
 // Apache's ap_escape_logitem: \" \\ \n \r \t \b \v, other control and non-ASCII bytes as \xhh.
 void appendEscaped(QByteArray &out, QByteArrayView text);
 void appendNumber(QByteArray &out, qint64 n);
